@@ -1,0 +1,36 @@
+# railledger developer targets. Everything runs from a local .venv that `make` creates.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DB ?= railledger.duckdb
+FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
+
+.PHONY: demo test conformance bench install clean
+
+install: $(STAMP)
+
+# Recreate the environment whenever the dependencies change.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+# Main job on the embedded default archive: ingest the examples (and the shared fixtures when
+# present), print the summary, then serve the dashboard on http://localhost:8501.
+demo: $(STAMP)
+	$(BIN)/railledger ingest examples $(wildcard $(FIXTURES)) --db $(DB)
+	$(BIN)/railledger games --db $(DB)
+	$(BIN)/railledger dashboard --db $(DB)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+conformance: $(STAMP)
+	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks $(wildcard $(FIXTURES))
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

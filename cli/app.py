@@ -1,0 +1,191 @@
+"""The ``railledger`` command: a thin front door that wires ingest, records and the dashboard."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import dashboard as dashboard_package
+from ingest import notation
+from ingest.errors import RecordError
+from ingest.export import write_export
+from ingest.sources import Loaded, expand, load, read_record
+from records import Archive, ArchiveBusy, StoreOutcome
+
+DEFAULT_DB = "railledger.duckdb"
+
+app = typer.Typer(
+    help="railledger: archive, replay and statistics for 18xx games.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+out = Console()
+err = Console(stderr=True)
+
+DbOption = Annotated[
+    Path,
+    typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).", show_default=True),
+]
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(message, markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(code=1)
+
+
+def _open(db: Path, read_only: bool = False) -> Archive:
+    try:
+        return Archive.open(db, read_only=read_only)
+    except ArchiveBusy as exc:
+        raise _fail(str(exc)) from None
+    except FileNotFoundError:
+        raise _fail(f"{db}: no archive here; run 'railledger ingest' first") from None
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[str], typer.Argument(help="Record files, directories (searched recursively) or - for stdin.")],
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Read game records and store them in the archive, one transaction per game.
+
+    Takes 18xx.games JSON exports (.json), JSON Lines of them (.jsonl), and railledger notation
+    (.rln). A record already archived unchanged is left alone; a changed one replaces the old.
+
+    Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
+    """
+    files = expand(paths)
+    outcomes: Counter[str] = Counter()
+    failures: list[str] = []
+    with _open(db) as archive, Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("ingesting", total=len(files))
+        for origin in files:
+            for loaded in load(origin):
+                outcome = _store(archive, loaded)
+                outcomes[outcome] += 1
+                if loaded.error is not None:
+                    failures.append(str(loaded.error))
+            progress.advance(task)
+    _print_ingest_summary(outcomes, failures, db)
+    if failures:
+        raise typer.Exit(code=1)
+
+
+def _store(archive: Archive, loaded: Loaded) -> str:
+    if loaded.record is None:
+        return "failed"
+    return archive.store(loaded.record, origin=loaded.origin).name.lower()
+
+
+def _print_ingest_summary(outcomes: Counter[str], failures: list[str], db: Path) -> None:
+    table = Table(title=f"ingest into {db}")
+    for column in ("new", "unchanged", "replaced", "failed"):
+        table.add_column(column, justify="right")
+    table.add_row(*(str(outcomes[c]) for c in ("new", "unchanged", "replaced", "failed")))
+    out.print(table)
+    for failure in failures:
+        err.print(f"failed: {failure}", markup=False, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def games(
+    title: Annotated[Optional[str], typer.Option(help="Only games of this title, e.g. 18MS.")] = None,
+    player: Annotated[Optional[str], typer.Option(help="Only games with this player (name or id).")] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """List the archived games.
+
+    Example: railledger games --title 18MS --player "Player 2"
+    """
+    with _open(db, read_only=True) as archive:
+        frame = archive.games(title=title, player=player)
+    table = Table(title=f"{frame.height} games in {db}")
+    for column in ("key", "title", "players", "status", "actions"):
+        table.add_column(column)
+    for row in frame.iter_rows(named=True):
+        players = row["players"] if isinstance(row["players"], str) else ", ".join(row["players"])
+        table.add_row(row["key"], row["title"], players, str(row["status"] or ""), str(row["actions"]))
+    out.print(table)
+
+
+@app.command()
+def show(
+    game: Annotated[str, typer.Argument(help="Archive key (18xx.games/14375) or source id (14375).")],
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Print an archived game in railledger notation: header, then one action per line.
+
+    Example: railledger show 14375 > game.rln
+    """
+    with _open(db, read_only=True) as archive:
+        try:
+            record = archive.record(game)
+        except KeyError as exc:
+            raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    sys.stdout.write(notation.write(record))
+
+
+@app.command()
+def convert(
+    source: Annotated[str, typer.Argument(help="Record to read (.json, .rln, or - for stdin).")],
+    target: Annotated[str, typer.Argument(help="File to write, or - for stdout.")],
+    to: Annotated[
+        Optional[str], typer.Option("--to", help="Output format: json or notation (default: by TARGET's extension).")
+    ] = None,
+) -> None:
+    """Convert one record between 18xx.games JSON and railledger notation.
+
+    Example: railledger convert ../shared/fixtures/18MS/14375.json 14375.rln
+    """
+    fmt = to or ("notation" if target.endswith(notation.EXTENSION) else "json" if target.endswith(".json") else None)
+    if fmt not in ("json", "notation"):
+        raise _fail(f"{target}: say --to json or --to notation (or use a .json / {notation.EXTENSION} name)")
+    try:
+        record = read_record(source)
+    except RecordError as exc:
+        raise _fail(str(exc)) from None
+    text = notation.write(record) if fmt == "notation" else json.dumps(write_export(record), indent=1) + "\n"
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        Path(target).write_text(text, encoding="utf-8")
+
+
+@app.command()
+def dashboard(
+    db: DbOption = Path(DEFAULT_DB),
+    port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501,
+) -> None:
+    """Open the dashboard (Streamlit) on the archive, read-only, at http://localhost:PORT.
+
+    Example: railledger dashboard --db games.duckdb --port 8502
+    """
+    if not db.exists():
+        raise _fail(f"{db}: no archive here; run 'railledger ingest' first")
+    app_file = Path(dashboard_package.__file__).parent / "app.py"
+    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve())}
+    command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
+               "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    raise typer.Exit(subprocess.call(command, env=env))
+
+
+def main() -> None:
+    app()

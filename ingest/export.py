@@ -10,6 +10,7 @@ back gives the same record.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from ingest.action_types import action_type
@@ -27,6 +28,7 @@ DROPPED_ROUTE_FIELDS = frozenset({"revenue_str"})
 """Display text the server derives from a route; the replay engine computes its own."""
 
 SOURCE = "18xx.games"
+_CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
 
 
 def read_export(data: Any) -> Record:
@@ -61,7 +63,7 @@ def read_export(data: Any) -> Record:
         game_id=str(data["id"]),
         players=players,
         actions=tuple(actions),
-        source=SOURCE,
+        source=data.get("source", SOURCE),
         seed=settings.get("seed"),
         optional_rules=tuple(settings.get("optional_rules") or ()),
         status=data.get("status"),
@@ -84,12 +86,14 @@ def write_export(record: Record) -> dict[str, Any]:
     if record.seed is not None:
         settings["seed"] = record.seed
     export: dict[str, Any] = {
-        "id": int(record.game_id) if record.game_id.isdigit() else record.game_id,
+        "id": int(record.game_id) if _CANONICAL_INT.fullmatch(record.game_id) else record.game_id,
         "title": record.title,
         "players": [{"id": p.id, "name": p.name} for p in record.players],
         "settings": settings,
         "actions": list(top.values()),
     }
+    if record.source != SOURCE:
+        export["source"] = record.source  # not an 18xx.games key; it ignores it, we read it back
     if record.status is not None:
         export["status"] = record.status
     if record.result is not None:
@@ -137,9 +141,10 @@ def _action(raw: RawAction, action_id: int, auto: int) -> Action:
     missing = [name for name in spec.required if fields.get(name) is None]
     if missing:
         raise RecordError(f"{kind} action lacks {', '.join(missing)}", action=label)
-    if kind == "run_routes":
+    if kind == "run_routes" and isinstance(fields["routes"], list):
         fields["routes"] = [
-            {k: v for k, v in route.items() if k not in DROPPED_ROUTE_FIELDS} for route in fields["routes"]
+            {k: v for k, v in route.items() if k not in DROPPED_ROUTE_FIELDS} if isinstance(route, dict) else route
+            for route in fields["routes"]
         ]
     return Action(kind, Entity(raw["entity_type"], raw["entity"]), action_id, auto, fields)
 

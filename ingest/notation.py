@@ -168,7 +168,9 @@ def _write_entity(entity: Entity, seats: dict[PlayerId, int]) -> str:
     plain = isinstance(ident, str) and bool(_BARE.fullmatch(ident))
     if entity.kind == "corporation" and plain and not _SEAT.fullmatch(ident):
         return ident  # type: ignore[return-value]
-    return f"{entity.kind}:{ident if plain else _json(ident)}"
+    if plain and not _TYPED_JSON_ID.match(f"{entity.kind}:{ident}"):
+        return f"{entity.kind}:{ident}"
+    return f"{entity.kind}:{_json(ident)}"
 
 
 def _json(value: Any) -> str:
@@ -256,8 +258,9 @@ def read(text: str, origin: str | None = None) -> Record:
     in_body = False
     last: Action | None = None
 
-    for number, raw_line in enumerate(text.splitlines(), start=1):
-        line = _Line(raw_line, number, origin)
+    # Split on newlines only: JSON strings may hold other Unicode line breaks verbatim.
+    for number, raw_line in enumerate(text.split("\n"), start=1):
+        line = _Line(raw_line.removesuffix("\r"), number, origin)
         if line.at_end():
             continue
         if line.peek() == "[" and not in_body:

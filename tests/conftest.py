@@ -1,0 +1,51 @@
+"""Shared test helpers: where the shared 18xx.games fixtures are, and small record builders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def fixtures_dir() -> Path:
+    """The shared fixtures: $RAILLEDGER_FIXTURES, else ../shared/fixtures beside the repository."""
+    return Path(os.environ.get("RAILLEDGER_FIXTURES", REPO.parent / "shared" / "fixtures"))
+
+
+def fixture_files() -> list[Path]:
+    return sorted(fixtures_dir().glob("*/*.json"))
+
+
+needs_fixtures = pytest.mark.skipif(
+    not fixture_files(),
+    reason=f"shared 18xx.games fixtures not found in {fixtures_dir()} (set RAILLEDGER_FIXTURES)",
+)
+
+
+def fixture_params() -> list:
+    """One pytest param per fixture file, or a single skipped param when there are none."""
+    files = fixture_files()
+    if not files:
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"no shared fixtures in {fixtures_dir()}"))]
+    return [pytest.param(f, id=f"{f.parent.name}/{f.stem}") for f in files]
+
+
+def export(actions: list[dict], **extra: object) -> dict:
+    """A minimal 18xx.games export around hand-written actions."""
+    return {
+        "id": 1,
+        "title": "18MS",
+        "players": [{"id": 10, "name": "Ann"}, {"id": 20, "name": "Bob"}],
+        "settings": {"seed": 1, "optional_rules": []},
+        "status": "active",
+        "actions": actions,
+        **extra,
+    }
+
+
+def act(id_: int, type_: str = "pass", entity: object = 10, entity_type: str = "player", **fields: object) -> dict:
+    """One raw 18xx.games action."""
+    return {"type": type_, "entity": entity, "entity_type": entity_type, "id": id_, **fields}

@@ -1,0 +1,125 @@
+"""The notation reads back what it writes, on real games and on generated ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from ingest import notation
+from ingest.errors import RecordError
+from ingest.export import read_export, write_export
+from ingest.model import Record
+from tests.conftest import fixture_params
+from tests.strategies import records
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def via_json(record: Record) -> Record:
+    return read_export(json.loads(json.dumps(write_export(record))))
+
+
+@pytest.mark.parametrize("path", fixture_params())
+def test_fixture_json_to_notation_to_json_keeps_the_canonical_record(path: Path) -> None:
+    record = read_export(json.loads(path.read_text()))
+    text = notation.write(record)
+    assert notation.read(text) == record
+    assert via_json(notation.read(text)) == record
+
+
+@pytest.mark.parametrize("path", fixture_params())
+def test_fixture_notation_to_json_to_notation_keeps_the_text(path: Path) -> None:
+    text = notation.write(read_export(json.loads(path.read_text())))
+    assert notation.write(via_json(notation.read(text))) == text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_generated_records_round_trip_both_ways(record: Record) -> None:
+    text = notation.write(record)
+    assert notation.read(text) == record
+    assert via_json(record) == record
+    assert notation.write(via_json(notation.read(text))) == text
+
+
+def test_examples_are_valid_notation() -> None:
+    files = sorted((REPO / "examples").glob("*.rln"))
+    assert len(files) >= 3
+    for path in files:
+        record = notation.read(path.read_text(), str(path))
+        assert record.source == "railledger" and record.actions
+
+
+def test_a_written_game_reads_like_the_documentation() -> None:
+    text = """\
+[Notation 1]
+[Title "18MS"]
+[Source "18xx.games"]
+[Game "1"]
+[Player 1 680 "Ann"]
+[Player 2 "Bob" "Bob"]
+[Result 680 3000 "Bob" 2500]
+
+4 p1 par GMO 80,1,4   # a comment
+5 GMO lay_tile E11 57-0 1
+6 GMO run_routes [2+-0 E15-E13-E11 E11-D10 $70 @E11,E15] extra_revenue=0
+6.1 p2 pass
+7 company:AGS lay_tile C3 1-0 0
+8 p2 buy_shares IC_1,IC_2 20 purchase_for=p1
+"""
+    record = notation.read(text)
+    par, lay, run, auto, private, buy = record.actions
+    assert (par.entity.kind, par.entity.id, dict(par.fields)) == ("player", 680, {"corporation": "GMO", "share_price": "80,1,4"})
+    assert dict(lay.fields) == {"hex": "E11", "tile": "57-0", "rotation": 1}
+    assert run.fields["routes"] == [
+        {"train": "2+-0", "connections": [["E15", "E13", "E11"], ["E11", "D10"]], "hexes": ["E11", "E15"], "revenue": 70}
+    ]
+    assert (auto.id, auto.auto, auto.entity.id) == (6, 1, "Bob")
+    assert (private.entity.kind, private.entity.id) == ("company", "AGS")
+    assert buy.fields["purchase_for"] == 680 and buy.fields["purchase_for_type"] == "player"
+    assert record.result == {680: 3000, "Bob": 2500}
+
+
+HEADER = '[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A"]\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "column", "message"),
+    [
+        ("1 p1 teleport", 6, 6, "unknown action type 'teleport'"),
+        ("1 p1 lay_tile E11 57-0 x", 6, 24, "expected a whole number"),
+        ("1 p1 lay_tile E11", 6, 18, "lay_tile needs tile, rotation"),
+        ("1 p9 pass", 6, 3, "no player in seat 9"),
+        ("2 p1 pass\n1 p1 pass", 7, 1, "out of order"),
+        ("1.1 p1 pass", 6, 1, "out of order"),
+        ("x1 p1 pass", 6, 1, "expected an action id"),
+        ("1 p1 pass color=red", 6, 11, "unknown field color"),
+        ("1 p1 run_routes [2-0 A1-B2", 6, 27, "route is not closed"),
+        ("1 p1 pass x:={bad", 6, 15, "bad JSON value"),
+    ],
+)
+def test_syntax_errors_name_file_line_and_column(body: str, line: int, column: int, message: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        notation.read(HEADER + body + "\n", "game.rln")
+    error = caught.value
+    assert (error.origin, error.line, error.column) == ("game.rln", line, column)
+    assert message in error.message
+    assert str(error).startswith(f"game.rln:{line}:{column}: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Notation 1]\n[Title "18Nowhere"]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A"]\n', "unknown title"),
+        ('[Notation 2]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A"]\n', "notation version"),
+        ('[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Player 1 1 "A"]\n', "[Game ...] is missing"),
+        ('[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n', "no [Player"),
+        ('[Notation 1]\n[Title "18MS"\n', "not closed"),
+    ],
+)
+def test_bad_headers_are_refused(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message.replace("[", r"\[").replace(".", r"\.")):
+        notation.read(text, "game.rln")

@@ -20,7 +20,7 @@ from ingest import notation
 from ingest.errors import RecordError
 from ingest.export import write_export
 from ingest.sources import Loaded, expand, load, read_record
-from records import Archive, ArchiveBusy, StoreOutcome
+from records import Archive, ArchiveError
 
 DEFAULT_DB = "railledger.duckdb"
 
@@ -47,7 +47,7 @@ def _fail(message: str) -> typer.Exit:
 def _open(db: Path, read_only: bool = False) -> Archive:
     try:
         return Archive.open(db, read_only=read_only)
-    except ArchiveBusy as exc:
+    except ArchiveError as exc:  # busy, or not a railledger archive
         raise _fail(str(exc)) from None
     except FileNotFoundError:
         raise _fail(f"{db}: no archive here; run 'railledger ingest' first") from None
@@ -79,20 +79,24 @@ def ingest(
         task = progress.add_task("ingesting", total=len(files))
         for origin in files:
             for loaded in load(origin):
-                outcome = _store(archive, loaded)
+                outcome, failure = _store(archive, loaded)
                 outcomes[outcome] += 1
-                if loaded.error is not None:
-                    failures.append(str(loaded.error))
+                if failure is not None:
+                    failures.append(failure)
             progress.advance(task)
     _print_ingest_summary(outcomes, failures, db)
     if failures:
         raise typer.Exit(code=1)
 
 
-def _store(archive: Archive, loaded: Loaded) -> str:
+def _store(archive: Archive, loaded: Loaded) -> tuple[str, str | None]:
+    """(outcome, one-line failure or None) of storing one loaded record."""
     if loaded.record is None:
-        return "failed"
-    return archive.store(loaded.record, origin=loaded.origin).name.lower()
+        return "failed", str(loaded.error)
+    try:
+        return archive.store(loaded.record, origin=loaded.origin).name.lower(), None
+    except (ArchiveError, ValueError) as exc:
+        return "failed", f"{loaded.origin}: not stored: {exc}"
 
 
 def _print_ingest_summary(outcomes: Counter[str], failures: list[str], db: Path) -> None:
@@ -117,8 +121,9 @@ def games(
     """
     with _open(db, read_only=True) as archive:
         frame = archive.games(title=title, player=player)
-    table = Table(title=f"{frame.height} games in {db}")
-    for column in ("key", "title", "players", "status", "actions"):
+    table = Table(title=f"{frame.height} game{'' if frame.height == 1 else 's'} in {db}")
+    table.add_column("key", no_wrap=True)
+    for column in ("title", "players", "status", "actions"):
         table.add_column(column)
     for row in frame.iter_rows(named=True):
         players = row["players"] if isinstance(row["players"], str) else ", ".join(row["players"])

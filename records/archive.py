@@ -1,0 +1,190 @@
+"""The archive: a DuckDB file of canonical game records, written one whole game at a time."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Mapping
+
+import duckdb
+import polars as pl
+
+from ingest.model import Record
+from records import codec, schema
+from records.connection import connect, transaction
+from records.errors import ArchiveError
+
+GAMES_SCHEMA = {
+    "key": pl.Utf8,
+    "title": pl.Utf8,
+    "source": pl.Utf8,
+    "source_id": pl.Utf8,
+    "players": pl.List(pl.Utf8),
+    "status": pl.Utf8,
+    "actions": pl.Int64,
+    "seed": pl.Int64,
+    "ingested_at": pl.Datetime("us"),
+}
+SUMMARY_SCHEMA = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
+
+_GAMES_QUERY = """
+SELECT g.key, g.title, g.source, g.source_id,
+       (SELECT list(p.name ORDER BY p.seat) FROM players p WHERE p.game_key = g.key) AS players,
+       g.status,
+       (SELECT count(*) FROM actions a WHERE a.game_key = g.key) AS actions,
+       g.seed, g.ingested_at
+FROM games g
+WHERE ($title IS NULL OR lower(g.title) = lower($title))
+  AND ($player IS NULL OR EXISTS (
+        SELECT 1 FROM players p
+        WHERE p.game_key = g.key
+          AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
+ORDER BY g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id
+"""
+
+_SUMMARY_QUERY = """
+SELECT g.title, count(*) AS games, coalesce(sum(a.n), 0) AS actions
+FROM games g LEFT JOIN (SELECT game_key, count(*) AS n FROM actions GROUP BY game_key) a ON a.game_key = g.key
+GROUP BY g.title
+ORDER BY g.title
+"""
+
+
+class StoreOutcome(enum.Enum):
+    """What :meth:`Archive.store` did with a record."""
+
+    NEW = "new"
+    UNCHANGED = "unchanged"
+    REPLACED = "replaced"
+
+
+class Archive:
+    """An open archive file. Use :meth:`open` as a context manager; one connection, not thread-safe.
+
+    Every write goes through :meth:`store`, which writes a game in one transaction, so a reader
+    never sees part of a game and a failure leaves the previous version of the game in place.
+    """
+
+    def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, read_only: bool) -> None:
+        self.path = path
+        self.read_only = read_only
+        self._con = con
+        self._game_tables = schema.game_tables(con)
+
+    @classmethod
+    def open(cls, path: str | Path, read_only: bool = False) -> Archive:
+        """Open ``path``, creating and migrating it to the latest schema unless ``read_only``.
+
+        Raises :class:`~records.errors.ArchiveBusy` when another process holds the file,
+        FileNotFoundError for a missing file opened read-only, and
+        :class:`~records.errors.ArchiveError` for a file that is not a usable archive.
+        """
+        path = Path(path)
+        con = connect(path, read_only)
+        try:
+            schema.prepare(con, path, read_only)
+            return cls(path, con, read_only)
+        except BaseException:
+            con.close()
+            raise
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return schema.current_version(self._con)
+
+    def store(self, record: Record, origin: str | None = None) -> StoreOutcome:
+        """Store one game: NEW, UNCHANGED (same content hash: nothing written) or REPLACED.
+
+        A replacement deletes the old rows of the game from every per-game table and inserts the
+        new ones in the same transaction. Raises ValueError, before writing, for a record holding
+        values the archive could not give back exactly.
+        """
+        if self.read_only:
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
+        rows = codec.encode(record)
+        with transaction(self._con):
+            found = self._con.execute("SELECT content_hash FROM games WHERE key = ?", [rows.key]).fetchone()
+            if found is not None and found[0] == rows.content_hash:
+                return StoreOutcome.UNCHANGED
+            if found is not None:
+                self._delete_game(rows.key)
+            self._insert_game(rows, origin)
+            self._insert_rows("players", rows.key, rows.players)
+            self._insert_rows("actions", rows.key, rows.actions)
+            self._insert_rows("programs", rows.key, rows.programs)
+        return StoreOutcome.NEW if found is None else StoreOutcome.REPLACED
+
+    def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
+        """One row per game, ordered by title and source id (numerically where it is a number).
+
+        ``title`` matches exactly, ignoring case. ``player`` matches part of a player's name or a
+        whole external id, ignoring case.
+        """
+        rows = self._con.execute(_GAMES_QUERY, {"title": title, "player": player}).fetchall()
+        return pl.DataFrame(rows, schema=GAMES_SCHEMA, orient="row")
+
+    def summary(self) -> pl.DataFrame:
+        """Per title: how many games and how many actions (automatic ones included)."""
+        rows = self._con.execute(_SUMMARY_QUERY).fetchall()
+        return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
+
+    def record(self, key_or_source_id: str) -> Record:
+        """The stored record of a key (``18xx.games/14375``) or of a source id (``14375``) if unique."""
+        with transaction(self._con):  # one snapshot, even if another connection of this process writes
+            key = self._resolve(key_or_source_id)
+            game = self._con.execute(f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key])
+            game_row = dict(zip(codec.GAME_COLUMNS, game.fetchone()))
+            return codec.decode(
+                game_row,
+                self._rows("players", key, codec.PLAYER_COLUMNS, "seat"),
+                self._rows("actions", key, codec.ACTION_COLUMNS, "seq"),
+                self._rows("programs", key, codec.ACTION_COLUMNS, "seq"),
+            )
+
+    def _resolve(self, key_or_source_id: str) -> str:
+        if self._con.execute("SELECT 1 FROM games WHERE key = ?", [key_or_source_id]).fetchone():
+            return key_or_source_id
+        found = self._con.execute("SELECT key FROM games WHERE source_id = ? ORDER BY key", [key_or_source_id])
+        keys = [key for (key,) in found.fetchall()]
+        if len(keys) == 1:
+            return keys[0]
+        if not keys:
+            raise KeyError(f"no game {key_or_source_id} in archive {self.path}")
+        raise KeyError(f"{key_or_source_id} names several games ({', '.join(keys)}); give the full key")
+
+    def _rows(self, table: str, key: str, columns: tuple[str, ...], order: str) -> list[tuple[Any, ...]]:
+        query = f"SELECT {', '.join(columns)} FROM {table} WHERE game_key = ? ORDER BY {order}"
+        return self._con.execute(query, [key]).fetchall()
+
+    def _delete_game(self, key: str) -> None:
+        for table in self._game_tables:
+            self._con.execute(f"DELETE FROM {table} WHERE game_key = ?", [key])
+        self._con.execute("DELETE FROM games WHERE key = ?", [key])
+
+    def _insert_game(self, rows: codec.GameRows, origin: str | None) -> None:
+        values = {**rows.game, "origin": origin, "ingested_at": datetime.now(timezone.utc).replace(tzinfo=None)}
+        names = ", ".join(values)
+        self._con.execute(f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})", list(values.values()))
+
+    def _insert_rows(self, table: str, key: str, columns: Mapping[str, list[Any]]) -> None:
+        """Insert a game's rows into ``table`` with one statement, each column passed as one list.
+
+        ``unnest`` over parallel lists turns them back into rows inside DuckDB: one round trip for
+        hundreds of actions, where ``executemany`` would take one per row.
+        """
+        if not next(iter(columns.values())):
+            return
+        names = ", ".join(columns)
+        unnests = ", ".join("unnest(?)" for _ in columns)
+        self._con.execute(f"INSERT INTO {table} (game_key, {names}) SELECT ?, {unnests}", [key, *columns.values()])

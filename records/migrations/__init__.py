@@ -1,0 +1,1 @@
+"""SQL migrations, applied in file-name order by records.schema."""

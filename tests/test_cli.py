@@ -1,0 +1,186 @@
+"""The railledger command as a user runs it: ingest, games, show, convert, and bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from ingest import notation
+from ingest.export import read_export
+from records import Archive
+from tests.conftest import act, export, fixture_files, fixtures_dir, needs_fixtures
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args), input=input)
+
+
+def good_export(game_id: int) -> dict:
+    return export([act(1, "bid", company="AGS", price=30), act(2)], id=game_id)
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "archive.duckdb")
+
+
+def game_keys(db: str) -> set[str]:
+    with Archive.open(db, read_only=True) as archive:
+        return set(archive.games()["key"].to_list())
+
+
+@needs_fixtures
+def test_ingesting_the_fixtures_twice_reports_new_then_unchanged(db: str) -> None:
+    first = run("ingest", str(fixtures_dir()), "--db", db)
+    assert first.exit_code == 0, first.output
+    assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "failed": 0}
+    second = run("ingest", str(fixtures_dir()), "--db", db)
+    assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "failed": 0}
+
+
+def _summary(output: str) -> dict[str, int]:
+    """The numbers row of the ingest summary table."""
+    for line in output.splitlines():
+        cells = [c.strip() for c in line.strip("│┃ ").split("│")]
+        if len(cells) == 4 and all(c.isdigit() for c in cells):
+            return dict(zip(("new", "unchanged", "replaced", "failed"), map(int, cells)))
+    raise AssertionError(f"no summary row in:\n{output}")
+
+
+def test_a_changed_record_replaces_the_old_one(tmp_path: Path, db: str) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(good_export(7)))
+    assert _summary(run("ingest", str(path), "--db", db).output)["new"] == 1
+    changed = good_export(7)
+    changed["actions"].append(act(3))
+    path.write_text(json.dumps(changed))
+    assert _summary(run("ingest", str(path), "--db", db).output)["replaced"] == 1
+    with Archive.open(db, read_only=True) as archive:
+        assert len(archive.record("7").actions) == 3
+
+
+BAD_INPUTS = {
+    "malformed.json": ('{"id": 1, "title": "18MS",, }', "malformed JSON at line 1"),
+    "truncated.json": (json.dumps(good_export(3))[:-40], "truncated record"),
+    "not_a_record.json": ('{"name": "a shopping list"}', "not an 18xx.games game record"),
+    "unknown_title.json": (json.dumps(export([act(1)], id=4, title="18Atlantis")), "unknown title '18Atlantis'"),
+    "unknown_action.json": (json.dumps(export([act(1), act(2, "teleport")], id=5)), "action 2: unknown action type"),
+    "cut_actions.json": (json.dumps(export([act(1), {"type": "pass"}], id=6)), "action #1: action is not an object"),
+    "bad_undo.json": (json.dumps(export([act(1), act(2, "undo", action_id=77)], id=8)), "action 2: undo points at action 77"),
+    "notes.txt": ("hello", "not a record file"),
+}
+
+
+def test_bad_files_fail_with_one_line_each_while_good_files_land(tmp_path: Path, db: str) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "good.json").write_text(json.dumps(good_export(1)))
+    (folder / "good.rln").write_text(notation.write(read_export(good_export(2))))
+    for name, (content, _) in BAD_INPUTS.items():
+        (folder / name).write_text(content)
+
+    result = run("ingest", str(folder), str(folder / "notes.txt"), "--db", db)
+
+    assert result.exit_code == 1
+    assert _summary(result.stdout)["new"] == 2
+    failures = [line for line in result.stderr.splitlines() if line.startswith("failed: ")]
+    assert len(failures) == len(BAD_INPUTS) - 1 + 1  # notes.txt is named explicitly; .txt is not searched
+    for name, (_, message) in BAD_INPUTS.items():
+        assert any(name in line and message in line for line in failures), (name, failures)
+    assert game_keys(db) == {"18xx.games/1", "18xx.games/2"}
+
+
+def test_a_failed_run_loses_nothing_already_stored(tmp_path: Path, db: str) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(good_export(1)))
+    run("ingest", str(good), "--db", db)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(export([act(1), act(2, "teleport")], id=1)))  # same game, now broken
+    assert run("ingest", str(bad), "--db", db).exit_code == 1
+    with Archive.open(db, read_only=True) as archive:
+        assert len(archive.record("1").actions) == 2
+
+
+def test_json_lines_and_stdin(tmp_path: Path, db: str) -> None:
+    lines = tmp_path / "games.jsonl"
+    lines.write_text("\n".join(json.dumps(good_export(i)) for i in (11, 12)) + "\n{broken\n")
+    result = run("ingest", str(lines), "--db", db)
+    assert result.exit_code == 1
+    assert "games.jsonl:3: malformed JSON" in result.stderr
+    assert run("ingest", "-", "--db", db, input=json.dumps(good_export(13))).exit_code == 0
+    assert game_keys(db) == {"18xx.games/11", "18xx.games/12", "18xx.games/13"}
+
+
+@needs_fixtures
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.stem)
+def test_show_prints_the_archived_game_in_notation(path: Path, db: str) -> None:
+    run("ingest", str(path), "--db", db)
+    record = read_export(json.loads(path.read_text()))
+    shown = run("show", record.game_id, "--db", db)
+    assert shown.exit_code == 0
+    assert notation.read(shown.stdout) == record
+
+
+@needs_fixtures
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.stem)
+def test_convert_round_trips(path: Path, tmp_path: Path) -> None:
+    rln, back = tmp_path / "g.rln", tmp_path / "g.json"
+    assert run("convert", str(path), str(rln)).exit_code == 0
+    assert run("convert", str(rln), str(back)).exit_code == 0
+    assert read_export(json.loads(back.read_text())) == read_export(json.loads(path.read_text()))
+    again = tmp_path / "again.rln"
+    assert run("convert", str(back), str(again)).exit_code == 0
+    assert again.read_text() == rln.read_text()
+
+
+def test_convert_reports_syntax_errors_with_line_and_column(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.rln"
+    broken.write_text('[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A"]\n1 p1 lay_tile E11\n')
+    result = run("convert", str(broken), str(tmp_path / "out.json"))
+    assert result.exit_code == 1
+    assert f"{broken}:6:18: action 1: lay_tile needs tile, rotation" in result.stderr
+
+
+def test_games_filters_by_title_and_player(tmp_path: Path, db: str) -> None:
+    folder = tmp_path / "in"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples", folder)
+    run("ingest", str(folder), "--db", db)
+    listed = run("games", "--title", "18MS", "--db", db)
+    assert "example-18ms-opening" in listed.stdout and "example-1871-auction" not in listed.stdout
+    assert "3 games" in run("games", "--player", "brunel", "--db", db).stdout
+
+
+def test_every_command_explains_itself_with_an_example() -> None:
+    for command in ("ingest", "games", "show", "convert", "dashboard"):
+        result = run(command, "--help")
+        assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
+
+
+def test_a_second_writer_gets_a_clear_error_not_a_crash(tmp_path: Path, db: str) -> None:
+    import select
+    import subprocess
+    import sys
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(good_export(1)))
+    holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(60)"
+    child = subprocess.Popen([sys.executable, "-c", holder, db], stdout=subprocess.PIPE, text=True)
+    try:
+        assert select.select([child.stdout], [], [], 30)[0], "the holder did not take the lock"
+        child.stdout.readline()  # type: ignore[union-attr]
+        busy = subprocess.run(
+            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db], capture_output=True, text=True, timeout=60
+        )
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+    assert busy.returncode == 1
+    assert busy.stderr.strip().splitlines() == [busy.stderr.strip()]
+    assert "is in use by another process" in busy.stderr and "Traceback" not in busy.stderr

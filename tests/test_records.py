@@ -1,0 +1,349 @@
+"""The archive: exact round trips, idempotent and atomic stores, locking, queries, migrations."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import select
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import fixture_params
+from ingest.export import read_export
+from ingest.model import Action, Entity, Player, Record
+from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
+from records.codec import content_hash
+
+TABLES = ("games", "players", "actions", "programs", "schema_version")
+
+
+def strict(value: Any) -> Any:
+    """A comparable form of ``value`` that tells 1 from True from 1.0 and list from tuple.
+
+    Plain ``==`` on records says ``{"a": 1} == {"a": True}``; an exact round trip needs more.
+    """
+    if dataclasses.is_dataclass(value):
+        return type(value).__name__, [(f.name, strict(getattr(value, f.name))) for f in dataclasses.fields(value)]
+    if isinstance(value, Mapping):
+        return "dict", sorted((strict(k), strict(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, [strict(item) for item in value]
+    return type(value).__name__, value
+
+
+def dump(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table, read with a separate connection (the archive must be closed)."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return {table: sorted(con.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for table in TABLES}
+    finally:
+        con.close()
+
+
+def hand_made(game_id: str = "hand-1", title: str = "18MS", **changes: Any) -> Record:
+    """A record built directly: int and str player ids, every JSON type in fields, a program."""
+    record = Record(
+        title=title,
+        game_id=game_id,
+        players=(Player(101, "Ann"), Player("Bob", "Bob"), Player(7, "Cleo")),
+        actions=(
+            Action(
+                "bid",
+                Entity("player", 101),
+                1,
+                0,
+                {"company": "AR", "price": 20, "flag": True, "ratio": 0.5, "none": None,
+                 "nested": {"a": [1, "1", None, False, {"b": [], "c": {}}], "big": 2**70}},
+            ),
+            Action("pass", Entity("player", "Bob"), 2),
+            Action("lay_tile", Entity("corporation", "GMO"), 3, 0, {"hex": "E11", "tile": "57-0", "rotation": 0}),
+            Action("pass", Entity("minor", 4), 3, 1, {"note": "Ünïcødé ✓", "count": -3}),
+        ),
+        seed=9_000_000_000_000,
+        optional_rules=("rule_b", "rule_a"),
+        status="active",
+        result={101: 10, "Bob": 20, 7: -5},
+        programs=(Action("program_share_pass", Entity("player", 7), 5, 0, {"unconditional": False}),),
+    )
+    return dataclasses.replace(record, **changes)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "test.duckdb"
+
+
+@pytest.mark.fixtures
+@pytest.mark.parametrize("fixture", fixture_params())
+def test_shared_fixture_round_trips_exactly(db: Path, fixture: Path) -> None:
+    record = read_export(json.loads(fixture.read_text(encoding="utf-8")))
+    with Archive.open(db) as archive:
+        assert archive.store(record, origin=str(fixture)) is StoreOutcome.NEW
+    with Archive.open(db, read_only=True) as archive:
+        by_key = archive.record(record.key)
+        by_source_id = archive.record(record.game_id)
+    assert by_key == record
+    assert strict(by_key) == strict(record)
+    assert strict(by_source_id) == strict(record)
+
+
+def test_hand_made_record_round_trips_exactly(db: Path) -> None:
+    record = hand_made()
+    with Archive.open(db) as archive:
+        assert archive.store(record, origin="hand.json") is StoreOutcome.NEW
+    with Archive.open(db, read_only=True) as archive:
+        rebuilt = archive.record("18xx.games/hand-1")
+    assert strict(rebuilt) == strict(record)
+    assert [type(p.id) for p in rebuilt.players] == [int, str, int]
+    assert rebuilt.result is not None and [type(k) for k in rebuilt.result] == [int, str, int]
+    assert rebuilt.programs[0].fields == {"unconditional": False}
+
+
+def test_record_without_result_or_seed_round_trips(db: Path) -> None:
+    bare = hand_made(result=None, seed=None, status=None, optional_rules=(), programs=())
+    empty_result = hand_made(game_id="hand-2", result={})
+    with Archive.open(db) as archive:
+        archive.store(bare)
+        archive.store(empty_result)
+        assert strict(archive.record("hand-1")) == strict(bare)
+        assert strict(archive.record("hand-2")) == strict(empty_result)
+
+
+def test_second_store_of_same_record_writes_nothing(db: Path) -> None:
+    with Archive.open(db) as archive:
+        archive.store(hand_made(), origin="first.json")
+    before = dump(db)
+    reordered = hand_made(
+        actions=tuple(dataclasses.replace(a, fields=dict(reversed(list(a.fields.items())))) for a in hand_made().actions)
+    )
+    with Archive.open(db) as archive:
+        assert archive.store(hand_made(), origin="first.json") is StoreOutcome.UNCHANGED
+        # Where it came from and the order of keys inside fields are not content.
+        assert archive.store(reordered, origin="elsewhere.json") is StoreOutcome.UNCHANGED
+    assert dump(db) == before
+
+
+def test_content_hash_tells_types_apart() -> None:
+    base = hand_made()
+    flag_as_int = hand_made(
+        actions=(dataclasses.replace(base.actions[0], fields={**base.actions[0].fields, "flag": 1}), *base.actions[1:])
+    )
+    assert flag_as_int == base  # Python's == cannot see True became 1 ...
+    assert content_hash(flag_as_int) != content_hash(base)  # ... the hash must
+    assert content_hash(hand_made(players=(Player("101", "Ann"), *base.players[1:]))) != content_hash(base)
+
+
+def test_changed_record_replaces_the_old_version(db: Path) -> None:
+    old = hand_made()
+    new = hand_made(
+        actions=(*old.actions[:2], Action("buy_train", Entity("corporation", "GMO"), 9, 0, {"price": 80})),
+        players=old.players[:2],
+        result={101: 1, "Bob": 2},
+        programs=(),
+    )
+    with Archive.open(db) as archive:
+        archive.store(old)
+        archive.store(hand_made(game_id="other"))
+        assert archive.store(new, origin="new.json") is StoreOutcome.REPLACED
+        assert strict(archive.record("hand-1")) == strict(new)
+        games = archive.games().filter(key="18xx.games/hand-1")
+        assert games["actions"].to_list() == [3]
+        assert games["players"].to_list() == [["Ann", "Bob"]]
+    rows = dump(db)
+    mine = {t: [r for r in rows[t] if r[0] == "18xx.games/hand-1"] for t in ("games", "players", "actions", "programs")}
+    assert [len(mine[t]) for t in ("games", "players", "actions", "programs")] == [1, 2, 3, 0]
+    assert sorted(r[4] for r in mine["actions"]) == ["bid", "buy_train", "pass"]
+    assert mine["games"][0][-2] == "new.json"
+    assert len(rows["actions"]) == 3 + len(old.actions)  # the other game is untouched
+
+
+def test_type_only_change_is_replaced(db: Path) -> None:
+    base = hand_made()
+    changed = hand_made(
+        actions=(dataclasses.replace(base.actions[0], fields={**base.actions[0].fields, "flag": 1}), *base.actions[1:])
+    )
+    with Archive.open(db) as archive:
+        archive.store(base)
+        assert archive.store(changed) is StoreOutcome.REPLACED
+        assert archive.record("hand-1").actions[0].fields["flag"].__class__ is int
+
+
+def _fail_on_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the actions insert raise, after the games and players rows of the game are written."""
+    real = Archive._insert_rows
+
+    def failing(self: Archive, table: str, key: str, columns: Mapping[str, list[Any]]) -> None:
+        if table == "actions":
+            raise RuntimeError("disk on fire")
+        real(self, table, key, columns)
+
+    monkeypatch.setattr(Archive, "_insert_rows", failing)
+
+
+def test_failed_replace_rolls_back_to_the_previous_version(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = hand_made()
+    with Archive.open(db) as archive:
+        archive.store(old)
+    before = dump(db)
+    with Archive.open(db) as archive:
+        _fail_on_actions(monkeypatch)
+        with pytest.raises(RuntimeError, match="disk on fire"):
+            archive.store(hand_made(status="finished", players=old.players[:1], result={101: 3}))
+        monkeypatch.undo()
+        assert strict(archive.record("hand-1")) == strict(old)
+        # The connection is usable again after the rollback.
+        assert archive.store(hand_made(game_id="after")) is StoreOutcome.NEW
+    after = dump(db)
+    assert {t: [r for r in after[t] if "after" not in r[0]] for t in TABLES if t != "schema_version"} == {
+        t: before[t] for t in TABLES if t != "schema_version"
+    }
+
+
+def test_failed_first_store_leaves_no_rows(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Archive.open(db) as archive:
+        _fail_on_actions(monkeypatch)
+        with pytest.raises(RuntimeError):
+            archive.store(hand_made())
+    assert all(not rows for table, rows in dump(db).items() if table != "schema_version")
+
+
+def test_record_with_values_json_would_change_is_refused(db: Path) -> None:
+    base = hand_made()
+    with_tuple = hand_made(actions=(dataclasses.replace(base.actions[0], fields={"nested": {"hexes": ("A1", "B2")}}),))
+    with Archive.open(db) as archive:
+        with pytest.raises(ValueError, match=r"action 1: field \['nested'\]\['hexes'\] is a tuple"):
+            archive.store(with_tuple)
+        with pytest.raises(ValueError, match="result key 999"):
+            archive.store(hand_made(result={999: 1}))
+        assert archive.games().is_empty()
+
+
+def test_second_process_holding_the_file_makes_open_raise_busy(db: Path) -> None:
+    Archive.open(db).close()
+    holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(60)"
+    child = subprocess.Popen([sys.executable, "-c", holder, str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([child.stdout], [], [], 30)
+        assert ready, "the child process did not take the lock within 30 s"
+        assert child.stdout.readline().strip() == "locked", child.stderr.read()
+        for read_only in (False, True):
+            with pytest.raises(ArchiveBusy) as caught:
+                Archive.open(db, read_only=read_only)
+            message = str(caught.value)
+            assert "\n" not in message
+            assert message.startswith(f"archive {db} is in use by another process")
+            assert message.endswith("try again when it finishes")
+            if caught.value.pid is not None:
+                assert f"PID {child.pid}" in message
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+    with Archive.open(db) as archive:  # free again once the other process is gone
+        assert archive.schema_version == 1
+
+
+def test_busy_message_names_the_holder() -> None:
+    detail = (
+        'IO Error: Could not set lock on file "/x/a.duckdb": Conflicting lock is held in '
+        "/usr/bin/python3.11 (PID 4242) by user ann. See also https://duckdb.org/docs/current/connect/concurrency"
+    )
+    busy = ArchiveBusy("a.duckdb", detail)
+    assert str(busy) == "archive a.duckdb is in use by another process (PID 4242, /usr/bin/python3.11); try again when it finishes"
+    assert busy.pid == 4242
+
+
+def test_read_only_open_of_missing_file_is_a_clear_error(db: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=f"archive {db} does not exist"):
+        Archive.open(db, read_only=True)
+    assert not db.exists()
+
+
+def test_read_only_archive_refuses_to_store(db: Path) -> None:
+    Archive.open(db).close()
+    with Archive.open(db, read_only=True) as archive, pytest.raises(ArchiveError, match="read-only"):
+        archive.store(hand_made())
+
+
+def test_games_filters_by_title_and_player(db: Path) -> None:
+    with Archive.open(db) as archive:
+        archive.store(hand_made(game_id="20"))
+        archive.store(hand_made(game_id="3"))
+        archive.store(hand_made(game_id="5", title="1871", players=(Player(55, "Dora"),), result=None))
+        everything = archive.games()
+        assert everything.columns == [
+            "key", "title", "source", "source_id", "players", "status", "actions", "seed", "ingested_at"
+        ]
+        assert everything["key"].to_list() == ["18xx.games/5", "18xx.games/3", "18xx.games/20"]
+        assert everything["players"].to_list()[1] == ["Ann", "Bob", "Cleo"]
+        assert everything["actions"].to_list() == [4, 4, 4]
+        assert archive.games(title="18ms")["source_id"].to_list() == ["3", "20"]
+        assert archive.games(player="dor")["source_id"].to_list() == ["5"]
+        assert archive.games(player="101")["source_id"].to_list() == ["3", "20"]
+        assert archive.games(title="1871", player="ann").is_empty()
+        assert archive.games(title="nope").columns == everything.columns
+        summary = archive.summary()
+        assert summary.rows() == [("1871", 1, 4), ("18MS", 2, 8)]
+
+
+def test_record_lookup_errors_are_clear(db: Path) -> None:
+    with Archive.open(db) as archive:
+        archive.store(hand_made(game_id="42"))
+        archive.store(dataclasses.replace(hand_made(game_id="42"), source="elsewhere"))
+        with pytest.raises(KeyError, match="no game 7 in archive"):
+            archive.record("7")
+        with pytest.raises(KeyError, match="18xx.games/42, elsewhere/42"):
+            archive.record("42")
+        assert archive.record("elsewhere/42").source == "elsewhere"
+
+
+def test_schema_version_is_one_and_reopening_applies_nothing(db: Path) -> None:
+    with Archive.open(db) as archive:
+        assert archive.schema_version == 1
+    applied = dump(db)["schema_version"]
+    assert [row[:2] for row in applied] == [(1, "initial")]
+    with Archive.open(db) as archive:
+        assert archive.schema_version == 1
+    with Archive.open(db, read_only=True) as archive:
+        assert archive.schema_version == 1
+    assert dump(db)["schema_version"] == applied
+
+
+def test_files_that_are_not_usable_archives_are_refused(tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign.duckdb"
+    con = duckdb.connect(str(foreign))
+    con.execute("CREATE TABLE games (x INTEGER)")
+    con.close()
+    with pytest.raises(ArchiveError, match="not a railledger archive"):
+        Archive.open(foreign)
+
+    newer = tmp_path / "newer.duckdb"
+    Archive.open(newer).close()
+    con = duckdb.connect(str(newer))
+    con.execute("INSERT INTO schema_version VALUES (2, 'future', now()::TIMESTAMP)")
+    con.close()
+    with pytest.raises(ArchiveError, match="schema version 2, newer than this railledger"):
+        Archive.open(newer, read_only=True)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(fields=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=5), entity=st.integers(0, 10**6) | st.text())
+def test_any_json_fields_round_trip(tmp_path_factory: pytest.TempPathFactory, fields: dict, entity: int | str) -> None:
+    db = tmp_path_factory.getbasetemp() / "property.duckdb"
+    record = hand_made(actions=(Action("bid", Entity("player", entity), 1, 0, fields),))
+    with Archive.open(db) as archive:
+        archive.store(record)
+        assert strict(archive.record("hand-1")) == strict(record)

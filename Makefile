@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DB ?= railledger.duckdb
 FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 
-.PHONY: demo test conformance bench install clean
+.PHONY: demo test bench install clean
 
 install: $(STAMP)
 
@@ -26,11 +26,8 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-conformance: $(STAMP)
-	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
-
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks $(wildcard $(FIXTURES))
+	$(BIN)/railledger bench $(wildcard $(FIXTURES))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -192,5 +192,32 @@ def dashboard(
     raise typer.Exit(subprocess.call(command, env=env))
 
 
+@app.command()
+def bench(
+    paths: Annotated[list[str], typer.Argument(help="18xx.games JSON records or directories.")],
+    repeat: Annotated[int, typer.Option(help="Timed repetitions per stage (medians are reported).")] = 20,
+) -> None:
+    """Print speed figures: per-record medians of each ingest stage, and games stored per second.
+
+    Example: railledger bench ../shared/fixtures --repeat 50
+    """
+    from cli import bench as benchmarks  # only this command needs it
+
+    files = [Path(p) for p in expand(paths) if p.endswith(".json")]
+    if not files:
+        raise _fail("bench: no .json records found in " + " ".join(paths))
+    table = Table(title=f"ingest medians (ms) on {benchmarks.machine()}")
+    for column in ("record", "actions", "parse", "write rln", "read rln", "store in new db", "re-store unchanged"):
+        table.add_column(column, justify="right" if column != "record" else "left")
+    rows = [benchmarks.bench_file(path, repeat) for path in files]
+    for row in rows:
+        table.add_row(row.name, str(row.actions), *(f"{v:.2f}" for v in (
+            row.parse_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
+    out.print(table)
+    records = [read_record(str(path)) for path in files]
+    out.print(f"throughput: {benchmarks.games_per_second(records):.1f} games/s stored (records only; "
+              "replay snapshots arrive with the engine)")
+
+
 def main() -> None:
     app()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ingest.action_types import ROUTE_KINDS, ActionType, Kind, action_type
 from ingest.errors import RecordError
@@ -185,7 +185,6 @@ def _json(value: Any) -> str:
 class _Token:
     text: str
     column: int  # 1-based
-    value: Any = None  # decoded JSON for ``key:=`` tokens
 
 
 class _Line:
@@ -540,10 +539,3 @@ def _check_order(line: _Line, action: Action, last: Action | None) -> None:
     if not expected_ok:
         after = f" after {last.label}" if last else " as the first action"
         raise line.error(f"action {action.label} is out of order{after}", column=1, action=action.label)
-
-
-def iter_lines(record: Record) -> Iterator[str]:
-    """The action lines of a record, one per action, for display."""
-    seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
-    for action in record.actions:
-        yield write_action(action, seats)

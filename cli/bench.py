@@ -1,0 +1,97 @@
+"""Speed figures for ``make bench``: per-record medians of each ingest stage.
+
+Run as its own command, never as a test: timings depend on the machine, so the table names it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from ingest import notation
+from ingest.export import read_export
+from ingest.model import Record
+from records import Archive
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """Median milliseconds of each stage for one record file."""
+
+    name: str
+    actions: int
+    parse_ms: float  # JSON decode + undo/redo + canonical list
+    write_notation_ms: float
+    read_notation_ms: float
+    store_ms: float  # one transaction into a fresh archive
+    unchanged_ms: float  # re-ingest of the same record (hash check only)
+
+
+def machine() -> str:
+    """One line naming the machine the figures were measured on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def median_ms(work: Callable[[], object], repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def bench_file(path: Path, repeat: int) -> BenchRow:
+    text = path.read_text(encoding="utf-8")
+    record = read_export(json.loads(text))
+    written = notation.write(record)
+    with tempfile.TemporaryDirectory() as folder:
+        counter = iter(range(10**9))
+
+        def store_fresh() -> None:
+            with Archive.open(Path(folder) / f"fresh{next(counter)}.duckdb") as archive:
+                archive.store(record)
+
+        with Archive.open(Path(folder) / "warm.duckdb") as archive:
+            archive.store(record)
+            unchanged_ms = median_ms(lambda: archive.store(record), repeat)
+        store_ms = median_ms(store_fresh, max(3, repeat // 4))
+    return BenchRow(
+        name=f"{path.parent.name}/{path.stem}",
+        actions=len(record.actions),
+        parse_ms=median_ms(lambda: read_export(json.loads(text)), repeat),
+        write_notation_ms=median_ms(lambda: notation.write(record), repeat),
+        read_notation_ms=median_ms(lambda: notation.read(written), repeat),
+        store_ms=store_ms,
+        unchanged_ms=unchanged_ms,
+    )
+
+
+def games_per_second(records: list[Record]) -> float:
+    """Throughput of storing many records into one archive (new games, one transaction each)."""
+    with tempfile.TemporaryDirectory() as folder, Archive.open(Path(folder) / "t.duckdb") as archive:
+        start = time.perf_counter()
+        for copy in range(max(1, 60 // max(1, len(records)))):
+            for record in records:
+                archive.store(_renamed(record, copy))
+        elapsed = time.perf_counter() - start
+        return archive.summary()["games"].sum() / elapsed
+
+
+def _renamed(record: Record, copy: int) -> Record:
+    return replace(record, game_id=f"{record.game_id}-bench{copy}")

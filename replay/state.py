@@ -40,6 +40,7 @@ class Train:
     owner: str | None = None  # corporation symbol; None while in the bank
     operated: bool = False  # ran in the current operating round
     rusted: bool = False
+    reserved: bool = False  # kept out of the bank (e.g. a train only a private can bring)
 
 
 @dataclass

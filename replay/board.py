@@ -1,0 +1,146 @@
+"""The map in play: which tile lies on each hex at which rotation, and the station tokens.
+
+Tile ids follow 18xx.games: a copy of tile 57 is ``57-0``, ``57-1``...; a printed hex's own tile
+is ``<hex>-0``. A city is named ``<tile id>-<city index>`` (``619-0-0``), so its name changes
+when its tile is upgraded; the board keeps the hex of every tile id on the map to find it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from replay.errors import Violation
+from replay.geometry import TileGeometry, preserves
+from replay.hexgrid import neighbour, opposite
+
+if TYPE_CHECKING:
+    from replay.title import Title
+
+COLOURS = ("white", "yellow", "green", "brown", "gray")
+
+
+@dataclass
+class Placed:
+    """What lies on one hex: a tile id and its geometry already turned to its rotation."""
+
+    tile_id: str
+    geometry: TileGeometry
+    rotation: int = 0
+    tokens: dict[int, list[str | None]] = field(default_factory=dict)  # city index -> slots
+
+
+class Board:
+    """Tiles and tokens on the map, with the supply of tiles not on it."""
+
+    def __init__(self, title: Title) -> None:
+        self.title = title
+        self.hexes: dict[str, Placed] = {}
+        for hex_id, geometry in title.printed.items():
+            if title.map[hex_id].get("color") == "empty":
+                continue
+            placed = Placed(f"{hex_id}-0", geometry)
+            placed.tokens = {i: [None] * city.slots for i, city in enumerate(geometry.cities)}
+            self.hexes[hex_id] = placed
+        self.hex_of_tile: dict[str, str] = {p.tile_id: h for h, p in self.hexes.items()}
+        self.supply: dict[str, int] = dict(title.tiles.counts)
+        self.terrain_paid: set[str] = set()
+
+    def tile(self, hex_id: str) -> TileGeometry:
+        return self.hexes[hex_id].geometry
+
+    def city(self, city_id: str) -> tuple[str, int]:
+        """(hex, city index) of a city id such as ``619-0-0`` or ``I1-0-0``."""
+        tile_id, _, index = city_id.rpartition("-")
+        if tile_id not in self.hex_of_tile or not index.isdigit():
+            raise Violation("token-city", f"there is no city {city_id} on the map")
+        return self.hex_of_tile[tile_id], int(index)
+
+    def tokens_in(self, hex_id: str, city: int) -> list[str | None]:
+        return self.hexes[hex_id].tokens.setdefault(city, [None] * self.tile(hex_id).cities[city].slots)
+
+    # ------------------------------------------------------------------ laying tiles
+
+    def check_lay(self, hex_id: str, tile_id: str, rotation: int, colours: tuple[str, ...]) -> TileGeometry:
+        """The geometry a lay would put down, or a Violation saying which rule it breaks."""
+        name = tile_id.rsplit("-", 1)[0]
+        spec = self.title.map.get(hex_id)
+        if spec is None or hex_id not in self.hexes:
+            raise Violation("tile-hex", f"{hex_id} is not a hex of the map")
+        if spec.get("no_tiles") or spec.get("color") in ("red", "gray"):
+            raise Violation("tile-hex", f"no tile may be laid on {hex_id} ({spec.get('location', spec['color'])})")
+        geometry = self.title.tiles.tiles.get(name)
+        if geometry is None or name not in self.supply:
+            raise Violation("tile-manifest", f"tile {name} is not in the {self.title.name} tile manifest")
+        if tile_id in self.hex_of_tile:
+            raise Violation("tile-manifest", f"tile {tile_id} is already on the map at {self.hex_of_tile[tile_id]}")
+        index = tile_id.rsplit("-", 1)[1]
+        if not index.isdigit() or int(index) >= self.title.tiles.counts[name] or self.supply[name] <= 0:
+            raise Violation("tile-manifest", f"no tile {name} is left in the supply")
+        if geometry.color not in colours:
+            raise Violation("tile-colour", f"{geometry.color} tiles are not available in phase {self.title.phases and colours}")
+        if geometry.only_hexes and hex_id not in geometry.only_hexes:
+            raise Violation("tile-special", f"tile {name} may only be laid on {', '.join(sorted(geometry.only_hexes))}")
+        old = self.hexes[hex_id].geometry
+        label = _label_for(spec, geometry.color) or old.label
+        if not preserves(old, geometry, rotation, label):
+            what = "upgrade" if old.color != "white" else "lay"
+            raise Violation(
+                "tile-upgrade",
+                f"tile {name} at rotation {rotation} is no legal {what} of {hex_id} ({old.name}, {old.color})",
+            )
+        turned = geometry.rotated(rotation)
+        for edge in turned.edges:
+            other = neighbour(hex_id, edge)
+            if other is None or other not in self.hexes:
+                raise Violation("tile-edge", f"tile {name} on {hex_id} would run track off the map")
+            neighbour_spec = self.title.map[other]
+            if neighbour_spec.get("color") == "red" and opposite(edge) not in self.tile(other).edges:
+                raise Violation("tile-edge", f"tile {name} on {hex_id} runs track into a blank side of {other}")
+        return turned
+
+    def terrain_cost_of(self, hex_id: str) -> int:
+        """River (or other terrain) cost due for a tile on ``hex_id``: only the first tile pays."""
+        if hex_id in self.terrain_paid:
+            return 0
+        return sum(t.get("cost", 0) for t in self.title.map[hex_id].get("terrain", ()))
+
+    def was_upgrade(self, hex_id: str) -> bool:
+        """Whether the tile now on ``hex_id`` replaced a tile (rather than a blank or printed hex)."""
+        return self.hexes[hex_id].geometry.color not in ("white", "yellow")
+
+    def lay(self, hex_id: str, tile_id: str, rotation: int, turned: TileGeometry) -> int:
+        """Put a checked tile down, moving stations onto it; returns the terrain cost due."""
+        cost = self.terrain_cost_of(hex_id)
+        self.terrain_paid.add(hex_id)
+        placed = self.hexes[hex_id]
+        old_name = placed.tile_id.rsplit("-", 1)[0]
+        del self.hex_of_tile[placed.tile_id]
+        if placed.tile_id != f"{hex_id}-0":
+            self.supply[old_name] += 1
+        self.supply[tile_id.rsplit("-", 1)[0]] -= 1
+        moved: dict[int, list[str | None]] = {i: [None] * c.slots for i, c in enumerate(turned.cities)}
+        for index, slots in placed.tokens.items():
+            target = index if index < len(turned.cities) else 0
+            for corp in slots:
+                if corp is not None:
+                    moved[target][moved[target].index(None)] = corp
+        self.hexes[hex_id] = Placed(tile_id, turned, rotation, moved)
+        self.hex_of_tile[tile_id] = hex_id
+        return cost
+
+    def tokened(self, corporation: str) -> list[tuple[str, int]]:
+        """Cities (hex, index) holding one of the corporation's stations."""
+        return [
+            (hex_id, index)
+            for hex_id, placed in self.hexes.items()
+            for index, slots in placed.tokens.items()
+            if corporation in slots
+        ]
+
+
+def _label_for(spec: dict, colour: str) -> str | None:
+    future = spec.get("future_label")
+    if future and COLOURS.index(colour) >= COLOURS.index(future["color"]):
+        return future["label"]
+    return spec.get("label")

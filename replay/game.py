@@ -1,0 +1,232 @@
+"""The game: state plus the round in progress, processing one canonical action at a time.
+
+Modelled on python-chess's Board: ``Game.start(...)`` sets a title up, ``process(action)``
+applies a legal action or raises :class:`~replay.errors.IllegalAction` naming the rule it
+breaks, ``legal(action)`` asks without changing anything, ``snapshot()`` is a cheap immutable
+view and ``result()`` gives the players' values.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any, Iterable
+
+from ingest.model import Action, Player, PlayerId
+from replay.board import Board
+from replay.errors import IllegalAction, Violation
+from replay.snapshot import Snapshot, take_snapshot
+from replay.state import IPO, MARKET, CompanyState, CorporationState, PlayerState, Share, Train
+from replay.title import Phase, Title, title_named
+
+
+class Game:
+    """One game of a title, from setup to its end."""
+
+    def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
+                 optional_rules: Iterable[str] = ()) -> None:
+        self.title = title
+        self.seed = seed
+        self.optional_rules = tuple(optional_rules)
+        roster = list(players)
+        cash = title.starting_cash[len(roster)]
+        self.players: dict[PlayerId, PlayerState] = {p.id: PlayerState(p.id, p.name, cash) for p in roster}
+        self.order: list[PlayerId] = [p.id for p in roster]
+        self.bank = title.bank_cash - cash * len(roster)
+        self.corporations: dict[str, CorporationState] = {
+            c.sym: CorporationState(c.sym, c.name) for c in title.corporations
+        }
+        self.companies: dict[str, CompanyState] = {
+            c.sym: CompanyState(c.sym, c.name, c.value, c.revenue) for c in title.companies
+        }
+        self.shares: dict[str, Share] = {}
+        for corp in title.corporations:
+            self.shares[f"{corp.sym}_0"] = Share(f"{corp.sym}_0", corp.sym, 20, True)
+            for i in range(1, 9):
+                self.shares[f"{corp.sym}_{i}"] = Share(f"{corp.sym}_{i}", corp.sym, 10, False)
+        self.trains: dict[str, Train] = {}
+        for train_type in title.trains:
+            for i in range(train_type.count):
+                self.trains[f"{train_type.name}-{i}"] = Train(f"{train_type.name}-{i}", train_type.name)
+        self.market = title.new_market()
+        self.board = Board(title)
+        self.phase_index = 0
+        self.or_number = 0  # operating rounds started so far
+        self.sr_number = 0
+        self.priority: PlayerId = self.order[0]
+        self.finished = False
+        self.index = 0  # canonical index of the next action
+        self.flags: dict[str, Any] = {}  # title-specific state (bonuses taken, special trains)
+        title.setup(self)
+        self.round: Any = title.first_round(self)
+
+    @classmethod
+    def start(cls, title: str, players: Iterable[Player], seed: int | None = None,
+              optional_rules: Iterable[str] = ()) -> Game:
+        """Set up a new game of the title with this 18xx.games name."""
+        return cls(title_named(title), players, seed, optional_rules)
+
+    # ------------------------------------------------------------------ processing
+
+    def process(self, action: Action) -> None:
+        """Apply a legal action, or raise IllegalAction (the index still advances)."""
+        index = self.index
+        self.index += 1
+        try:
+            if self.finished:
+                raise Violation("game-over", "the game is over; no action can follow")
+            if action.type.startswith("program_"):
+                return  # automation bookkeeping of the server: no game effect
+            if action.type == "end_game":
+                self.end_game()
+                return
+            while not self.round.accepts(action):
+                self.round = self.round.next_round()
+                if self.finished:
+                    raise Violation("game-over", "the game is over; no action can follow")
+            self.round.apply(action)
+        except Violation as violation:
+            raise IllegalAction(index, action.label, self.title.rule(violation.key), violation.message) from None
+
+    def legal(self, action: Action) -> bool:
+        """Whether ``action`` would be accepted now; the game is not changed."""
+        try:
+            copy.deepcopy(self).process(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def end_of_record(self) -> None:
+        """Close the round in progress when the record ends (the last turn has no successor)."""
+        while not self.finished and self.round.close_at_end():
+            self.round = self.round.next_round()
+
+    def end_game(self) -> None:
+        self.finished = True
+
+    def snapshot(self) -> Snapshot:
+        return take_snapshot(self)
+
+    def result(self) -> dict[PlayerId, int]:
+        """Each player's value: cash (negative with a loan) plus shares at market value plus privates."""
+        return {pid: self.player_value(pid) for pid in self.order}
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> Phase:
+        return self.title.phases[self.phase_index]
+
+    def player_name(self, pid: PlayerId) -> str:
+        return self.players[pid].name
+
+    def share_price(self, sym: str) -> int | None:
+        cell = self.market.position.get(sym)
+        return cell.price if cell else None
+
+    def percent(self, owner: PlayerId | str, sym: str) -> int:
+        return sum(s.percent for s in self.shares.values() if s.corporation == sym and s.owner == owner)
+
+    def president(self, sym: str) -> PlayerId | None:
+        owner = self.shares[f"{sym}_0"].owner
+        return None if owner in (IPO, MARKET) else owner
+
+    def certificates(self, pid: PlayerId) -> int:
+        """Certificates counting against the limit: shares outside the yellow zone, and privates."""
+        count = sum(
+            1 for s in self.shares.values()
+            if s.owner == pid and not self._in_yellow_zone(s.corporation)
+        )
+        return count + sum(1 for c in self.companies.values() if c.owner == pid and not c.closed)
+
+    def _in_yellow_zone(self, sym: str) -> bool:
+        cell = self.market.position.get(sym)
+        return cell is not None and cell.zone == "yellow"
+
+    def cert_limit(self) -> int:
+        return self.title.cert_limits[len(self.order)]
+
+    def player_value(self, pid: PlayerId) -> int:
+        player = self.players[pid]
+        shares = sum(
+            (self.share_price(s.corporation) or 0) * s.percent // 10 for s in self.shares.values() if s.owner == pid
+        )
+        privates = sum(c.value for c in self.companies.values() if c.owner == pid and not c.closed)
+        return player.cash + shares + privates
+
+    def corporation_trains(self, sym: str) -> list[Train]:
+        return [t for t in self.trains.values() if t.owner == sym and not t.rusted]
+
+    def floated_in_order(self) -> list[str]:
+        floated = [sym for sym, c in self.corporations.items() if c.floated]
+        return sorted(floated, key=self.market.order_key)
+
+    def next_player(self, pid: PlayerId) -> PlayerId:
+        return self.order[(self.order.index(pid) + 1) % len(self.order)]
+
+    # ------------------------------------------------------------------ money and shares
+
+    def pay(self, payer: PlayerId | str | None, payee: PlayerId | str | None, amount: int) -> None:
+        """Move cash; ``None`` is the bank. Corporations are named by symbol, players by id."""
+        if payer is None:
+            self.bank -= amount
+        else:
+            self._account(payer).cash -= amount
+        if payee is None:
+            self.bank += amount
+        else:
+            self._account(payee).cash += amount
+
+    def _account(self, who: PlayerId | str) -> PlayerState | CorporationState:
+        if isinstance(who, str) and who in self.corporations:
+            return self.corporations[who]
+        return self.players[who]
+
+    def cash(self, who: PlayerId | str) -> int:
+        return self._account(who).cash
+
+    def move_share(self, share_id: str, owner: PlayerId | str) -> None:
+        self.shares[share_id].owner = owner
+
+    def check_presidency(self, sym: str, outgoing_first: PlayerId | None = None) -> None:
+        """Hand the presidency to the player holding most, if someone now holds more than the president.
+
+        Ties (possible after a sale) go to the first tied player after the outgoing president.
+        The new president gives two of their 10% certificates for the president's certificate.
+        """
+        president = self.president(sym)
+        if president is None:
+            return
+        held = Counter({pid: self.percent(pid, sym) for pid in self.order})
+        best = max(held.values())
+        if held[president] >= best:
+            return
+        start = self.order.index(outgoing_first if outgoing_first is not None else president)
+        rotation = self.order[start + 1:] + self.order[: start + 1]
+        new = next(pid for pid in rotation if held[pid] == best)
+        swap = sorted(
+            (s for s in self.shares.values() if s.corporation == sym and s.owner == new and not s.president),
+            key=lambda s: int(s.id.rsplit("_", 1)[1]),
+        )[:2]
+        for share in swap:
+            share.owner = president
+        self.shares[f"{sym}_0"].owner = new
+
+    def float_if_ready(self, sym: str) -> None:
+        corp = self.corporations[sym]
+        if corp.floated or corp.par_price is None:
+            return
+        in_ipo = self.percent(IPO, sym)
+        if 100 - in_ipo >= self.title.float_percent:
+            corp.floated = True
+            self.pay(None, sym, 10 * corp.par_price)
+
+    def rust(self, card: str, salvage: int | None) -> None:
+        """Remove every train of a type from play; owning corporations get the salvage value."""
+        for train in self.trains.values():
+            if train.rusted or train.id.rsplit("-", 1)[0] != card:
+                continue
+            if train.owner in self.corporations and salvage:
+                self.pay(None, train.owner, salvage)
+            train.rusted = True
+            train.owner = None

@@ -1,0 +1,616 @@
+"""Rounds: the private draft, stock rounds and operating rounds of the generic 18xx core.
+
+Each round says whether an action belongs to it (``accepts``, ending turns that must be over
+for the actor to be on turn), applies it (``apply``), and hands over to the next round with its
+end-of-round effects (``next_round``). Turns end implicitly: 18xx.games ends many turns on its
+own (a stock turn after a purchase when nothing else is possible, an operating turn after its
+last step), so the engine ends a turn when the next actor acts, and checks that actor's turn.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ingest.model import Action, PlayerId
+from replay.errors import Violation
+from replay.routes import Route, build_route, check_run
+from replay.state import IPO, MARKET
+
+if TYPE_CHECKING:
+    from replay.game import Game
+
+
+class Round:
+    label = ""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.finished = False
+
+    def accepts(self, action: Action) -> bool:
+        raise NotImplementedError
+
+    def apply(self, action: Action) -> None:
+        handler = getattr(self, f"do_{action.type}", None)
+        if handler is None:
+            raise Violation("action-type", f"{action.type} is not an action of the {self.label} round")
+        handler(action)
+
+    def next_round(self) -> Round:
+        raise NotImplementedError
+
+    def close_at_end(self) -> bool:
+        """At the end of the record: finish what is in progress; True if the round is complete."""
+        return self.finished
+
+    def player_of(self, action: Action) -> PlayerId:
+        if action.entity.kind != "player" or action.entity.id not in self.game.players:
+            raise Violation("turn-order", f"{action.entity} does not act in a {self.label} round")
+        return action.entity.id
+
+
+# ------------------------------------------------------------------------------ draft
+
+
+class DraftRound(Round):
+    """Each player in turn buys exactly one private company at face value (e.g. 18MS section 9).
+
+    ``reverse`` starts with the last seat and goes counter-clockwise; the last to buy gets the
+    priority deal. Companies left over are removed from the game.
+    """
+
+    label = "Draft"
+
+    def __init__(self, game: Game, reverse: bool = True) -> None:
+        super().__init__(game)
+        self.queue = list(reversed(game.order)) if reverse else list(game.order)
+        self.position = 0
+
+    def accepts(self, action: Action) -> bool:
+        if self.finished:
+            return False
+        player = self.player_of(action)
+        expected = self.queue[self.position]
+        if player != expected:
+            raise Violation("draft-order", f"it is {self.game.player_name(expected)}'s turn to draft")
+        return True
+
+    def do_bid(self, action: Action) -> None:
+        game = self.game
+        player = self.player_of(action)
+        sym = action.fields.get("company")
+        company = game.companies.get(sym)  # type: ignore[arg-type]
+        if company is None or company.owner is not None or company.closed:
+            raise Violation("draft-company", f"private company {sym} is not available to draft")
+        price = action.fields.get("price")
+        if price != company.value:
+            raise Violation("draft-price", f"{company.name} costs its face value ${company.value}, not ${price}")
+        if game.cash(player) < price:
+            raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
+        game.pay(player, None, price)
+        company.owner = player
+        self.position += 1
+        if self.position == len(self.queue):
+            self.finished = True
+            game.priority = player
+            for other in game.companies.values():
+                if other.owner is None:
+                    other.closed = True
+
+    def next_round(self) -> Round:
+        return StockRound(self.game)
+
+
+# ------------------------------------------------------------------------------ stock round
+
+
+class StockRound(Round):
+    """Players in turn from the priority deal sell and buy certificates until all pass in a row."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        game.sr_number += 1
+        self.number = game.sr_number
+        self.label = f"SR {self.number}"
+        self.current: PlayerId = game.priority
+        self.turn: list[str] = []  # "sell" / "buy" done this turn, in order
+        self.passes = 0
+        self.last_actor: PlayerId | None = None
+        self.sold: set[tuple[PlayerId, str]] = set()
+
+    # -- turn handling
+
+    def accepts(self, action: Action) -> bool:
+        if self.finished:
+            return False
+        if action.entity.kind != "player":
+            if self.turn:
+                self._end_turn()
+            return False  # a company acting: this stock round is over
+        player = self.player_of(action)
+        if player != self.current and self.turn:
+            self._end_turn()
+        if player != self.current:
+            raise Violation("turn-order", f"it is {self.game.player_name(self.current)}'s stock turn, not {self.game.player_name(player)}'s")
+        return True
+
+    def _end_turn(self) -> None:
+        if self.turn:
+            self.passes = 0
+        self.turn = []
+        self.current = self.game.next_player(self.current)
+
+    def do_pass(self, action: Action) -> None:
+        if not self.turn:
+            self.passes += 1
+            self.current = self.game.next_player(self.current)
+            if self.passes >= len(self.game.order):
+                self.finished = True
+        else:
+            self._end_turn()
+
+    # -- buying
+
+    def do_par(self, action: Action) -> None:
+        game = self.game
+        player = self.player_of(action)
+        sym = action.fields.get("corporation")
+        corp = game.corporations.get(sym)  # type: ignore[arg-type]
+        if corp is None:
+            raise Violation("par", f"there is no company {sym}")
+        if corp.par_price is not None:
+            raise Violation("par", f"{sym} already has a par value")
+        self._check_may_buy(player, sym)
+        price_text = str(action.fields.get("share_price", ""))
+        try:
+            price, row, column = (int(x) for x in price_text.split(","))
+        except ValueError:
+            raise Violation("par-value", f"bad share price {price_text!r}") from None
+        cell = game.market.cell(row, column)
+        if cell is None or cell.price != price or not cell.par or price not in game.title.par_values:
+            allowed = ", ".join(f"${p}" for p in game.title.par_values)
+            raise Violation("par-value", f"${price} is not a par value; choose {allowed}")
+        cost = 2 * price
+        self._check_cash(player, cost)
+        self._check_cert_limit(player, sym, after_yellow=cell.zone == "yellow")
+        corp.par_price = price
+        game.market.place(sym, cell)
+        game.pay(player, None, cost)
+        game.move_share(f"{sym}_0", player)
+        self._bought(player)
+
+    def do_buy_shares(self, action: Action) -> None:
+        game = self.game
+        player = self.player_of(action)
+        share_ids = action.fields.get("shares") or []
+        if len(share_ids) != 1 or share_ids[0] not in game.shares:
+            raise Violation("buy-one", "a stock turn buys exactly one certificate")
+        share = game.shares[share_ids[0]]
+        sym = share.corporation
+        corp = game.corporations[sym]
+        if corp.par_price is None:
+            raise Violation("buy-unparred", f"{sym} has no president yet; its president's certificate must be bought first (par)")
+        if share.owner not in (IPO, MARKET):
+            raise Violation("buy-source", f"certificate {share.id} is not for sale (held by {share.owner})")
+        self._check_may_buy(player, sym)
+        price = (corp.par_price if share.owner == IPO else game.share_price(sym)) * share.percent // 10  # type: ignore[operator]
+        self._check_cash(player, price)
+        if game.percent(player, sym) + share.percent > game.title.max_ownership:
+            raise Violation(
+                "ownership-limit",
+                f"{game.player_name(player)} would hold {game.percent(player, sym) + share.percent}% of {sym}; the limit is {game.title.max_ownership}%",
+            )
+        self._check_cert_limit(player, sym)
+        game.pay(player, None, price)
+        game.move_share(share.id, player)
+        game.float_if_ready(sym)
+        game.check_presidency(sym)
+        self._bought(player)
+
+    def _check_may_buy(self, player: PlayerId, sym: str) -> None:
+        if "buy" in self.turn:
+            raise Violation("buy-one", f"{self.game.player_name(player)} already bought this turn")
+        if (player, sym) in self.sold:
+            raise Violation("buy-after-sale", f"{self.game.player_name(player)} sold {sym} earlier in this stock round and may not buy it again")
+
+    def _check_cash(self, player: PlayerId, price: int) -> None:
+        cash = self.game.cash(player)
+        if cash < price:
+            raise Violation("cash", f"{self.game.player_name(player)} has ${cash}, less than the ${price} needed")
+
+    def _check_cert_limit(self, player: PlayerId, sym: str, after_yellow: bool | None = None) -> None:
+        game = self.game
+        yellow = game._in_yellow_zone(sym) if after_yellow is None else after_yellow
+        if yellow:
+            return
+        held, limit = game.certificates(player), game.cert_limit()
+        if held + 1 > limit:
+            raise Violation(
+                "cert-limit",
+                f"{game.player_name(player)} holds {held} certificates; the limit with {len(game.order)} players is {limit}",
+            )
+
+    def _bought(self, player: PlayerId) -> None:
+        self.turn.append("buy")
+        self.last_actor = player
+        self.passes = 0
+
+    # -- selling
+
+    def do_sell_shares(self, action: Action) -> None:
+        game = self.game
+        player = self.player_of(action)
+        if self.number == 1 and game.title.no_sales_in_first_sr:
+            raise Violation("no-sale-first-sr", "no certificate may be sold in the first stock round")
+        if "sell" in self.turn and "buy" in self.turn and self.turn[-1] == "buy" and self.turn[0] == "sell":
+            raise Violation("sell-buy-sell", "a purchase must come before all sales or after all of them in one turn")
+        sell_shares(game, player, action, self.sold)
+        self.turn.append("sell")
+        self.last_actor = player
+        self.passes = 0
+
+    # -- end of round
+
+    def next_round(self) -> Round:
+        game = self.game
+        for sym in sorted((s for s, c in game.corporations.items() if c.par_price is not None), key=game.market.order_key):
+            if all(s.owner not in (IPO, MARKET) for s in game.shares.values() if s.corporation == sym):
+                game.market.move_up(sym)
+        if self.last_actor is not None:
+            game.priority = game.next_player(self.last_actor)
+        return OperatingRound(game, 1)
+
+
+def sell_shares(game: Game, player: PlayerId, action: Action, sold: set[tuple[PlayerId, str]] | None) -> str:
+    """Sell certificates to the open market (stock turn or forced sale); returns the company."""
+    share_ids = action.fields.get("shares") or []
+    shares = [game.shares.get(i) for i in share_ids]
+    if not shares or any(s is None or s.owner != player for s in shares):
+        raise Violation("sell-own", f"{game.player_name(player)} does not hold {', '.join(map(str, share_ids))}")
+    companies = {s.corporation for s in shares}  # type: ignore[union-attr]
+    if len(companies) != 1:
+        raise Violation("sell-own", "one sale sells certificates of one company")
+    sym = companies.pop()
+    percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
+    in_market = game.percent(MARKET, sym)
+    if in_market + percent > game.title.market_pool_max:
+        raise Violation(
+            "market-limit",
+            f"selling {percent}% of {sym} would put {in_market + percent}% in the open market; the limit is {game.title.market_pool_max}%",
+        )
+    president_share = next((s for s in shares if s.president), None)  # type: ignore[union-attr]
+    if president_share is not None:
+        others = [pid for pid in game.order if pid != player and game.percent(pid, sym) >= 20]
+        if not others:
+            raise Violation("president-sale", f"nobody else holds 20% of {sym}, so its president's certificate cannot be sold")
+    price = game.share_price(sym)
+    assert price is not None
+    game.pay(None, player, price * percent // 10)
+    plain = [s for s in shares if not s.president]  # type: ignore[union-attr]
+    for share in plain:
+        game.move_share(share.id, MARKET)  # type: ignore[union-attr]
+    if president_share is not None:
+        _hand_over_presidency_for_sale(game, player, sym, 20)
+    game.check_presidency(sym, outgoing_first=player)
+    for _ in range(percent // 10):
+        game.market.move_down(sym)
+    if sold is not None:
+        sold.add((player, sym))
+    return sym
+
+
+def _hand_over_presidency_for_sale(game: Game, seller: PlayerId, sym: str, percent: int) -> None:
+    """The seller's president's certificate goes to the largest other holder (ties: next in turn
+    order), who gives two 10% certificates in exchange; those are what reach the open market."""
+    start = game.order.index(seller)
+    rotation = game.order[start + 1:] + game.order[:start]
+    best = max(game.percent(pid, sym) for pid in rotation)
+    new = next(pid for pid in rotation if game.percent(pid, sym) == best)
+    given = sorted(
+        (s for s in game.shares.values() if s.corporation == sym and s.owner == new and not s.president),
+        key=lambda s: int(s.id.rsplit("_", 1)[1]),
+    )[:2]
+    for share in given[: percent // 10]:
+        game.move_share(share.id, MARKET)
+    for share in given[percent // 10:]:
+        game.move_share(share.id, seller)
+    game.move_share(f"{sym}_0", new)
+
+
+# ------------------------------------------------------------------------------ operating round
+
+TRACK, TOKEN, ROUTE, DIVIDEND, TRAIN, COMPANY, DONE = range(7)
+
+
+class OperatingRound(Round):
+    """Privates pay, then floated corporations operate in descending market value order."""
+
+    def __init__(self, game: Game, number_in_set: int) -> None:
+        super().__init__(game)
+        game.or_number += 1
+        self.number_in_set = number_in_set
+        self.label = f"OR {game.or_number}"
+        game.title.before_operating_round(game, self)
+        for company in game.companies.values():
+            if company.owner is not None and not company.closed and company.revenue:
+                game.pay(None, company.owner, company.revenue)
+        self.queue: list[str] = game.floated_in_order()
+        self.position = -1
+        self.corp: str | None = None
+        self.turn: dict[str, Any] = {}
+        self._next_corporation()
+
+    # -- turn handling
+
+    def _next_corporation(self) -> None:
+        game = self.game
+        done = self.queue[: self.position + 1]
+        rest = [sym for sym in game.floated_in_order() if sym not in done]
+        self.queue = done + rest
+        self.position += 1
+        if self.position >= len(self.queue):
+            self.corp = None
+            self.finished = True
+            return
+        self.corp = self.queue[self.position]
+        corp = game.corporations[self.corp]
+        self.turn = {"step": TRACK, "lays": 0, "first": not corp.operated, "ran": None, "paid": False,
+                     "tokened": False, "company_lays": {}}
+        if not corp.operated:
+            game.title.place_home_token(game, self.corp)
+
+    def _end_turn(self) -> None:
+        assert self.corp is not None
+        self._advance_to(DONE)
+        game = self.game
+        game.corporations[self.corp].operated = True
+        self._next_corporation()
+
+    def accepts(self, action: Action) -> bool:
+        """End operating turns until the actor's turn comes, or the round is over."""
+        while not self.finished:
+            if self._belongs_to_turn(action):
+                return True
+            self._end_turn()
+        return False
+
+    def _belongs_to_turn(self, action: Action) -> bool:
+        entity, game = action.entity, self.game
+        if entity.kind == "corporation":
+            if entity.id not in game.corporations or not game.corporations[entity.id].floated:
+                raise Violation("operating-order", f"{entity.id} has not floated and does not operate")
+            return entity.id == self.corp
+        if entity.kind == "company":
+            company = game.companies.get(entity.id)  # type: ignore[arg-type]
+            if company is None or company.owner not in game.corporations:
+                raise Violation("company-owner", f"{entity.id} is not owned by a company that operates")
+            return company.owner == self.corp
+        if entity.kind == "player" and action.type == "sell_shares":
+            return self.corp is not None and entity.id == game.president(self.corp) and self._in_forced_purchase()
+        return False
+
+    def _in_forced_purchase(self) -> bool:
+        game = self.game
+        return self.turn["step"] >= DIVIDEND and not game.corporation_trains(self.corp)  # type: ignore[arg-type]
+
+    def _advance_to(self, step: int) -> None:
+        """Move on to ``step``; a corporation that ran no trains earns nothing and its price moves left."""
+        if step < self.turn["step"]:
+            return
+        if self.turn["step"] <= DIVIDEND < step and not self.turn["paid"]:
+            self._distribute(0, payout=False)
+        self.turn["step"] = step
+
+    def close_at_end(self) -> bool:
+        while not self.finished:
+            self._end_turn()
+        return True
+
+    def _check_step(self, step: int, what: str) -> None:
+        if self.turn["step"] > step:
+            raise Violation("step-order", f"{self.corp} cannot {what} after a later step of its turn")
+
+    # -- track
+
+    def do_lay_tile(self, action: Action) -> None:
+        game = self.game
+        corp = self.corp
+        assert corp is not None
+        by_company = action.entity.kind == "company"
+        if by_company:
+            game.title.check_company_lay(game, self, action)
+        else:
+            self._check_step(TRACK, "lay track")
+            if self.turn["lays"] >= game.title.tile_lays(game, self):
+                raise Violation("tile-count", f"{corp} has no tile lay left this turn")
+        hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
+        turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles)
+        game.title.check_lay_rules(game, self, action, turned)
+        terrain = game.board.terrain_cost_of(hex_id) if not by_company else 0
+        if terrain and game.cash(corp) < terrain:
+            raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${terrain} river cost on {hex_id}")
+        paid = game.board.lay(hex_id, tile_id, rotation, turned)
+        if not by_company:
+            game.pay(corp, None, paid)
+            self.turn["lays"] += 1
+            self.turn.setdefault("laid", []).append((hex_id, turned.color, game.board.was_upgrade(hex_id)))
+            if self.turn["lays"] >= game.title.tile_lays(game, self):
+                self._advance_to(TOKEN)
+        else:
+            game.companies[action.entity.id].uses += 1  # type: ignore[index]
+        game.title.after_tile_laid(game, corp, hex_id)
+
+    # -- stations
+
+    def do_place_token(self, action: Action) -> None:
+        game = self.game
+        corp = self.corp
+        assert corp is not None
+        by_company = action.entity.kind == "company"
+        if not by_company:
+            self._check_step(TOKEN, "place a station")
+        if self.turn["tokened"]:
+            raise Violation("token-one", f"{corp} already placed a station this turn")
+        state = game.corporations[corp]
+        spec = next(c for c in game.title.corporations if c.sym == corp)
+        placed = len(state.tokens_placed)
+        if placed >= len(spec.token_costs):
+            raise Violation("token-none-left", f"{corp} has no station token left")
+        hex_id, index = game.board.city(str(action.fields["city"]))
+        slots = game.board.tokens_in(hex_id, index)
+        if corp in slots:
+            raise Violation("token-twice", f"{corp} already has a station in {hex_id}")
+        if None not in slots:
+            raise Violation("token-slot", f"every station in {hex_id} is taken")
+        slot = slots.index(None)  # 18xx.games fills the first free circle whatever the record's slot says
+        if game.title.slot_reserved(game, corp, hex_id, index):
+            raise Violation("token-reserved", f"the last free station in {hex_id} is reserved for a home station")
+        cost = spec.token_costs[placed]
+        cost = game.title.token_cost(game, corp, action, cost)
+        if game.cash(corp) < cost:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than the ${cost} station cost")
+        game.pay(corp, None, cost)
+        slots[slot] = corp
+        state.tokens_placed.append(f"{hex_id}-{index}")
+        self.turn["tokened"] = True
+        if not by_company:
+            self._advance_to(ROUTE)
+        game.title.after_token_placed(game, corp, hex_id)
+
+    # -- running trains and dividends
+
+    def do_run_routes(self, action: Action) -> None:
+        game = self.game
+        corp = self.corp
+        assert corp is not None
+        self._check_step(ROUTE, "run trains")
+        if self.turn["ran"] is not None:
+            raise Violation("route-once", f"{corp} already ran its trains this turn")
+        routes: list[Route] = [build_route(game, corp, raw) for raw in action.fields.get("routes") or []]
+        check_run(game, corp, routes)
+        for route, raw in zip(routes, action.fields.get("routes") or []):
+            declared = raw.get("revenue")
+            if declared is not None and declared != route.revenue:
+                stops = "-".join(h for h, _ in route.stops)
+                raise Violation("route-revenue", f"train {route.train_id} on {stops} earns ${route.revenue}, not the declared ${declared}")
+        for route in routes:
+            game.trains[route.train_id].operated = True
+        self.turn["ran"] = sum(r.revenue for r in routes)
+        self.turn["routes"] = routes
+        self._advance_to(DIVIDEND)
+
+    def do_dividend(self, action: Action) -> None:
+        corp = self.corp
+        assert corp is not None
+        self._check_step(DIVIDEND, "pay dividends")
+        if self.turn["ran"] is None:
+            raise Violation("dividend-no-run", f"{corp} has not run trains this turn")
+        kind = action.fields.get("kind")
+        if kind not in ("payout", "withhold"):
+            raise Violation("dividend-kind", f"{kind!r} is not a dividend choice (payout or withhold)")
+        revenue = self.turn["ran"]
+        self._distribute(revenue, payout=kind == "payout" and revenue > 0)
+        self.turn["step"] = TRAIN
+
+    def _distribute(self, revenue: int, payout: bool) -> None:
+        game, corp = self.game, self.corp
+        assert corp is not None
+        self.turn["paid"] = True
+        if payout:
+            per_share = revenue / 10
+            for pid in game.order:
+                amount = math.ceil(game.percent(pid, corp) / 10 * per_share)
+                if amount:
+                    game.pay(None, pid, amount)
+            market = math.ceil(game.percent(MARKET, corp) / 10 * per_share)
+            if market:
+                game.pay(None, corp, market)
+            game.market.move_right(corp)
+        else:
+            if revenue:
+                game.pay(None, corp, revenue)
+            game.market.move_left(corp)
+
+    # -- trains
+
+    def do_buy_train(self, action: Action) -> None:
+        game = self.game
+        corp = self.corp
+        assert corp is not None
+        self._check_step(TRAIN, "buy trains")
+        self._advance_to(TRAIN)
+        train_id = action.fields.get("train")
+        train = game.trains.get(train_id)  # type: ignore[arg-type]
+        if train is None or train.rusted:
+            raise Violation("train-unknown", f"there is no train {train_id} in play")
+        if len(game.corporation_trains(corp)) >= game.phase.train_limit:
+            raise Violation("train-limit", f"{corp} already owns {game.phase.train_limit} trains, the limit")
+        price = action.fields.get("price")
+        if not isinstance(price, int) or price < 1:
+            raise Violation("train-price", f"a train costs at least $1, not {price!r}")
+        if train.owner is None:
+            game.title.buy_from_bank(game, self, action, train, price)
+        else:
+            self._buy_from_corporation(train, price)
+
+    def _buy_from_corporation(self, train: Any, price: int) -> None:
+        game, corp = self.game, self.corp
+        assert corp is not None
+        seller = train.owner
+        if seller == corp or seller not in game.corporations:
+            raise Violation("train-source", f"{corp} cannot buy its own train {train.id}")
+        game.title.check_train_transfer(game, self, train)
+        if game.cash(corp) < price:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than the ${price} asked for {train.id}")
+        game.pay(corp, seller, price)
+        train.owner = corp
+
+    # -- private companies
+
+    def do_buy_company(self, action: Action) -> None:
+        game, corp = self.game, self.corp
+        assert corp is not None
+        sym = action.fields.get("company")
+        company = game.companies.get(sym)  # type: ignore[arg-type]
+        if company is None or company.closed:
+            raise Violation("company-buy", f"private company {sym} is not in play")
+        president = game.president(corp)
+        if company.owner != president:
+            raise Violation("company-buy", f"{company.name} is not owned by {corp}'s president")
+        price = action.fields.get("price")
+        low, high = game.title.company_price_range(game, self, company)
+        if not isinstance(price, int) or not low <= price <= high:
+            raise Violation("company-price", f"{company.name} may be bought for ${low} to ${high}, not ${price}")
+        if game.cash(corp) < price:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${price}")
+        game.pay(corp, president, price)
+        company.owner = corp
+        game.title.after_company_bought(game, self, company)
+
+    # -- passing
+
+    def do_pass(self, action: Action) -> None:
+        """Skip the current step; auto-skipped steps (nothing possible) are skipped first."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        step = self.turn["step"]
+        if step == TOKEN and self.turn["tokened"]:
+            step = ROUTE
+        if step in (ROUTE, DIVIDEND) and not game.corporation_trains(corp) and self.turn["ran"] is None:
+            step = TRAIN
+        self._advance_to(min(step + 1, DONE))
+
+    # -- end
+
+    def next_round(self) -> Round:
+        game = self.game
+        while not self.finished:
+            self._end_turn()
+        game.title.after_operating_round(game, self)
+        if game.title.game_over_after_or(game):
+            game.finished = True
+            return self
+        if self.number_in_set < game.title.ors_per_set:
+            return OperatingRound(game, self.number_in_set + 1)
+        return StockRound(game)

@@ -1,0 +1,156 @@
+"""Routes of a run: which stops a route visits, whether it may, and what it earns.
+
+A route in a record is a list of connections, each a chain of neighbouring hexes from one stop
+to the next (a single hex when two stops share it, as New Orleans' city and town). The engine
+finds the stops on the board itself and computes the revenue; the record's declared revenue is
+only checked against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from replay.errors import Violation
+from replay.hexgrid import opposite, shared_edge
+
+if TYPE_CHECKING:
+    from replay.game import Game
+    from replay.title import TrainType
+
+Node = tuple[str, str]  # (hex, node id such as "c0", "t0", "o0")
+
+
+@dataclass(frozen=True)
+class Route:
+    train_id: str
+    train: TrainType
+    stops: tuple[Node, ...]
+    segments: frozenset[tuple[str, frozenset[str]]]  # (hex, path) pieces of track used
+    revenue: int
+
+
+def _node_at_edge(game: Game, hex_id: str, edge: int) -> str:
+    """The stop node in a hex that track from ``edge`` runs into."""
+    tile = game.board.tile(hex_id)
+    for node, edges in tile.node_edges.items():
+        if edge in edges:
+            return node
+    raise Violation("route-track", f"no station, town or off-board on {hex_id} is reached from that side")
+
+
+def _nodes_within(game: Game, hex_id: str) -> tuple[str, str]:
+    tile = game.board.tile(hex_id)
+    for path in tile.paths:
+        ends = sorted(path)
+        if all(not e.startswith("e") for e in ends):
+            return ends[0], ends[1]
+    raise Violation("route-track", f"{hex_id} has no track joining two stops inside it")
+
+
+def connection_stops(game: Game, chain: list[str]) -> tuple[Node, Node, list[tuple[str, frozenset[str]]]]:
+    """The two stops a connection joins and the track pieces it uses."""
+    if not chain:
+        raise Violation("route-track", "a connection names no hex")
+    for hex_id in chain:
+        if hex_id not in game.board.hexes:
+            raise Violation("route-track", f"{hex_id} is not on the map")
+    if len(chain) == 1:
+        first, last = _nodes_within(game, chain[0])
+        return (chain[0], first), (chain[0], last), [(chain[0], frozenset((first, last)))]
+    segments: list[tuple[str, frozenset[str]]] = []
+    edges = []
+    for a, b in zip(chain, chain[1:]):
+        edge = shared_edge(a, b)
+        if edge is None:
+            raise Violation("route-track", f"{a} and {b} are not neighbours")
+        if edge not in game.board.tile(a).edges or opposite(edge) not in game.board.tile(b).edges:
+            raise Violation("route-track", f"no track joins {a} and {b}")
+        edges.append(edge)
+    start = _node_at_edge(game, chain[0], edges[0])
+    end = _node_at_edge(game, chain[-1], opposite(edges[-1]))
+    segments.append((chain[0], frozenset((start, f"e{edges[0]}"))))
+    segments.append((chain[-1], frozenset((end, f"e{opposite(edges[-1])}"))))
+    for position in range(1, len(chain) - 1):
+        hex_id = chain[position]
+        entry, exit_ = opposite(edges[position - 1]), edges[position]
+        if frozenset((entry, exit_)) not in game.board.tile(hex_id).edge_links:
+            raise Violation("route-track", f"no track through {hex_id} joins the sides the route uses")
+        segments.append((hex_id, frozenset((f"e{entry}", f"e{exit_}"))))
+    return (chain[0], start), (chain[-1], end), segments
+
+
+def build_route(game: Game, corporation: str, raw: dict[str, Any]) -> Route:
+    """Check one route of a run and compute its revenue."""
+    train_id = raw.get("train")
+    train = game.trains.get(train_id) if isinstance(train_id, str) else None
+    if train is None or train.owner != corporation or train.rusted:
+        raise Violation("route-train", f"{corporation} owns no train {train_id}")
+    train_type = game.title.train_type(train.name)
+    connections = raw.get("connections") or []
+    stops: list[Node] = []
+    segments: list[tuple[str, frozenset[str]]] = []
+    for chain in connections:
+        first, last, used = connection_stops(game, list(chain))
+        if stops and stops[-1] != first:
+            if stops[-1] == last:
+                first, last = last, first
+            elif len(stops) == 2 and stops[0] in (first, last):
+                stops.reverse()
+                if stops[-1] != first:
+                    first, last = last, first
+            else:
+                raise Violation("route-track", f"the connections of train {train_id} do not join up")
+        if not stops:
+            stops.append(first)
+        stops.append(last)
+        segments.extend(used)
+    if len(stops) < 2:
+        raise Violation("route-stops", f"train {train_id} must visit at least two stops")
+    if len(set(stops)) != len(stops):
+        raise Violation("route-revisit", f"train {train_id} visits a stop twice")
+    if len(set(segments)) != len(segments):
+        raise Violation("route-reuse", f"train {train_id} uses a piece of track twice")
+    _check_stop_kinds(game, corporation, train_id, train_type, stops)
+    colour = game.phase.colour
+    revenue = sum(_stop_revenue(game, node, colour) for node in stops) * train_type.multiplier
+    route = Route(train_id, train_type, tuple(stops), frozenset(segments), revenue)
+    bonus = game.title.route_bonus(game, corporation, route)
+    return Route(train_id, train_type, tuple(stops), frozenset(segments), revenue + bonus)
+
+
+def _stop_revenue(game: Game, node: Node, colour: str) -> int:
+    hex_id, node_id = node
+    tile = game.board.tile(hex_id)
+    stops = {"c": tile.cities, "t": tile.towns, "o": tile.offboards}[node_id[0]]
+    return stops[int(node_id[1:])].revenue_in(colour)
+
+
+def _check_stop_kinds(game: Game, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
+    counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]
+    if len(counted) > train.distance:
+        kinds = "stops" if train.counts_towns else "cities and off-boards"
+        raise Violation("route-length", f"train {train_id} ({train.name}) reaches {len(counted)} {kinds}, more than {train.distance}")
+    tokened = set(game.board.tokened(corporation))
+    if not any(n[1][0] == "c" and (n[0], int(n[1][1:])) in tokened for n in stops):
+        raise Violation("route-token", f"the route of train {train_id} includes no station of {corporation}")
+    for node in stops[1:-1]:
+        hex_id, node_id = node
+        if node_id[0] == "o":
+            raise Violation("route-offboard", f"train {train_id} runs through the off-board area {hex_id}")
+        if node_id[0] == "c":
+            slots = game.board.tokens_in(hex_id, int(node_id[1:]))
+            if all(s is not None and s != corporation for s in slots):
+                raise Violation("route-blocked", f"train {train_id} runs through {hex_id}, blocked by other stations")
+
+
+def check_run(game: Game, corporation: str, routes: list[Route]) -> None:
+    """Checks across the routes of one run: each train once, no track shared between trains."""
+    trains = [r.train_id for r in routes]
+    if len(set(trains)) != len(trains):
+        raise Violation("route-train", "a train runs twice")
+    used: set[tuple[str, frozenset[str]]] = set()
+    for route in routes:
+        if used & route.segments:
+            raise Violation("route-reuse", f"train {route.train_id} shares track with another train")
+        used |= route.segments

@@ -1,0 +1,311 @@
+"""A title: its data files (read once) and the hooks where its rules differ from generic 18xx.
+
+The generic engine calls these hooks at fixed moments (round starts and ends, a tile laid, a
+token placed, a train bought, a route's revenue); a title subclass in ``replay/titles/<slug>/``
+overrides the ones its rulebook changes. Data stays in JSON, rules stay in Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from replay.errors import Rule
+from replay.geometry import Catalogue, TileGeometry, load_catalogue, load_hexes
+from replay.market import Cell, StockMarket
+from replay.titles import TITLES
+
+if TYPE_CHECKING:
+    from replay.game import Game
+    from replay.rounds import OperatingRound
+    from replay.routes import Route
+    from replay.state import CompanyState, Train
+
+from ingest.model import Action
+from replay.errors import Violation
+
+TITLES_DIR = Path(__file__).resolve().parent / "titles"
+COLOUR_ORDER = ("yellow", "green", "brown", "gray")
+
+
+@dataclass(frozen=True)
+class TrainType:
+    name: str
+    count: int
+    price: int
+    salvage: int | None
+    permanent: bool
+    distance: int  # stops counted against the train's number
+    counts_towns: bool
+    multiplier: int
+    obsolete_after_or: int | None
+    available_after: str | None  # e.g. "6": only once that train type has been bought
+    variants: tuple[TrainType, ...] = ()
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    tiles: tuple[str, ...]
+    train_limit: int
+
+    @property
+    def colour(self) -> str:
+        """The newest tile colour: the key of phase-dependent revenues."""
+        return max(self.tiles, key=COLOUR_ORDER.index)
+
+
+@dataclass(frozen=True)
+class CorporationSpec:
+    sym: str
+    name: str
+    home_hex: str
+    home_city: int
+    token_costs: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CompanySpec:
+    sym: str
+    name: str
+    value: int
+    revenue: int
+
+
+def _read(slug: str, name: str) -> Any:
+    return json.loads((TITLES_DIR / slug / name).read_text(encoding="utf-8"))
+
+
+def _train(raw: dict[str, Any], count: int | None = None) -> TrainType:
+    distance = raw["distance"]
+    return TrainType(
+        name=raw["name"],
+        count=raw.get("count", count or 0),
+        price=raw["price"],
+        salvage=raw.get("salvage"),
+        permanent=raw.get("permanent", True),
+        distance=distance.get("cities_and_offboards", distance.get("all_stops", 0)),
+        counts_towns=raw.get("counts_towns", True),
+        multiplier=raw.get("revenue_multiplier", 1),
+        obsolete_after_or=raw.get("obsolete_after_or"),
+        available_after="6" if raw.get("available_after", "").startswith("first 6") else None,
+        variants=tuple(_train(v, raw.get("count")) for v in raw.get("variants", ())),
+    )
+
+
+class Title:
+    """Generic 18xx rules over one title's data. Subclasses override hooks for title rules."""
+
+    name: str = ""
+    slug: str = ""
+
+    def __init__(self) -> None:
+        game = _read(self.slug, "game.json")
+        self.starting_cash: dict[int, int] = {int(k): v for k, v in game["starting_cash"].items()}
+        self.cert_limits: dict[int, int] = {int(k): v for k, v in game["cert_limit"].items()}
+        limits = game["share_limits"]
+        self.max_ownership = limits["max_ownership_percent"]
+        self.market_pool_max = limits["market_pool_max_percent"]
+        self.float_percent = limits["float_percent"]
+        self.bank_cash: int = game["bank"]["cash"]
+        self.par_values: tuple[int, ...] = tuple(game["par_values"])
+        self.last_or: int = game["game_end"]["after_or"]
+        self.no_sales_in_first_sr: bool = game["stock_round"].get("no_sales_in_first_sr", False)
+
+        trains = _read(self.slug, "trains.json")
+        self.trains: tuple[TrainType, ...] = tuple(_train(t) for t in trains["trains"])
+        phases = _read(self.slug, "phases.json")
+        self.phases: tuple[Phase, ...] = tuple(
+            Phase(p["name"], tuple(p["tiles"]), p["train_limit"]) for p in phases["phases"]
+        )
+        self.ors_per_set: int = phases["ors_per_set"]
+
+        companies = _read(self.slug, "companies.json")
+        self.corporations: tuple[CorporationSpec, ...] = tuple(
+            CorporationSpec(c["sym"], c["name"], c["home"]["hex"], c["home"]["city"], tuple(c["token_costs"]))
+            for c in companies["corporations"]
+        )
+        self.companies: tuple[CompanySpec, ...] = tuple(
+            CompanySpec(p["sym"], p["name"], p["value"], p["revenue"]) for p in companies["privates"]
+        )
+        self.map: dict[str, dict[str, Any]] = _read(self.slug, "map.json")["hexes"]
+        self.printed: dict[str, TileGeometry] = dict(load_hexes(self.slug))
+        self.tiles: Catalogue = load_catalogue(self.slug)
+        self.rules: dict[str, dict[str, str]] = _read(self.slug, "rules.json")["rules"]
+        self._market_rows = _read(self.slug, "market.json")["rows"]
+
+    # ---------------------------------------------------------------- data helpers
+
+    def new_market(self) -> StockMarket:
+        rows = [
+            [
+                None if cell is None else Cell(r, c, cell["price"], cell.get("par", False), "yellow" if cell.get("yellow") else None)
+                for c, cell in enumerate(row)
+            ]
+            for r, row in enumerate(self._market_rows)
+        ]
+        return StockMarket(rows)
+
+    def train_type(self, name: str) -> TrainType:
+        for train in self.trains:
+            if train.name == name:
+                return train
+            for variant in train.variants:
+                if variant.name == name:
+                    return variant
+        raise KeyError(name)
+
+    def rule(self, key: str) -> Rule:
+        """The title's rule for a generic key; an unmapped key still gets a stable id."""
+        entry = self.rules.get(key)
+        if entry is None:
+            return Rule(f"{self.name}/{key}", "", key)
+        return Rule(f"{self.name}/{entry['section']}-{key}", entry["section"], entry["text"])
+
+    # ---------------------------------------------------------------- hooks (generic defaults)
+
+    def first_round(self, game: Game) -> Any:
+        """The round the game opens with (an auction or draft in most titles)."""
+        raise NotImplementedError
+
+    def setup(self, game: Game) -> None:
+        """Title-specific setup after the generic one (special trains, random draws)."""
+
+    def before_operating_round(self, game: Game, round_: OperatingRound) -> None:
+        """Called when an operating round starts, before private companies pay."""
+
+    def after_operating_round(self, game: Game, round_: OperatingRound) -> None:
+        """Called when an operating round ends, before the next round starts."""
+
+    def game_over_after_or(self, game: Game) -> bool:
+        return game.or_number >= self.last_or
+
+    # -- track
+
+    def tile_lays(self, game: Game, round_: OperatingRound) -> int:
+        """How many tile lays the operating corporation has this turn."""
+        return 1
+
+    def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
+        """Title restrictions on a tile lay beyond the board's own checks."""
+
+    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> None:
+        """A private company laying track for its owner: refused unless a title grants it."""
+        raise Violation("company-ability", f"{action.entity.id} has no ability to lay track")
+
+    def after_tile_laid(self, game: Game, corporation: str, hex_id: str) -> None:
+        """Bonuses for building somewhere (e.g. a first connection)."""
+
+    # -- stations
+
+    def place_home_token(self, game: Game, corporation: str) -> None:
+        """Put a corporation's home station down at the start of its first operating turn."""
+        spec = next(c for c in self.corporations if c.sym == corporation)
+        slots = game.board.tokens_in(spec.home_hex, spec.home_city)
+        if corporation in slots or None not in slots:
+            return
+        slots[slots.index(None)] = corporation
+        game.corporations[corporation].tokens_placed.append(f"{spec.home_hex}-{spec.home_city}")
+
+    def slot_reserved(self, game: Game, corporation: str, hex_id: str, city: int) -> bool:
+        """Whether the last free slot of a city is kept for a home station not yet placed."""
+        free = game.board.tokens_in(hex_id, city).count(None)
+        waiting = [
+            c for c in self.corporations
+            if c.sym != corporation and c.home_hex == hex_id and c.home_city == city
+            and not game.corporations[c.sym].tokens_placed
+        ]
+        return bool(waiting) and free <= len(waiting)
+
+    def token_cost(self, game: Game, corporation: str, action: Action, cost: int) -> int:
+        return cost
+
+    def after_token_placed(self, game: Game, corporation: str, hex_id: str) -> None:
+        """Bonuses for placing a station somewhere."""
+
+    # -- trains
+
+    def available_from_bank(self, game: Game) -> list[str]:
+        """Train types the bank sells now: the lowest type left, plus any unlocked by a purchase."""
+        bought = {t.name for t in game.trains.values() if t.owner is not None or t.rusted}
+        bought |= {v.name for t in self.trains for v in t.variants if t.name in bought}
+        available = []
+        for train_type in self.trains:
+            left = [t for t in game.trains.values() if t.id.rsplit("-", 1)[0] == train_type.name and t.owner is None and not t.rusted and not t.reserved]
+            if not left:
+                continue
+            if train_type.available_after is None and not available:
+                available.append(train_type.name)
+            elif train_type.available_after is not None and train_type.available_after in bought:
+                available.append(train_type.name)
+        return available
+
+    def train_price(self, game: Game, train: Train, variant: str | None) -> int:
+        card = train.id.rsplit("-", 1)[0]
+        if variant and variant != card:
+            return self.train_type(variant).price
+        return self.train_type(card).price
+
+    def buy_from_bank(self, game: Game, round_: OperatingRound, action: Action, train: Train, price: int) -> None:
+        """Buy a new train at face value; a corporation without trains may get its president's cash."""
+        corp = round_.corp
+        assert corp is not None
+        card = train.id.rsplit("-", 1)[0]
+        if train.reserved or card not in self.available_from_bank(game):
+            raise Violation("train-order", f"{card} trains are not for sale yet; the bank sells {', '.join(self.available_from_bank(game))}")
+        variant = action.fields.get("variant")
+        due = self.train_price(game, train, variant)
+        if price != due:
+            raise Violation("train-price", f"a new {variant or card} train costs ${due}, not ${price}")
+        self.fund_purchase(game, round_, price, variant or card)
+        game.pay(corp, None, price)
+        train.owner = corp
+        train.name = variant or card
+        self.after_train_bought(game, corp, train.name)
+
+    def fund_purchase(self, game: Game, round_: OperatingRound, price: int, train_name: str) -> None:
+        """Make sure the corporation can pay ``price``, with its president's help where allowed."""
+        corp = round_.corp
+        assert corp is not None
+        shortfall = price - game.cash(corp)
+        if shortfall <= 0:
+            return
+        president = game.president(corp)
+        if game.corporation_trains(corp) or president is None:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${price}")
+        if game.cash(president) < shortfall:
+            raise Violation("forced-purchase", f"{game.player_name(president)} cannot pay the ${shortfall} {corp} lacks")
+        game.pay(president, corp, shortfall)
+
+    def check_train_transfer(self, game: Game, round_: OperatingRound, train: Train) -> None:
+        """Title limits on buying a train from another corporation."""
+
+    def after_train_bought(self, game: Game, corporation: str, train_name: str) -> None:
+        """Phase changes and events triggered by a purchase."""
+
+    # -- private companies
+
+    def company_price_range(self, game: Game, round_: OperatingRound, company: CompanyState) -> tuple[int, int]:
+        return company.value // 2, company.value * 3 // 2
+
+    def after_company_bought(self, game: Game, round_: OperatingRound, company: CompanyState) -> None:
+        """Effects of a corporation buying a private (e.g. an exchange for a train)."""
+
+    # -- revenue
+
+    def route_bonus(self, game: Game, corporation: str, route: Route) -> int:
+        """Extra revenue a route earns beyond its stops (e.g. a company's hex bonus)."""
+        return 0
+
+
+@cache
+def title_named(name: str) -> Title:
+    """The title with this 18xx.games name, its data loaded once per process."""
+    if name not in TITLES:
+        raise KeyError(f"unknown title {name!r}")
+    module = importlib.import_module(f"replay.titles.{TITLES[name]}")
+    return module.TITLE_CLASS()

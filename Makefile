@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DB ?= railledger.duckdb
 FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 
-.PHONY: demo test bench install clean
+.PHONY: demo test conformance bench install clean
 
 install: $(STAMP)
 
@@ -25,6 +25,9 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+conformance: $(STAMP)
+	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
 
 bench: $(STAMP)
 	$(BIN)/railledger bench $(wildcard $(FIXTURES))

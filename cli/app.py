@@ -8,7 +8,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -19,7 +19,10 @@ import dashboard as dashboard_package
 from ingest import notation
 from ingest.errors import RecordError
 from ingest.export import write_export
+from ingest.model import Record
 from ingest.sources import Loaded, expand, load, read_record
+from replay import Replay, replay_record
+from replay.conformance import check
 from records import Archive, ArchiveError
 
 DEFAULT_DB = "railledger.duckdb"
@@ -190,6 +193,120 @@ def dashboard(
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
                "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     raise typer.Exit(subprocess.call(command, env=env))
+
+
+def _replay_json(replay: Replay, states: bool) -> dict[str, Any]:
+    """The ``--json`` object of one replayed game (see README)."""
+    record = replay.record
+    payload: dict[str, Any] = {
+        "game": record.key,
+        "title": record.title,
+        "actions": len(record.actions),
+        "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message} for f in replay.flags],
+        "result": {str(pid): value for pid, value in replay.result.items()},
+        "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
+    }
+    if states:
+        payload["states"] = [
+            {"index": i, "action_id": action.label, **snapshot.as_dict()}
+            for i, (action, snapshot) in enumerate(zip(record.actions, replay.snapshots))
+        ]
+    return payload
+
+
+@app.command("replay")
+def replay_command(
+    records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln).")],
+    keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game on stdout.")] = False,
+    states: Annotated[bool, typer.Option("--states", help="With --json: the state after every action.")] = False,
+) -> None:
+    """Replay records through the rules: every illegal action is flagged with the rule it breaks.
+
+    Prints per game the number of actions, each flag (action index, rule, message) and the final
+    values against the recorded result. Exits 1 when any game has a flag or a different result.
+
+    Example: railledger replay ../shared/fixtures/18MS --keep-going
+    """
+    failed = False
+    for origin in expand(records):
+        for loaded in load(origin):
+            if loaded.record is None:
+                err.print(str(loaded.error), markup=False, highlight=False, soft_wrap=True)
+                failed = True
+                continue
+            try:
+                outcome = replay_record(loaded.record, keep_going=keep_going, snapshots=states)
+            except (ImportError, NotImplementedError) as exc:
+                err.print(f"{loaded.origin}: no replay engine for {loaded.record.title} yet ({exc})", markup=False)
+                failed = True
+                continue
+            failed |= not outcome.matches_record
+            if as_json:
+                sys.stdout.write(json.dumps(_replay_json(outcome, states)) + "\n")
+            else:
+                _print_replay(loaded.origin, outcome)
+    if failed:
+        raise typer.Exit(code=1)
+
+
+def _print_replay(origin: str, outcome: Replay) -> None:
+    record = outcome.record
+    out.print(f"[bold]{record.key}[/bold] ({record.title}) from {origin}: {len(record.actions)} actions, "
+              f"{len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
+    for flag in outcome.flags:
+        out.print(f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}", markup=False, highlight=False)
+    table = Table(show_header=True, box=None, padding=(0, 2))
+    for column in ("player", "replayed", "recorded"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    recorded = record.result or {}
+    for player in record.players:
+        table.add_row(player.name, str(outcome.result.get(player.id, "")), str(recorded.get(player.id, "-")))
+    out.print(table)
+
+
+@app.command()
+def conformance(
+    paths: Annotated[list[str], typer.Argument(help="Record files or directories, e.g. ../shared/fixtures.")],
+) -> None:
+    """Replay every record and compare with its recorded result: one PASS/FAIL row each.
+
+    Exits 1 when a record of a supported title fails; titles without an engine show UNSUPPORTED.
+
+    Example: railledger conformance ../shared/fixtures
+    """
+    table = Table(title="conformance (values in seat order)")
+    for column in ("record", "title", "actions", "flags", "recorded", "replayed", "status"):
+        table.add_column(column, justify="right" if column in ("actions", "flags") else "left", overflow="fold")
+    failed = False
+    for origin in expand(paths):
+        for loaded in load(origin):
+            if loaded.record is None:
+                table.add_row(loaded.origin, "?", "-", "-", "-", "-", "FAIL")
+                err.print(str(loaded.error), markup=False)
+                failed = True
+                continue
+            row = check(loaded.origin, loaded.record)
+            failed |= row.status == "FAIL"
+            recorded = loaded.record.result or {}
+            table.add_row(
+                Path(loaded.origin).name,
+                loaded.record.title,
+                str(len(loaded.record.actions)),
+                str(len(row.replay.flags)) if row.replay else "-",
+                _values(recorded, loaded.record),
+                _values(row.replayed, loaded.record),
+                row.status,
+            )
+    out.print(table)
+    if failed:
+        raise typer.Exit(code=1)
+
+
+def _values(values: dict | None, record: Record) -> str:
+    if not values:
+        return "-"
+    return "/".join(f"{values.get(p.id, '?')}" for p in record.players)
 
 
 @app.command()

@@ -14,5 +14,9 @@ TITLES: dict[str, str] = {
 """18xx.games title name -> folder slug."""
 
 
+SUPPORTED: frozenset[str] = frozenset({"18MS"})
+"""Titles whose replay engine is complete: a conformance FAIL on these fails the build."""
+
+
 def is_known_title(title: object) -> bool:
     return isinstance(title, str) and title in TITLES

@@ -1,0 +1,39 @@
+"""Conformance: replay real records and compare the final values with the recorded result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ingest.model import PlayerId, Record
+from replay.replayer import Replay, replay_record
+from replay.titles import SUPPORTED
+
+
+@dataclass(frozen=True)
+class ConformanceRow:
+    origin: str
+    record: Record
+    replay: Replay | None  # None when the title has no engine yet
+    error: str | None = None
+
+    @property
+    def supported(self) -> bool:
+        return self.record.title in SUPPORTED
+
+    @property
+    def status(self) -> str:
+        if self.replay is None:
+            return "FAIL" if self.supported else "NO ENGINE"
+        return "PASS" if self.replay.matches_record else "FAIL"
+
+    @property
+    def replayed(self) -> dict[PlayerId, int] | None:
+        return self.replay.result if self.replay else None
+
+
+def check(origin: str, record: Record) -> ConformanceRow:
+    """Replay one record strictly; titles without an engine are reported, not failed."""
+    try:
+        return ConformanceRow(origin, record, replay_record(record))
+    except (ImportError, NotImplementedError, KeyError) as exc:
+        return ConformanceRow(origin, record, None, f"no replay engine for {record.title} yet ({exc.__class__.__name__})")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.model import Action, PlayerId
 from replay.errors import Violation
+from replay.network import network_of
 from replay.routes import Route, build_route, check_run
 from replay.state import IPO, MARKET
 
@@ -142,6 +143,13 @@ class StockRound(Round):
         self.current = self.game.next_player(self.current)
 
     def do_pass(self, action: Action) -> None:
+        game = self.game
+        player = self.player_of(action)
+        if game.certificates(player) > game.cert_limit():
+            raise Violation(
+                "cert-limit-excess",
+                f"{game.player_name(player)} holds {game.certificates(player)} certificates, over the limit of {game.cert_limit()}, and must sell",
+            )
         if not self.turn:
             self.passes += 1
             self.current = self.game.next_player(self.current)
@@ -426,6 +434,8 @@ class OperatingRound(Round):
                 raise Violation("tile-count", f"{corp} has no tile lay left this turn")
         hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
         turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles)
+        if not network_of(game, corp).touches(hex_id, turned.edges):
+            raise Violation("tile-connect", f"tile {tile_id} on {hex_id} does not connect to {corp}'s network")
         game.title.check_lay_rules(game, self, action, turned)
         terrain = game.board.terrain_cost_of(hex_id) if not by_company else 0
         if terrain and game.cash(corp) < terrain:
@@ -461,6 +471,8 @@ class OperatingRound(Round):
         slots = game.board.tokens_in(hex_id, index)
         if corp in slots:
             raise Violation("token-twice", f"{corp} already has a station in {hex_id}")
+        if (hex_id, f"c{index}") not in network_of(game, corp).nodes:
+            raise Violation("token-reach", f"{corp} has no route to {hex_id}")
         if None not in slots:
             raise Violation("token-slot", f"every station in {hex_id} is taken")
         slot = slots.index(None)  # 18xx.games fills the first free circle whatever the record's slot says
@@ -599,6 +611,8 @@ class OperatingRound(Round):
             step = ROUTE
         if step in (ROUTE, DIVIDEND) and not game.corporation_trains(corp) and self.turn["ran"] is None:
             step = TRAIN
+        if step == TRAIN and not game.corporation_trains(corp) and game.title.available_from_bank(game):
+            raise Violation("must-buy-train", f"{corp} owns no train and must buy one")
         self._advance_to(min(step + 1, DONE))
 
     # -- end

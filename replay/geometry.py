@@ -114,6 +114,9 @@ class TileGeometry:
             only_hexes=frozenset(data.get("only_hexes", ())),
         )
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> TileGeometry:
+        return self  # immutable: a copied game shares its tiles
+
     def nodes(self, kind: str | None = None) -> list[str]:
         """Node ids (``c0``, ``t0``, ``o0``, ...), all of them or those of one kind prefix."""
         stops = {"c": self.cities, "t": self.towns, "o": self.offboards}

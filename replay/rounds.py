@@ -429,9 +429,9 @@ class OperatingRound(Round):
         if by_company:
             game.title.check_company_lay(game, self, action)
         else:
-            self._check_step(TRACK, "lay track")
             if self.turn["lays"] >= game.title.tile_lays(game, self):
                 raise Violation("tile-count", f"{corp} has no tile lay left this turn")
+            self._check_step(TRACK, "lay track")
         hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
         turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles)
         if not network_of(game, corp).touches(hex_id, turned.edges):

@@ -127,10 +127,6 @@ def _stop_revenue(game: Game, node: Node, colour: str) -> int:
 
 
 def _check_stop_kinds(game: Game, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
-    counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]
-    if len(counted) > train.distance:
-        kinds = "stops" if train.counts_towns else "cities and off-boards"
-        raise Violation("route-length", f"train {train_id} ({train.name}) reaches {len(counted)} {kinds}, more than {train.distance}")
     tokened = set(game.board.tokened(corporation))
     if not any(n[1][0] == "c" and (n[0], int(n[1][1:])) in tokened for n in stops):
         raise Violation("route-token", f"the route of train {train_id} includes no station of {corporation}")
@@ -142,6 +138,10 @@ def _check_stop_kinds(game: Game, corporation: str, train_id: str, train: TrainT
             slots = game.board.tokens_in(hex_id, int(node_id[1:]))
             if all(s is not None and s != corporation for s in slots):
                 raise Violation("route-blocked", f"train {train_id} runs through {hex_id}, blocked by other stations")
+    counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]
+    if len(counted) > train.distance:
+        kinds = "stops" if train.counts_towns else "cities and off-boards"
+        raise Violation("route-length", f"train {train_id} ({train.name}) reaches {len(counted)} {kinds}, more than {train.distance}")
 
 
 def check_run(game: Game, corporation: str, routes: list[Route]) -> None:

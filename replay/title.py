@@ -138,6 +138,9 @@ class Title:
         self.rules: dict[str, dict[str, str]] = _read(self.slug, "rules.json")["rules"]
         self._market_rows = _read(self.slug, "market.json")["rows"]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Title:
+        return self  # read-only data shared by every game of the title
+
     # ---------------------------------------------------------------- data helpers
 
     def new_market(self) -> StockMarket:

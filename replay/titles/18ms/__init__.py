@@ -167,6 +167,11 @@ class EighteenMS(Title):
         if player_cash >= shortfall:
             game.pay(president, corp, shortfall)
             return
+        if _could_sell(game, president, corp):
+            raise Violation("forced-purchase", f"{game.player_name(president)} must sell shares before borrowing from the bank")
+        cheapest = min(self.train_type(name).price for name in self.available_from_bank(game))
+        if cheapest <= cash + player_cash and price > cheapest:
+            raise Violation("forced-purchase", f"a ${cheapest} train is affordable, so no loan for a ${price} one")
         # A loan: the president pays what they have, borrows the rest plus a flat fee.
         debt = shortfall - player_cash
         game.pay(president, corp, player_cash)
@@ -208,6 +213,22 @@ class EighteenMS(Title):
             train = game.trains[EXCHANGE_TRAIN]
             train.owner, train.reserved = round_.corp, False
             company.closed = True
+
+
+def _could_sell(game: Game, player: object, operating: str) -> bool:
+    """Whether the president still has a certificate the forced-purchase rules let them sell."""
+    for share in game.shares.values():
+        if share.owner != player or share.president:
+            continue
+        sym = share.corporation
+        if game.percent("market", sym) + share.percent > game.title.market_pool_max:
+            continue
+        if sym == operating:
+            others = max((game.percent(p, sym) for p in game.order if p != player), default=0)
+            if game.percent(player, sym) - share.percent < others:
+                continue  # would hand over the presidency of the operating company
+        return True
+    return False
 
 
 TITLE_CLASS = EighteenMS

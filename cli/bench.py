@@ -19,6 +19,8 @@ from ingest import notation
 from ingest.export import read_export
 from ingest.model import Record
 from records import Archive
+from replay import replay_record
+from replay.titles import SUPPORTED
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class BenchRow:
     read_notation_ms: float
     store_ms: float  # one transaction into a fresh archive
     unchanged_ms: float  # re-ingest of the same record (hash check only)
+    replay_ms: float | None  # whole game through the rules engine, routes checked (None: no engine yet)
+    replay_states_ms: float | None  # the same, keeping a snapshot after every action
 
 
 def machine() -> str:
@@ -71,6 +75,10 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
             archive.store(record)
             unchanged_ms = median_ms(lambda: archive.store(record), repeat)
         store_ms = median_ms(store_fresh, max(3, repeat // 4))
+    replay_ms = replay_states_ms = None
+    if record.title in SUPPORTED:
+        replay_ms = median_ms(lambda: replay_record(record), repeat)
+        replay_states_ms = median_ms(lambda: replay_record(record, snapshots=True), repeat)
     return BenchRow(
         name=f"{path.parent.name}/{path.stem}",
         actions=len(record.actions),
@@ -79,6 +87,8 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
         read_notation_ms=median_ms(lambda: notation.read(written), repeat),
         store_ms=store_ms,
         unchanged_ms=unchanged_ms,
+        replay_ms=replay_ms,
+        replay_states_ms=replay_states_ms,
     )
 
 

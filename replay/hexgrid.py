@@ -14,6 +14,7 @@ a constant here rather than something a title may choose.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 POINTY_OFFSETS: dict[int, tuple[int, int]] = {
     0: (-1, 1),
@@ -34,6 +35,7 @@ def opposite(edge: int) -> int:
     return (edge + 3) % 6
 
 
+@cache
 def coordinates(hex_id: str) -> tuple[int, int]:
     """Doubled (x, y) of a hex id. Rows past Z continue AA, AB, ... as on large 18xx maps."""
     match = _HEX_ID.fullmatch(hex_id)
@@ -61,6 +63,7 @@ def hex_id(x: int, y: int) -> str:
     return f"{letters}{x + 1}"
 
 
+@cache  # pure and called in every graph walk: the map is small, the cache stays small
 def neighbour(hex_id_: str, edge: int) -> str | None:
     """The hex across ``edge``, or None when that would be off the coordinate system (row before A,
     column before 1). Whether the title's map has a hex there is the caller's question."""
@@ -71,6 +74,7 @@ def neighbour(hex_id_: str, edge: int) -> str | None:
     return hex_id(x + dx, y + dy)
 
 
+@cache
 def shared_edge(a: str, b: str) -> int | None:
     """The edge of ``a`` that touches ``b``, or None when they are not neighbours."""
     (ax, ay), (bx, by) = coordinates(a), coordinates(b)

@@ -363,7 +363,7 @@ class OperatingRound(Round):
             return
         self.corp = self.queue[self.position]
         corp = game.corporations[self.corp]
-        self.turn = {"step": TRACK, "lays": 0, "first": not corp.operated, "ran": None, "paid": False,
+        self.turn = {"step": TRACK, "lays": 0, "first": not corp.operated, "ran": None, "paid": False, "acted": False,
                      "tokened": False, "company_lays": {}}
         if not corp.operated:
             game.title.place_home_token(game, self.corp)
@@ -376,12 +376,27 @@ class OperatingRound(Round):
         self._next_corporation()
 
     def accepts(self, action: Action) -> bool:
-        """End operating turns until the actor's turn comes, or the round is over."""
+        """End operating turns until the actor's turn comes, or the round is over.
+
+        A turn ends when someone else acts, but not before the corporation did anything: one
+        with trains always has a run to make, one without must buy a train while the bank has one.
+        """
         while not self.finished:
             if self._belongs_to_turn(action):
                 return True
+            if not self.turn["acted"] and self._had_something_to_do():
+                raise Violation("operating-order", f"it is {self.corp}'s operating turn; {action.entity.id} must wait")
             self._end_turn()
         return False
+
+    def _had_something_to_do(self) -> bool:
+        game, corp = self.game, self.corp
+        assert corp is not None
+        return bool(game.corporation_trains(corp)) or bool(game.title.available_from_bank(game))
+
+    def apply(self, action: Action) -> None:
+        super().apply(action)
+        self.turn["acted"] = True
 
     def _belongs_to_turn(self, action: Action) -> bool:
         entity, game = action.entity, self.game

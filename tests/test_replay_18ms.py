@@ -99,6 +99,7 @@ MUTATIONS = [
     ("sell a certificate of someone else", (490, "490 p2 sell_shares GMO_1 10"), "18MS/10.2-sell-own", "490"),
     ("sell the president's certificate alone", (480, "480 p1 sell_shares GMO_0 20"), "18MS/10.2-president-sale", "480"),
     ("stock turn out of order", (470, "470 p2 buy_shares WRA_5 10"), "18MS/10-turn-order", "470"),
+    ("a company operates before its turn", (560, "560 IC pass"), "18MS/11-operating-order", "560"),
     ("unfloated company operates", (220, "220 L&N lay_tile B2 58-0 2"), "18MS/11-operating-order", "220"),
     ("a private nobody operates uses an ability", (620, "620 company:M&M lay_tile B8 9-3 1"), "18MS/11.2-company-owner", "620"),
     ("lay track after running", (580, None, "585 GMO lay_tile G5 9-5 0"), "18MS/11.3-step-order", "585"),

@@ -1,0 +1,145 @@
+"""Engine mechanics of 18MS checked on the short test game: routes and revenue, presidency,
+sold-out rises, phase changes, private abilities, presidential help and loans."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.model import Action, Entity
+from replay import Game, IllegalAction
+from replay.routes import Route, build_route
+from tests.test_replay_18ms import game_until
+
+
+def corp(sym: str) -> Entity:
+    return Entity("corporation", sym)
+
+
+def route(game: Game, sym: str, train: str, *connections: str) -> Route:
+    return build_route(game, sym, {"train": train, "connections": [c.split("-") for c in connections]})
+
+
+@pytest.fixture()
+def end_of_or3() -> Game:
+    game, _, _ = game_until("720")
+    return game
+
+
+def test_offboard_values_follow_the_phase(end_of_or3: Game) -> None:
+    game = end_of_or3
+    assert route(game, "WRA", "2+-2", "E11-E13-E15").revenue == 20 + 40  # Atlanta's yellow value
+    game.phase_index = 2  # phase 6
+    assert route(game, "WRA", "2+-2", "E11-E13-E15").revenue == 20 + 50  # its brown value
+
+
+def test_diesels_double_every_stop(end_of_or3: Game) -> None:
+    game = end_of_or3
+    game.trains["2D-0"].owner, game.trains["2D-0"].name = "WRA", "2D"
+    assert route(game, "WRA", "2D-0", "E11-E13-E15").revenue == 2 * (20 + 40)
+
+
+def test_plus_trains_ignore_towns_and_permanent_trains_count_them(end_of_or3: Game) -> None:
+    game = end_of_or3
+    assert route(game, "GMO", "2+-1", "H6-H8", "H8-H10").stops == (("H6", "c0"), ("H8", "t0"), ("H10", "o0"))
+    game.trains["2D-0"].owner, game.trains["2D-0"].name = "GMO", "2D"
+    with pytest.raises(Exception, match="reaches 3 stops, more than 2"):
+        route(game, "GMO", "2D-0", "H6-H8", "H8-H10")
+
+
+def test_new_orleans_bonus_only_for_the_company_holding_it(end_of_or3: Game) -> None:
+    game = end_of_or3
+    stops = (("I1", "c0"), ("I1", "t0"))
+    fake = Route("2+-0", game.title.train_type("2+"), stops, frozenset(), 60)
+    assert game.title.route_bonus(game, "IC", fake) == 0
+    game.corporations["IC"].abilities.add("new_orleans_bonus")
+    assert game.title.route_bonus(game, "IC", fake) == 10
+
+
+def test_the_first_station_in_new_orleans_earns_100(end_of_or3: Game) -> None:
+    game = end_of_or3
+    before = game.cash("WRA")
+    game.title.after_token_placed(game, "WRA", "I1")
+    game.title.after_token_placed(game, "IC", "I1")
+    assert game.cash("WRA") == before + 100 and "new_orleans_bonus" in game.corporations["WRA"].abilities
+    assert "new_orleans_bonus" not in game.corporations["IC"].abilities
+
+
+def test_a_sale_hands_the_presidency_to_the_largest_holder() -> None:
+    game, record, index = game_until("470")
+    for i in (5, 6, 7, 8):
+        game.shares[f"GMO_{i}"].owner = "Brunel"
+    game.process(Action("sell_shares", Entity("player", "Ada"), 470, 0, {"shares": ["GMO_1", "GMO_2", "GMO_3"], "percent": 30}))
+    assert game.president("GMO") == "Brunel"
+    assert (game.percent("Ada", "GMO"), game.percent("Brunel", "GMO")) == (30, 40)
+    assert game.share_price("GMO") == 70  # down from 80: 75, 70, then the grid ends below
+
+
+def test_sold_out_companies_rise_at_the_end_of_the_stock_round() -> None:
+    game, record, index = game_until("550")
+    for share in game.shares.values():
+        if share.corporation == "WRA" and share.owner in ("ipo", "market"):
+            share.owner = "Cugnot"
+    before = game.market.position["WRA"]
+    for action in record.actions[index:index + 2]:  # the last pass, then OR 3's first action
+        game.process(action)
+    after = game.market.position["WRA"]
+    assert (after.row, after.column) == (before.row - 1, before.column)
+
+
+def test_the_first_6_train_starts_phase_6_and_closes_the_privates(end_of_or3: Game) -> None:
+    game = end_of_or3
+    for train in game.trains.values():
+        if train.id.split("-")[0] in ("3+", "4+", "5") and train.owner is None:
+            train.rusted = True
+    game.corporations["WRA"].cash = 1000
+    for train in game.corporation_trains("WRA")[:2]:
+        train.owner = None
+        train.rusted = True
+    game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "6-0", "price": 550, "variant": "6"}))
+    assert game.phase.name == "6"
+    assert all(c.closed for c in game.companies.values())
+    assert "2D" in game.title.available_from_bank(game)
+
+
+def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> None:
+    game = end_of_or3
+    for train in game.trains.values():
+        if train.id.split("-")[0] in ("3+", "4+") and train.owner is None:
+            train.rusted = True
+    game.corporations["WRA"].cash = 300
+    for train in game.corporation_trains("WRA")[:2]:
+        train.owner, train.rusted = None, True
+    game.players["Cugnot"].cash = 500
+    game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "5-0", "price": 500, "variant": "5"}))
+    assert game.cash("WRA") == 0
+    assert game.cash("Cugnot") == 500 - (500 - 300) - 50
+
+
+def test_a_forced_purchase_borrows_after_every_sale() -> None:
+    game, _, index = game_until("280")
+    game.corporations["GMO"].cash = 0
+    game.players["Ada"].cash = 30
+    for share in game.shares.values():
+        if share.owner == "Ada" and not share.president:
+            share.owner = "ipo"  # nothing left Ada could sell
+    game.process(Action("buy_train", corp("GMO"), 280, 0, {"train": "2+-1", "price": 80, "variant": "2+"}))
+    assert game.cash("GMO") == 0
+    assert game.cash("Ada") == -(80 - 30) - 50  # the loan plus its flat fee
+
+
+def test_mississippi_central_is_exchanged_for_its_2plus_train() -> None:
+    game, _, index = game_until("380")
+    game.companies["MC"].owner, game.companies["MC"].closed = "Brunel", False
+    game.process(Action("buy_company", corp("IC"), 380, 0, {"company": "MC", "price": 60}))
+    assert game.companies["MC"].closed
+    assert "2+-4" in [t.id for t in game.corporation_trains("IC")]
+
+
+def test_meridian_and_memphis_station_at_half_price(end_of_or3: Game) -> None:
+    game, _, index = game_until("680")
+    game.companies["M&M"].owner, game.companies["M&M"].closed = "WRA", False
+    cash = game.cash("WRA")
+    game.process(Action("place_token", Entity("company", "M&M"), 680, 0, {"city": "57-1-0", "slot": 0}))
+    assert game.cash("WRA") == cash - 20
+    with pytest.raises(IllegalAction):
+        game.process(Action("place_token", Entity("company", "M&M"), 681, 0, {"city": "57-1-0", "slot": 0}))

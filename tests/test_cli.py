@@ -158,7 +158,7 @@ def test_games_filters_by_title_and_player(tmp_path: Path, db: str) -> None:
 
 
 def test_every_command_explains_itself_with_an_example() -> None:
-    for command in ("ingest", "games", "show", "convert", "dashboard"):
+    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
@@ -184,3 +184,37 @@ def test_a_second_writer_gets_a_clear_error_not_a_crash(tmp_path: Path, db: str)
     assert busy.returncode == 1
     assert busy.stderr.strip().splitlines() == [busy.stderr.strip()]
     assert "is in use by another process" in busy.stderr and "Traceback" not in busy.stderr
+
+
+SHORT_GAME = Path(__file__).resolve().parent / "games" / "18ms-short.rln"
+
+
+def test_replay_json_with_states(tmp_path: Path) -> None:
+    result = run("replay", str(SHORT_GAME), "--json", "--states")
+    assert result.exit_code == 0, result.output
+    game = json.loads(result.stdout.splitlines()[0])
+    assert (game["game"], game["title"], game["actions"], game["flags"]) == ("railledger/test-18ms-short", "18MS", 72, [])
+    assert len(game["states"]) == 72
+    last = game["states"][-1]
+    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (71, "720", "OR 3", "3")
+    assert last["players"]["Ada"]["cash"] == 126 and last["players"]["Ada"]["shares"] == {"GMO": 60, "IC": 10}
+    assert last["companies"]["WRA"]["trains"] == ["2+", "2+", "3+"] and last["companies"]["WRA"]["president"] == "Cugnot"
+
+
+def test_replay_keep_going_prints_every_flag_and_fails(tmp_path: Path) -> None:
+    text = SHORT_GAME.read_text().replace("190 p1 pass", "190 p1 pass\n195 p2 sell_shares IC_1 10")
+    text = text.replace("340 IC lay_tile B6 9-2 1", "340 IC lay_tile B6 9-2 1\n345 IC lay_tile B8 9-3 1")
+    broken = tmp_path / "broken.rln"
+    broken.write_text(text)
+    result = run("replay", str(broken), "--keep-going")
+    assert result.exit_code == 1
+    assert "2 flags" in result.stdout
+    assert "action 195 (#19) 18MS/10.2-no-sale-first-sr" in result.stdout
+    assert "action 345 (#35) 18MS/11.4.2-tile-count" in result.stdout
+
+
+@needs_fixtures
+def test_conformance_passes_on_the_shared_18ms_records() -> None:
+    result = run("conformance", str(fixtures_dir() / "18MS"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("PASS") == 2 and "FAIL" not in result.stdout

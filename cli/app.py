@@ -23,6 +23,7 @@ from ingest.model import Record
 from ingest.sources import Loaded, expand, load, read_record
 from replay import Replay, replay_record
 from replay.conformance import check
+from replay.titles import SUPPORTED
 from records import Archive, ArchiveError
 
 DEFAULT_DB = "railledger.duckdb"
@@ -62,11 +63,14 @@ def _open(db: Path, read_only: bool = False) -> Archive:
 def ingest(
     paths: Annotated[list[str], typer.Argument(help="Record files, directories (searched recursively) or - for stdin.")],
     db: DbOption = Path(DEFAULT_DB),
+    replay: Annotated[bool, typer.Option(help="Replay titles with an engine and store states, events, standings and flags.")] = True,
 ) -> None:
     """Read game records and store them in the archive, one transaction per game.
 
     Takes 18xx.games JSON exports (.json), JSON Lines of them (.jsonl), and railledger notation
-    (.rln). A record already archived unchanged is left alone; a changed one replaces the old.
+    (.rln). Games of a title with a rules engine are replayed and stored with their state after
+    every action, events, standings and any illegal actions found. A record already archived
+    unchanged is left alone; a changed one replaces the old.
 
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
@@ -84,7 +88,7 @@ def ingest(
         task = progress.add_task("ingesting", total=len(files))
         for origin in files:
             for loaded in load(origin):
-                outcome, failure = _store(archive, loaded)
+                outcome, failure = _store(archive, loaded, replay)
                 outcomes[outcome] += 1
                 if failure is not None:
                     failures.append(failure)
@@ -94,12 +98,15 @@ def ingest(
         raise typer.Exit(code=1)
 
 
-def _store(archive: Archive, loaded: Loaded) -> tuple[str, str | None]:
-    """(outcome, one-line failure or None) of storing one loaded record."""
+def _store(archive: Archive, loaded: Loaded, replay: bool) -> tuple[str, str | None]:
+    """(outcome, one-line failure or None) of storing one loaded record, replayed when its title has an engine."""
     if loaded.record is None:
         return "failed", str(loaded.error)
+    found = None
+    if replay and loaded.record.title in SUPPORTED:
+        found = replay_record(loaded.record, keep_going=True, snapshots=True)
     try:
-        return archive.store(loaded.record, origin=loaded.origin).name.lower(), None
+        return archive.store(loaded.record, origin=loaded.origin, replay=found).name.lower(), None
     except (ArchiveError, ValueError) as exc:
         return "failed", f"{loaded.origin}: not stored: {exc}"
 

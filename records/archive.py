@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
@@ -14,6 +15,8 @@ import polars as pl
 from ingest.model import Record
 from records import codec, schema
 from records.connection import connect, transaction
+from records.replay_rows import encode_replay
+from replay import ENGINE_VERSION, Replay
 from records.errors import ArchiveError
 
 GAMES_SCHEMA = {
@@ -27,6 +30,12 @@ GAMES_SCHEMA = {
     "seed": pl.Int64,
     "ingested_at": pl.Datetime("us"),
 }
+ARCHIVE_TABLES = (
+    "games", "players", "actions", "programs", "steps", "player_states", "company_states",
+    "round_player_values", "round_company_prices", "events", "standings", "flags",
+)
+"""Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
+
 SUMMARY_SCHEMA = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
 _GAMES_QUERY = """
@@ -103,27 +112,44 @@ class Archive:
     def schema_version(self) -> int:
         return schema.current_version(self._con)
 
-    def store(self, record: Record, origin: str | None = None) -> StoreOutcome:
-        """Store one game: NEW, UNCHANGED (same content hash: nothing written) or REPLACED.
+    def store(self, record: Record, origin: str | None = None, replay: Replay | None = None) -> StoreOutcome:
+        """Store one game: NEW, UNCHANGED (same content and engine: nothing written) or REPLACED.
 
-        A replacement deletes the old rows of the game from every per-game table and inserts the
-        new ones in the same transaction. Raises ValueError, before writing, for a record holding
-        values the archive could not give back exactly.
+        With ``replay`` (what the rules engine found for this record) its per-action states,
+        events, standings and flags are stored too. A replacement deletes the old rows of the
+        game from every per-game table and inserts the new ones in the same transaction. Raises
+        ValueError, before writing, for a record holding values the archive could not give back
+        exactly.
         """
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
         rows = codec.encode(record)
+        replay_rows = encode_replay(replay) if replay is not None else None
+        engine = ENGINE_VERSION if replay is not None else None
         with transaction(self._con):
-            found = self._con.execute("SELECT content_hash FROM games WHERE key = ?", [rows.key]).fetchone()
-            if found is not None and found[0] == rows.content_hash:
+            found = self._con.execute("SELECT content_hash, engine FROM games WHERE key = ?", [rows.key]).fetchone()
+            if found is not None and tuple(found) == (rows.content_hash, engine):
                 return StoreOutcome.UNCHANGED
             if found is not None:
                 self._delete_game(rows.key)
-            self._insert_game(rows, origin)
+            self._insert_game(rows, origin, engine, replay.matches_record if replay is not None else None)
             self._insert_rows("players", rows.key, rows.players)
             self._insert_rows("actions", rows.key, rows.actions)
             self._insert_rows("programs", rows.key, rows.programs)
+            if replay_rows is not None:
+                for table in fields(replay_rows):
+                    self._insert_rows(table.name, rows.key, getattr(replay_rows, table.name))
         return StoreOutcome.NEW if found is None else StoreOutcome.REPLACED
+
+    def table(self, name: str, game: str | None = None) -> pl.DataFrame:
+        """A whole archive table (or one game's rows of it) as a polars frame, for analytics and export."""
+        if name not in ARCHIVE_TABLES:
+            raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
+        if game is None:
+            return pl.from_arrow(self._con.sql(f"SELECT * FROM {name}").to_arrow_table())  # type: ignore[return-value]
+        column = "key" if name == "games" else "game_key"
+        result = self._con.sql(f"SELECT * FROM {name} WHERE {column} = $key", params={"key": self._resolve(game)})
+        return pl.from_arrow(result.to_arrow_table())  # type: ignore[return-value]
 
     def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
         """One row per game, ordered by title and source id (numerically where it is a number).
@@ -172,8 +198,14 @@ class Archive:
             self._con.execute(f"DELETE FROM {table} WHERE game_key = ?", [key])
         self._con.execute("DELETE FROM games WHERE key = ?", [key])
 
-    def _insert_game(self, rows: codec.GameRows, origin: str | None) -> None:
-        values = {**rows.game, "origin": origin, "ingested_at": datetime.now(timezone.utc).replace(tzinfo=None)}
+    def _insert_game(self, rows: codec.GameRows, origin: str | None, engine: str | None, matches: bool | None) -> None:
+        values = {
+            **rows.game,
+            "origin": origin,
+            "ingested_at": datetime.now(timezone.utc).replace(tzinfo=None),
+            "engine": engine,
+            "replay_matches": matches,
+        }
         names = ", ".join(values)
         self._con.execute(f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})", list(values.values()))
 

@@ -4,4 +4,7 @@ from replay.errors import IllegalAction, Rule
 from replay.game import Game
 from replay.replayer import Flag, Replay, replay_record
 
-__all__ = ["Flag", "Game", "IllegalAction", "Replay", "Rule", "replay_record"]
+ENGINE_VERSION = "18MS-1"
+"""Changes whenever a replay of the same record could give different rows; a re-ingest then replays again."""
+
+__all__ = ["ENGINE_VERSION", "Flag", "Game", "IllegalAction", "Replay", "Rule", "replay_record"]

@@ -16,7 +16,7 @@ from ingest.model import Action, Player, PlayerId
 from replay.board import Board
 from replay.errors import IllegalAction, Violation
 from replay.snapshot import Snapshot, take_snapshot
-from replay.state import IPO, MARKET, CompanyState, CorporationState, PlayerState, Share, Train
+from replay.state import IPO, MARKET, CompanyState, CorporationState, Event, PlayerState, Share, Train
 from replay.title import Phase, Title, title_named
 
 
@@ -57,6 +57,7 @@ class Game:
         self.finished = False
         self.index = 0  # canonical index of the next action
         self.flags: dict[str, Any] = {}  # title-specific state (bonuses taken, special trains)
+        self.events: list[Event] = []
         title.setup(self)
         self.round: Any = title.first_round(self)
 
@@ -101,8 +102,30 @@ class Game:
         while not self.finished and self.round.close_at_end():
             self.round = self.round.next_round()
 
-    def end_game(self) -> None:
+    def end_game(self, reason: str = "ended by the players") -> None:
         self.finished = True
+        self.note("game_end", reason)
+
+    def note(self, kind: str, subject: str, amount: int | None = None, detail: object = None) -> None:
+        """Record an event of the current action for timelines and statistics."""
+        self.events.append(Event(max(self.index - 1, 0), kind, subject, amount, None if detail is None else str(detail)))
+
+    def set_phase(self, name: str) -> None:
+        names = [p.name for p in self.title.phases]
+        if names.index(name) > self.phase_index:
+            self.phase_index = names.index(name)
+            self.note("phase", name)
+
+    def close_company(self, sym: str) -> None:
+        company = self.companies[sym]
+        if not company.closed:
+            company.closed = True
+            self.note("private_closed", sym, detail=company.owner)
+
+    def deliver_train(self, train: Train, corporation: str, price: int, source: str) -> None:
+        """A corporation takes a train it has paid for, from the bank or another corporation."""
+        train.owner = corporation
+        self.note("train", train.id, price, f"{corporation} from {source}")
 
     def snapshot(self) -> Snapshot:
         return take_snapshot(self)
@@ -211,6 +234,7 @@ class Game:
         for share in swap:
             share.owner = president
         self.shares[f"{sym}_0"].owner = new
+        self.note("president", sym, detail=new)
 
     def float_if_ready(self, sym: str) -> None:
         corp = self.corporations[sym]
@@ -220,6 +244,7 @@ class Game:
         if 100 - in_ipo >= self.title.float_percent:
             corp.floated = True
             self.pay(None, sym, 10 * corp.par_price)
+            self.note("float", sym, 10 * corp.par_price)
 
     def rust(self, card: str, salvage: int | None) -> None:
         """Remove every train of a type from play; owning corporations get the salvage value."""
@@ -228,5 +253,7 @@ class Game:
                 continue
             if train.owner in self.corporations and salvage:
                 self.pay(None, train.owner, salvage)
+            if train.owner is not None:
+                self.note("rust", train.id, salvage, train.owner)
             train.rusted = True
             train.owner = None

@@ -8,6 +8,7 @@ from ingest.model import PlayerId, Record
 from replay.errors import IllegalAction
 from replay.game import Game
 from replay.snapshot import Snapshot
+from replay.state import Event
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Replay:
     flags: list[Flag] = field(default_factory=list)
     result: dict[PlayerId, int] = field(default_factory=dict)
     snapshots: list[Snapshot] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     stopped_at: int | None = None  # index of the action that stopped a strict replay
 
     @property
@@ -59,4 +61,5 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
     if outcome.stopped_at is None:
         game.end_of_record()
     outcome.result = game.result()
+    outcome.events = game.events
     return outcome

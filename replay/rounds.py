@@ -97,7 +97,7 @@ class DraftRound(Round):
             game.priority = player
             for other in game.companies.values():
                 if other.owner is None:
-                    other.closed = True
+                    other.closed = True  # never in play: not an event
 
     def next_round(self) -> Round:
         return StockRound(self.game)
@@ -186,6 +186,7 @@ class StockRound(Round):
         game.market.place(sym, cell)
         game.pay(player, None, cost)
         game.move_share(f"{sym}_0", player)
+        game.note("par", sym, price, player)
         self._bought(player)
 
     def do_buy_shares(self, action: Action) -> None:
@@ -324,6 +325,7 @@ def _hand_over_presidency_for_sale(game: Game, seller: PlayerId, sym: str, perce
     for share in given[percent // 10:]:
         game.move_share(share.id, seller)
     game.move_share(f"{sym}_0", new)
+    game.note("president", sym, detail=new)
 
 
 # ------------------------------------------------------------------------------ operating round
@@ -338,7 +340,7 @@ class OperatingRound(Round):
         super().__init__(game)
         game.or_number += 1
         self.number_in_set = number_in_set
-        self.label = f"OR {game.or_number}"
+        self.label = f"OR {game.sr_number}.{number_in_set}"  # 18xx.games' "OR set.n"
         game.title.before_operating_round(game, self)
         for company in game.companies.values():
             if company.owner is not None and not company.closed and company.revenue:
@@ -591,7 +593,7 @@ class OperatingRound(Round):
         if game.cash(corp) < price:
             raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than the ${price} asked for {train.id}")
         game.pay(corp, seller, price)
-        train.owner = corp
+        game.deliver_train(train, corp, price, seller)
 
     # -- private companies
 
@@ -638,7 +640,7 @@ class OperatingRound(Round):
             self._end_turn()
         game.title.after_operating_round(game, self)
         if game.title.game_over_after_or(game):
-            game.finished = True
+            game.end_game(f"end of OR {game.or_number}")
             return self
         if self.number_in_set < game.title.ors_per_set:
             return OperatingRound(game, self.number_in_set + 1)

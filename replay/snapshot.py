@@ -26,6 +26,8 @@ class CorporationView:
     president: PlayerId | None
     floated: bool
     tokens: int
+    cell: tuple[int, int] | None = None  # (row, column) on the stock market
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +72,14 @@ def take_snapshot(game: Game) -> Snapshot:
                 sym,
                 CorporationView(
                     game.share_price(sym), corp.cash, tuple(trains[sym]), game.president(sym), corp.floated,
-                    len(corp.tokens_placed),
+                    len(corp.tokens_placed), _cell(game, sym), corp.closed,
                 ),
             )
             for sym, corp in game.corporations.items()
         ),
     )
+
+
+def _cell(game: Game, sym: str) -> tuple[int, int] | None:
+    cell = game.market.position.get(sym)
+    return (cell.row, cell.column) if cell else None

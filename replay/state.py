@@ -53,6 +53,7 @@ class CorporationState:
     operated: bool = False  # has had at least one operating turn
     tokens_placed: list[str] = field(default_factory=list)  # city ids
     abilities: set[str] = field(default_factory=set)  # title-specific abilities, e.g. "new_orleans_bonus"
+    closed: bool = False  # merged away or bankrupt (titles where companies can close)
 
 
 @dataclass
@@ -66,3 +67,16 @@ class CompanyState:
     owner: PlayerId | str | None = None  # player id, corporation symbol, or None (bank)
     closed: bool = False
     uses: int = 0  # how many times its ability was used
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something worth a timeline: a par, a float, a presidency change, a train bought or rusted,
+    a phase change, a private closed, the game's end. ``index`` is the action during (or just
+    before) which it happened."""
+
+    index: int
+    kind: str  # par, float, president, train, rust, phase, private_closed, game_end
+    subject: str  # company, train id, phase name, or reason
+    amount: int | None = None  # price, treasury, salvage
+    detail: str | None = None  # who: player id, buyer, seller/source

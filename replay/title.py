@@ -266,8 +266,8 @@ class Title:
             raise Violation("train-price", f"a new {variant or card} train costs ${due}, not ${price}")
         self.fund_purchase(game, round_, price, variant or card)
         game.pay(corp, None, price)
-        train.owner = corp
         train.name = variant or card
+        game.deliver_train(train, corp, price, "bank")
         self.after_train_bought(game, corp, train.name)
 
     def fund_purchase(self, game: Game, round_: OperatingRound, price: int, train_name: str) -> None:

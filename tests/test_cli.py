@@ -196,7 +196,7 @@ def test_replay_json_with_states(tmp_path: Path) -> None:
     assert (game["game"], game["title"], game["actions"], game["flags"]) == ("railledger/test-18ms-short", "18MS", 72, [])
     assert len(game["states"]) == 72
     last = game["states"][-1]
-    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (71, "720", "OR 3", "3")
+    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (71, "720", "OR 2.1", "3")
     assert last["players"]["Ada"]["cash"] == 126 and last["players"]["Ada"]["shares"] == {"GMO": 60, "IC": 10}
     assert last["companies"]["WRA"]["trains"] == ["2+", "2+", "3+"] and last["companies"]["WRA"]["president"] == "Cugnot"
 

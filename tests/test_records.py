@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tests.conftest import fixture_params
 from ingest.export import read_export
 from ingest.model import Action, Entity, Player, Record
+from records.schema import latest_version, migrations
 from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
 from records.codec import content_hash
 
@@ -160,7 +161,7 @@ def test_changed_record_replaces_the_old_version(db: Path) -> None:
     mine = {t: [r for r in rows[t] if r[0] == "18xx.games/hand-1"] for t in ("games", "players", "actions", "programs")}
     assert [len(mine[t]) for t in ("games", "players", "actions", "programs")] == [1, 2, 3, 0]
     assert sorted(r[4] for r in mine["actions"]) == ["bid", "buy_train", "pass"]
-    assert mine["games"][0][-2] == "new.json"
+    assert mine["games"][0][9] == "new.json"  # origin (columns: see docs/schema.md)
     assert len(rows["actions"]) == 3 + len(old.actions)  # the other game is untouched
 
 
@@ -246,7 +247,7 @@ def test_second_process_holding_the_file_makes_open_raise_busy(db: Path) -> None
         child.kill()
         child.wait(timeout=10)
     with Archive.open(db) as archive:  # free again once the other process is gone
-        assert archive.schema_version == 1
+        assert archive.schema_version == latest_version()
 
 
 def test_busy_message_names_the_holder() -> None:
@@ -303,16 +304,30 @@ def test_record_lookup_errors_are_clear(db: Path) -> None:
         assert archive.record("elsewhere/42").source == "elsewhere"
 
 
-def test_schema_version_is_one_and_reopening_applies_nothing(db: Path) -> None:
+def test_schema_is_at_the_latest_version_and_reopening_applies_nothing(db: Path) -> None:
     with Archive.open(db) as archive:
-        assert archive.schema_version == 1
+        assert archive.schema_version == latest_version() == 2
     applied = dump(db)["schema_version"]
-    assert [row[:2] for row in applied] == [(1, "initial")]
+    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay")]
     with Archive.open(db) as archive:
-        assert archive.schema_version == 1
+        assert archive.schema_version == 2
     with Archive.open(db, read_only=True) as archive:
-        assert archive.schema_version == 1
+        assert archive.schema_version == 2
     assert dump(db)["schema_version"] == applied
+
+
+def test_a_version_1_archive_is_upgraded_and_keeps_its_games(db: Path) -> None:
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
+    con.execute(migrations()[0].sql)
+    con.execute("INSERT INTO schema_version VALUES (1, 'initial', now()::TIMESTAMP)")
+    con.close()
+    with pytest.raises(ArchiveError, match="schema version 1; open it for writing once"):
+        Archive.open(db, read_only=True)
+    with Archive.open(db) as archive:
+        assert archive.schema_version == 2
+        archive.store(hand_made())
+        assert archive.table("flags").is_empty() and archive.games().height == 1
 
 
 def test_files_that_are_not_usable_archives_are_refused(tmp_path: Path) -> None:
@@ -326,9 +341,9 @@ def test_files_that_are_not_usable_archives_are_refused(tmp_path: Path) -> None:
     newer = tmp_path / "newer.duckdb"
     Archive.open(newer).close()
     con = duckdb.connect(str(newer))
-    con.execute("INSERT INTO schema_version VALUES (2, 'future', now()::TIMESTAMP)")
+    con.execute("INSERT INTO schema_version VALUES (99, 'future', now()::TIMESTAMP)")
     con.close()
-    with pytest.raises(ArchiveError, match="schema version 2, newer than this railledger"):
+    with pytest.raises(ArchiveError, match="schema version 99, newer than this railledger"):
         Archive.open(newer, read_only=True)
 
 

@@ -324,7 +324,7 @@ def test_legal_does_not_change_the_game_and_snapshots_are_values() -> None:
     assert game.snapshot() == before
     game.process(good)
     game.process(record.actions[index + 1])  # the dividend moves money and the share price
-    assert game.snapshot() != before and before.round == "OR 2"
+    assert game.snapshot() != before and before.round == "OR 1.2"
 
 
 def test_keep_going_flags_every_problem_and_applies_none() -> None:

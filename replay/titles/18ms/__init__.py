@@ -51,7 +51,7 @@ class EighteenMS(Title):
 
     def before_operating_round(self, game: Game, round_: OperatingRound) -> None:
         if game.or_number == 2 and game.phase.name == "2":
-            game.phase_index = 1  # phase 3 starts at the beginning of OR 2
+            game.set_phase("3")  # phase 3 starts at the beginning of OR 2
         if round_.number_in_set == 1:
             for player in game.players.values():
                 if player.cash < 0:  # a loan not repaid by the end of the stock round
@@ -138,9 +138,9 @@ class EighteenMS(Title):
         if card not in self.available_from_bank(game):
             raise Violation("train-order", f"{card} trains are not for sale yet")
         game.pay(corp, None, price)
-        train.owner = corp
         train.name = card
-        company.closed = True
+        game.deliver_train(train, corp, price, f"bank with {company.sym}")
+        game.close_company(company.sym)
         self.after_train_bought(game, corp, card)
 
     def fund_purchase(self, game: Game, round_: OperatingRound, price: int, train_name: str) -> None:
@@ -184,15 +184,14 @@ class EighteenMS(Title):
             raise Violation("train-obsolete", f"train {train.id} ran this round and becomes obsolete at its end")
 
     def after_train_bought(self, game: Game, corporation: str, train_name: str) -> None:
-        names = [p.name for p in self.phases]
-        if train_name == "6" and game.phase_index < names.index("6"):
-            game.phase_index = names.index("6")
+        if train_name == "6" and game.phase.name in ("2", "3"):
+            game.set_phase("6")
             for company in game.companies.values():
-                company.closed = True
+                game.close_company(company.sym)
             for corp in game.corporations.values():
                 corp.abilities.discard("new_orleans_bonus")
-        if "D" in train_name and game.phase_index < names.index("D"):
-            game.phase_index = names.index("D")
+        if "D" in train_name:
+            game.set_phase("D")
 
     # -- private companies (11.3, 16)
 
@@ -211,8 +210,9 @@ class EighteenMS(Title):
     def after_company_bought(self, game: Game, round_: OperatingRound, company: CompanyState) -> None:
         if company.sym == EXCHANGE_COMPANY:
             train = game.trains[EXCHANGE_TRAIN]
-            train.owner, train.reserved = round_.corp, False
-            company.closed = True
+            train.reserved = False
+            game.deliver_train(train, round_.corp, 0, f"exchange for {company.sym}")
+            game.close_company(company.sym)
 
 
 def _could_sell(game: Game, player: object, operating: str) -> bool:

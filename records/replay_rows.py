@@ -1,0 +1,84 @@
+"""Rows of what a replay found: per-action states, events, standings and flags of one game.
+
+Like :mod:`records.codec` this shapes rows and writes no SQL. Players are stored by seat (1, 2...)
+so rows stay narrow; the ``players`` table maps seats to names and ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from records.codec import Columns
+from replay import Replay
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRows:
+    steps: Columns
+    player_states: Columns
+    company_states: Columns
+    round_player_values: Columns
+    round_company_prices: Columns
+    events: Columns
+    standings: Columns
+    flags: Columns
+
+
+def encode_replay(replay: Replay) -> ReplayRows:
+    record = replay.record
+    seats = {p.id: seat for seat, p in enumerate(record.players, start=1)}
+    steps: Columns = {"seq": [], "action_id": [], "round": [], "phase": []}
+    players: Columns = {"seq": [], "seat": [], "cash": [], "net_worth": [], "shares": []}
+    companies: Columns = {k: [] for k in ("seq", "company", "price", "market_row", "market_col", "cash", "trains",
+                                          "tokens", "president", "floated", "closed")}
+    round_values: Columns = {"round_index": [], "round": [], "seat": [], "cash": [], "net_worth": []}
+    round_prices: Columns = {"round_index": [], "round": [], "company": [], "price": []}
+    round_index = -1
+    for seq, (action, snap) in enumerate(zip(record.actions, replay.snapshots)):
+        steps["seq"].append(seq)
+        steps["action_id"].append(action.label)
+        steps["round"].append(snap.round)
+        steps["phase"].append(snap.phase)
+        for pid, view in snap.players:
+            players["seq"].append(seq)
+            players["seat"].append(seats[pid])
+            players["cash"].append(view.cash)
+            players["net_worth"].append(view.value)
+            players["shares"].append(",".join(f"{c}={p}" for c, p in view.shares))
+        for sym, view in snap.corporations:
+            row, col = view.cell if view.cell else (None, None)
+            for name, value in (("seq", seq), ("company", sym), ("price", view.price), ("market_row", row),
+                                ("market_col", col), ("cash", view.cash), ("trains", ",".join(view.trains)),
+                                ("tokens", view.tokens), ("president", seats.get(view.president)),
+                                ("floated", view.floated), ("closed", view.closed)):
+                companies[name].append(value)
+        ends_round = seq + 1 == len(replay.snapshots) or replay.snapshots[seq + 1].round != snap.round
+        if ends_round:
+            round_index += 1
+            for pid, view in snap.players:
+                for name, value in (("round_index", round_index), ("round", snap.round), ("seat", seats[pid]),
+                                    ("cash", view.cash), ("net_worth", view.value)):
+                    round_values[name].append(value)
+            for sym, view in snap.corporations:
+                for name, value in (("round_index", round_index), ("round", snap.round), ("company", sym),
+                                    ("price", view.price)):
+                    round_prices[name].append(value)
+    events: Columns = {"seq": [], "ordinal": [], "kind": [], "subject": [], "amount": [], "detail": []}
+    for ordinal, event in enumerate(replay.events):
+        for name, value in (("seq", event.index), ("ordinal", ordinal), ("kind", event.kind),
+                            ("subject", event.subject), ("amount", event.amount), ("detail", event.detail)):
+            events[name].append(value)
+    ranked = sorted(replay.result.values(), reverse=True)
+    best = ranked[0] if ranked else None
+    standings: Columns = {"seat": [], "value": [], "rank": [], "winner": []}
+    for pid, value in replay.result.items():
+        standings["seat"].append(seats[pid])
+        standings["value"].append(value)
+        standings["rank"].append(ranked.index(value) + 1)
+        standings["winner"].append(value == best)
+    flags: Columns = {"seq": [], "action_id": [], "rule": [], "section": [], "message": []}
+    for flag in replay.flags:
+        for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("rule", flag.rule),
+                            ("section", flag.section), ("message", flag.message)):
+            flags[name].append(value)
+    return ReplayRows(steps, players, companies, round_values, round_prices, events, standings, flags)

@@ -1,0 +1,71 @@
+"""Storing what a replay found: per-action states, round ends, events, standings and flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from ingest import notation
+from records import Archive, StoreOutcome
+from replay import replay_record
+
+SHORT = notation.read((Path(__file__).resolve().parent / "games" / "18ms-short.rln").read_text())
+
+
+def stored(tmp_path: Path) -> Path:
+    db = tmp_path / "replayed.duckdb"
+    with Archive.open(db) as archive:
+        assert archive.store(SHORT, replay=replay_record(SHORT, keep_going=True, snapshots=True)) is StoreOutcome.NEW
+    return db
+
+
+def test_states_are_stored_for_every_action(tmp_path: Path) -> None:
+    with Archive.open(stored(tmp_path), read_only=True) as archive:
+        steps = archive.table("steps")
+        players = archive.table("player_states")
+        companies = archive.table("company_states")
+    assert steps.height == 72 and players.height == 72 * 3 and companies.height == 72 * 5
+    last = players.filter(pl.col("seq") == 71).sort("seat")
+    assert last["cash"].to_list() == [126, 230, 211]
+    assert last["shares"].to_list()[0] == "GMO=60,IC=10"
+    wra = companies.filter((pl.col("seq") == 71) & (pl.col("company") == "WRA")).row(0, named=True)
+    assert (wra["cash"], wra["trains"], wra["tokens"], wra["president"], wra["price"]) == (425, "2+,2+,3+", 2, 3, 70)
+    assert steps.filter(pl.col("seq") == 71)["round"].item() == "OR 2.1"
+
+
+def test_round_ends_events_standings(tmp_path: Path) -> None:
+    with Archive.open(stored(tmp_path), read_only=True) as archive:
+        rounds = archive.table("round_player_values")
+        prices = archive.table("round_company_prices")
+        events = archive.table("events")
+        standings = archive.table("standings").sort("seat")
+        games = archive.table("games")
+    assert rounds["round"].unique(maintain_order=True).to_list() == ["Draft", "SR 1", "OR 1.1", "OR 1.2", "SR 2", "OR 2.1"]
+    wra = prices.filter(pl.col("company") == "WRA").sort("round_index")["price"].to_list()
+    assert wra == [None, 75, 70, 65, 65, 70]
+    kinds = events["kind"].to_list()
+    assert kinds.count("par") == 3 and kinds.count("float") == 3 and "phase" in kinds
+    chattanooga_train = events.filter(pl.col("kind") == "train").row(-1, named=True)
+    assert (chattanooga_train["subject"], chattanooga_train["amount"], chattanooga_train["detail"]) == ("3+-1", 80, "WRA from bank with M&O")
+    values = standings["value"].to_list()
+    assert values == list(replay_record(SHORT).result.values())
+    assert standings["rank"].to_list() == [sorted(values, reverse=True).index(v) + 1 for v in values]
+    assert standings.filter(pl.col("winner"))["value"].to_list() == [max(values)]
+    assert games.row(0, named=True)["replay_matches"] is True
+
+
+def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    text = (Path(__file__).resolve().parent / "games" / "18ms-short.rln").read_text()
+    broken = notation.read(text.replace("190 p1 pass", "190 p1 pass\n195 p2 sell_shares IC_1 10"))
+    db = tmp_path / "flags.duckdb"
+    with Archive.open(db) as archive:
+        archive.store(broken, replay=replay_record(broken, keep_going=True, snapshots=True))
+        flag = archive.table("flags").row(0, named=True)
+        assert (flag["seq"], flag["action_id"], flag["rule"]) == (19, "195", "18MS/10.2-no-sale-first-sr")
+        assert archive.table("games").row(0, named=True)["replay_matches"] is False
+        again = replay_record(broken, keep_going=True, snapshots=True)
+        assert archive.store(broken, replay=again) is StoreOutcome.UNCHANGED
+        monkeypatch.setattr("records.archive.ENGINE_VERSION", "next")
+        assert archive.store(broken, replay=again) is StoreOutcome.REPLACED
+        assert archive.table("flags").height == 1 and archive.table("steps").height == len(broken.actions)

@@ -91,6 +91,7 @@ class DraftRound(Round):
             raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
         game.pay(player, None, price)
         company.owner = player
+        game.note("private", sym, price, player)  # type: ignore[arg-type]
         self.position += 1
         if self.position == len(self.queue):
             self.finished = True

@@ -18,6 +18,7 @@ from typing import Callable
 from ingest import notation
 from ingest.export import read_export
 from ingest.model import Record
+from cli.storing import store_record
 from records import Archive
 from replay import replay_record
 from replay.titles import SUPPORTED
@@ -92,16 +93,21 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
     )
 
 
-def games_per_second(records: list[Record]) -> float:
-    """Throughput of storing many records into one archive (new games, one transaction each)."""
+def games_per_second(records: list[Record], replay: bool, games: int = 60) -> float:
+    """Ingest throughput into one archive (new games, one transaction each), with or without replay.
+
+    With replay, games of titles with an engine are replayed and stored with their states,
+    events, standings and flags, as ``railledger ingest`` does by default.
+    """
     with tempfile.TemporaryDirectory() as folder, Archive.open(Path(folder) / "t.duckdb") as archive:
         start = time.perf_counter()
-        for copy in range(max(1, 60 // max(1, len(records)))):
-            for record in records:
-                archive.store(_renamed(record, copy))
-        elapsed = time.perf_counter() - start
-        return archive.summary()["games"].sum() / elapsed
+        stored = fill(archive, records, games, replay)
+        return stored / (time.perf_counter() - start)
 
 
-def _renamed(record: Record, copy: int) -> Record:
-    return replace(record, game_id=f"{record.game_id}-bench{copy}")
+def fill(archive: Archive, records: list[Record], games: int, replay: bool = True) -> int:
+    """Store ``games`` games cycling through ``records`` under new ids (``<id>-copy<n>``)."""
+    for n in range(games):
+        record = records[n % len(records)]
+        store_record(archive, replace(record, game_id=f"{record.game_id}-copy{n // len(records)}"), replay=replay)
+    return games

@@ -10,6 +10,7 @@ last step), so the engine ends a turn when the next actor acts, and checks that 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ingest.model import Action, PlayerId
@@ -334,6 +335,21 @@ def _hand_over_presidency_for_sale(game: Game, seller: PlayerId, sym: str, perce
 TRACK, TOKEN, ROUTE, DIVIDEND, TRAIN, COMPANY, DONE = range(7)
 
 
+@dataclass
+class Turn:
+    """What an operating corporation has done so far this turn."""
+
+    first: bool  # its first operating turn of the game
+    step: int = TRACK
+    lays: int = 0
+    laid: list[tuple[str, str, bool]] = field(default_factory=list)  # (hex, colour, was an upgrade)
+    tokened: bool = False
+    ran: int | None = None  # revenue of the run, once run
+    routes: list[Route] = field(default_factory=list)
+    paid: bool = False  # earnings distributed (or the no-run move made)
+    acted: bool = False
+
+
 class OperatingRound(Round):
     """Privates pay, then floated corporations operate in descending market value order."""
 
@@ -349,7 +365,7 @@ class OperatingRound(Round):
         self.queue: list[str] = game.floated_in_order()
         self.position = -1
         self.corp: str | None = None
-        self.turn: dict[str, Any] = {}
+        self.turn = Turn(first=False)
         self._next_corporation()
 
     # -- turn handling
@@ -366,8 +382,7 @@ class OperatingRound(Round):
             return
         self.corp = self.queue[self.position]
         corp = game.corporations[self.corp]
-        self.turn = {"step": TRACK, "lays": 0, "first": not corp.operated, "ran": None, "paid": False, "acted": False,
-                     "tokened": False, "company_lays": {}}
+        self.turn = Turn(first=not corp.operated)
         if not corp.operated:
             game.title.place_home_token(game, self.corp)
 
@@ -387,7 +402,7 @@ class OperatingRound(Round):
         while not self.finished:
             if self._belongs_to_turn(action):
                 return True
-            if not self.turn["acted"] and self._had_something_to_do():
+            if not self.turn.acted and self._had_something_to_do():
                 raise Violation("operating-order", f"it is {self.corp}'s operating turn; {action.entity.id} must wait")
             self._end_turn()
         return False
@@ -399,7 +414,7 @@ class OperatingRound(Round):
 
     def apply(self, action: Action) -> None:
         super().apply(action)
-        self.turn["acted"] = True
+        self.turn.acted = True
 
     def _belongs_to_turn(self, action: Action) -> bool:
         entity, game = action.entity, self.game
@@ -418,15 +433,15 @@ class OperatingRound(Round):
 
     def _in_forced_purchase(self) -> bool:
         game = self.game
-        return self.turn["step"] >= DIVIDEND and not game.corporation_trains(self.corp)  # type: ignore[arg-type]
+        return self.turn.step >= DIVIDEND and not game.corporation_trains(self.corp)  # type: ignore[arg-type]
 
     def _advance_to(self, step: int) -> None:
         """Move on to ``step``; a corporation that ran no trains earns nothing and its price moves left."""
-        if step < self.turn["step"]:
+        if step < self.turn.step:
             return
-        if self.turn["step"] <= DIVIDEND < step and not self.turn["paid"]:
+        if self.turn.step <= DIVIDEND < step and not self.turn.paid:
             self._distribute(0, payout=False)
-        self.turn["step"] = step
+        self.turn.step = step
 
     def close_at_end(self) -> bool:
         while not self.finished:
@@ -434,7 +449,7 @@ class OperatingRound(Round):
         return True
 
     def _check_step(self, step: int, what: str) -> None:
-        if self.turn["step"] > step:
+        if self.turn.step > step:
             raise Violation("step-order", f"{self.corp} cannot {what} after a later step of its turn")
 
     # -- track
@@ -447,7 +462,7 @@ class OperatingRound(Round):
         if by_company:
             game.title.check_company_lay(game, self, action)
         else:
-            if self.turn["lays"] >= game.title.tile_lays(game, self):
+            if self.turn.lays >= game.title.tile_lays(game, self):
                 raise Violation("tile-count", f"{corp} has no tile lay left this turn")
             self._check_step(TRACK, "lay track")
         hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
@@ -461,9 +476,9 @@ class OperatingRound(Round):
         paid = game.board.lay(hex_id, tile_id, rotation, turned)
         if not by_company:
             game.pay(corp, None, paid)
-            self.turn["lays"] += 1
-            self.turn.setdefault("laid", []).append((hex_id, turned.color, game.board.was_upgrade(hex_id)))
-            if self.turn["lays"] >= game.title.tile_lays(game, self):
+            self.turn.lays += 1
+            self.turn.laid.append((hex_id, turned.color, game.board.was_upgrade(hex_id)))
+            if self.turn.lays >= game.title.tile_lays(game, self):
                 self._advance_to(TOKEN)
         else:
             game.companies[action.entity.id].uses += 1  # type: ignore[index]
@@ -478,7 +493,7 @@ class OperatingRound(Round):
         by_company = action.entity.kind == "company"
         if not by_company:
             self._check_step(TOKEN, "place a station")
-        if self.turn["tokened"]:
+        if self.turn.tokened:
             raise Violation("token-one", f"{corp} already placed a station this turn")
         state = game.corporations[corp]
         spec = next(c for c in game.title.corporations if c.sym == corp)
@@ -503,7 +518,7 @@ class OperatingRound(Round):
         game.pay(corp, None, cost)
         slots[slot] = corp
         state.tokens_placed.append(f"{hex_id}-{index}")
-        self.turn["tokened"] = True
+        self.turn.tokened = True
         if not by_company:
             self._advance_to(ROUTE)
         game.title.after_token_placed(game, corp, hex_id)
@@ -515,7 +530,7 @@ class OperatingRound(Round):
         corp = self.corp
         assert corp is not None
         self._check_step(ROUTE, "run trains")
-        if self.turn["ran"] is not None:
+        if self.turn.ran is not None:
             raise Violation("route-once", f"{corp} already ran its trains this turn")
         routes: list[Route] = [build_route(game, corp, raw) for raw in action.fields.get("routes") or []]
         check_run(game, corp, routes)
@@ -526,27 +541,27 @@ class OperatingRound(Round):
                 raise Violation("route-revenue", f"train {route.train_id} on {stops} earns ${route.revenue}, not the declared ${declared}")
         for route in routes:
             game.trains[route.train_id].operated = True
-        self.turn["ran"] = sum(r.revenue for r in routes)
-        self.turn["routes"] = routes
+        self.turn.ran = sum(r.revenue for r in routes)
+        self.turn.routes = routes
         self._advance_to(DIVIDEND)
 
     def do_dividend(self, action: Action) -> None:
         corp = self.corp
         assert corp is not None
         self._check_step(DIVIDEND, "pay dividends")
-        if self.turn["ran"] is None:
+        if self.turn.ran is None:
             raise Violation("dividend-no-run", f"{corp} has not run trains this turn")
         kind = action.fields.get("kind")
         if kind not in ("payout", "withhold"):
             raise Violation("dividend-kind", f"{kind!r} is not a dividend choice (payout or withhold)")
-        revenue = self.turn["ran"]
+        revenue = self.turn.ran
         self._distribute(revenue, payout=kind == "payout" and revenue > 0)
-        self.turn["step"] = TRAIN
+        self.turn.step = TRAIN
 
     def _distribute(self, revenue: int, payout: bool) -> None:
         game, corp = self.game, self.corp
         assert corp is not None
-        self.turn["paid"] = True
+        self.turn.paid = True
         if payout:
             per_share = revenue / 10
             for pid in game.order:
@@ -624,10 +639,10 @@ class OperatingRound(Round):
         """Skip the current step; auto-skipped steps (nothing possible) are skipped first."""
         game, corp = self.game, self.corp
         assert corp is not None
-        step = self.turn["step"]
-        if step == TOKEN and self.turn["tokened"]:
+        step = self.turn.step
+        if step == TOKEN and self.turn.tokened:
             step = ROUTE
-        if step in (ROUTE, DIVIDEND) and not game.corporation_trains(corp) and self.turn["ran"] is None:
+        if step in (ROUTE, DIVIDEND) and not game.corporation_trains(corp) and self.turn.ran is None:
             step = TRAIN
         if step == TRAIN and not game.corporation_trains(corp) and game.title.available_from_bank(game):
             raise Violation("must-buy-train", f"{corp} owns no train and must buy one")

@@ -51,28 +51,36 @@ class Snapshot:
 
 
 def take_snapshot(game: Game) -> Snapshot:
+    """One pass over shares, trains and privates: this runs after every action of an ingest."""
+    prices = {sym: (cell.price, (cell.row, cell.column)) for sym, cell in game.market.position.items()}
     holdings: dict[PlayerId, dict[str, int]] = {pid: {} for pid in game.order}
+    worth: dict[PlayerId, int] = {pid: game.players[pid].cash for pid in game.order}
     for share in game.shares.values():
-        if share.owner in holdings:
-            held = holdings[share.owner]  # type: ignore[index]
-            held[share.corporation] = held.get(share.corporation, 0) + share.percent
+        held = holdings.get(share.owner)  # type: ignore[arg-type]
+        if held is None:
+            continue
+        held[share.corporation] = held.get(share.corporation, 0) + share.percent
+        worth[share.owner] += prices.get(share.corporation, (0, None))[0] * share.percent // 10  # type: ignore[index]
+    for company in game.companies.values():
+        if company.owner in worth and not company.closed:
+            worth[company.owner] += company.value  # type: ignore[index]
     trains: dict[str, list[str]] = {sym: [] for sym in game.corporations}
     for train in game.trains.values():
         if train.owner in trains and not train.rusted:
             trains[train.owner].append(train.name)  # type: ignore[index]
+    presidents = {s.corporation: s.owner for s in game.shares.values() if s.president and s.owner in holdings}
     return Snapshot(
         round=game.round.label,
         phase=game.phase.name,
         players=tuple(
-            (pid, PlayerView(game.players[pid].cash, tuple(sorted(holdings[pid].items())), game.player_value(pid)))
-            for pid in game.order
+            (pid, PlayerView(game.players[pid].cash, tuple(sorted(holdings[pid].items())), worth[pid])) for pid in game.order
         ),
         corporations=tuple(
             (
                 sym,
                 CorporationView(
-                    game.share_price(sym), corp.cash, tuple(trains[sym]), game.president(sym), corp.floated,
-                    len(corp.tokens_placed), _cell(game, sym), corp.closed,
+                    prices[sym][0] if sym in prices else None, corp.cash, tuple(trains[sym]), presidents.get(sym),
+                    corp.floated, len(corp.tokens_placed), prices[sym][1] if sym in prices else None, corp.closed,
                 ),
             )
             for sym, corp in game.corporations.items()
@@ -80,6 +88,3 @@ def take_snapshot(game: Game) -> Snapshot:
     )
 
 
-def _cell(game: Game, sym: str) -> tuple[int, int] | None:
-    cell = game.market.position.get(sym)
-    return (cell.row, cell.column) if cell else None

@@ -96,6 +96,7 @@ MUTATIONS = [
     ("buy back after selling", (500, "500 p2 buy_shares IC_6 10"), "18MS/10.3-buy-after-sale", "500"),
     ("own more than 70%", [(470, "470 p1 buy_shares GMO_6 10"), (530, "530 p1 buy_shares GMO_7 10")], "18MS/10.4-ownership-limit", "530"),
     ("sell in the first stock round", (190, "190 p1 sell_shares GMO_1 10"), "18MS/10.2-no-sale-first-sr", "190"),
+    ("sell, buy, then sell again", (500, None, "505 p2 sell_shares IC_2 10"), "18MS/10.1-sell-buy-sell", "505"),
     ("sell a certificate of someone else", (490, "490 p2 sell_shares GMO_1 10"), "18MS/10.2-sell-own", "490"),
     ("sell the president's certificate alone", (480, "480 p1 sell_shares GMO_0 20"), "18MS/10.2-president-sale", "480"),
     ("stock turn out of order", (470, "470 p2 buy_shares WRA_5 10"), "18MS/10-turn-order", "470"),
@@ -220,7 +221,7 @@ def test_mobile_tile_only_in_mobile() -> None:
 def test_first_turn_second_tile_not_an_upgrade_after_an_upgrade() -> None:
     game, _, index = game_until("230")
     game.phase_index = 1  # green available
-    game.round.turn["laid"] = [("B6", "green", True)]  # as if the first lay had been an upgrade
+    game.round.turn.laid = [("B6", "green", True)]  # as if the first lay had been an upgrade
     tile, rotation = next((t, r) for t in ("87-0", "88-0", "143-0", "204-0") for r in range(6) if _fits(game, "B2", t, r))
     game.index = index
     with pytest.raises(IllegalAction) as caught:
@@ -238,7 +239,7 @@ def _fits(game: Game, hex_id: str, tile: str, rotation: int) -> bool:
 
 def test_token_one_per_turn() -> None:
     error = process_at("680", Action("place_token", corp("WRA"), 680, 0, {"city": "57-1-0", "slot": 0}),
-                       lambda g: g.round.turn.update(tokened=True))
+                       lambda g: setattr(g.round.turn, "tokened", True))
     assert error.rule_id == "18MS/11.5-token-one"
 
 

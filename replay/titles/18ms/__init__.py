@@ -65,10 +65,10 @@ class EighteenMS(Title):
     # -- track (11.4, 16)
 
     def tile_lays(self, game: Game, round_: OperatingRound) -> int:
-        return 2 if round_.turn["first"] else 1
+        return 2 if round_.turn.first else 1
 
     def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
-        laid = round_.turn.get("laid", [])
+        laid = round_.turn.laid
         if action.entity.kind == "corporation" and laid and laid[0][2] and turned.color != "yellow":
             raise Violation("tile-first-turn", "the second tile of a first turn may not be an upgrade after an upgrade")
 

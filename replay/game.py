@@ -52,6 +52,7 @@ class Game:
         self.board = Board(title)
         self.phase_index = 0
         self.or_number = 0  # operating rounds started so far
+        self.ors_this_set = title.ors_in_set(self)  # decided when a stock round ends
         self.sr_number = 0
         self.priority: PlayerId = self.order[0]
         self.finished = False
@@ -111,10 +112,12 @@ class Game:
         self.events.append(Event(max(self.index - 1, 0), kind, subject, amount, None if detail is None else str(detail)))
 
     def set_phase(self, name: str) -> None:
+        """Move on to a later phase (never back), with that phase's events."""
         names = [p.name for p in self.title.phases]
         if names.index(name) > self.phase_index:
             self.phase_index = names.index(name)
             self.note("phase", name)
+            self.title.on_phase(self, self.phase)
 
     def close_company(self, sym: str) -> None:
         company = self.companies[sym]
@@ -243,8 +246,8 @@ class Game:
         in_ipo = self.percent(IPO, sym)
         if 100 - in_ipo >= self.title.float_percent:
             corp.floated = True
-            self.pay(None, sym, 10 * corp.par_price)
-            self.note("float", sym, 10 * corp.par_price)
+            self.title.on_float(self, sym)
+            self.note("float", sym, corp.cash)
 
     def rust(self, card: str, salvage: int | None) -> None:
         """Remove every train of a type from play; owning corporations get the salvage value."""

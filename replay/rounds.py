@@ -186,7 +186,7 @@ class StockRound(Round):
         self._check_cert_limit(player, sym, after_yellow=cell.zone == "yellow")
         corp.par_price = price
         game.market.place(sym, cell)
-        game.pay(player, None, cost)
+        game.pay(player, game.title.ipo_payee(sym), cost)
         game.move_share(f"{sym}_0", player)
         game.note("par", sym, price, player)
         self._bought(player)
@@ -205,7 +205,7 @@ class StockRound(Round):
         if share.owner not in (IPO, MARKET):
             raise Violation("buy-source", f"certificate {share.id} is not for sale (held by {share.owner})")
         self._check_may_buy(player, sym)
-        price = (corp.par_price if share.owner == IPO else game.share_price(sym)) * share.percent // 10  # type: ignore[operator]
+        price = (game.title.ipo_price(game, sym) if share.owner == IPO else game.share_price(sym)) * share.percent // 10  # type: ignore[operator]
         self._check_cash(player, price)
         if game.percent(player, sym) + share.percent > game.title.max_ownership:
             raise Violation(
@@ -213,7 +213,7 @@ class StockRound(Round):
                 f"{game.player_name(player)} would hold {game.percent(player, sym) + share.percent}% of {sym}; the limit is {game.title.max_ownership}%",
             )
         self._check_cert_limit(player, sym)
-        game.pay(player, None, price)
+        game.pay(player, game.title.ipo_payee(sym) if share.owner == IPO else None, price)
         game.move_share(share.id, player)
         game.float_if_ready(sym)
         game.check_presidency(sym)
@@ -254,6 +254,8 @@ class StockRound(Round):
         player = self.player_of(action)
         if self.number == 1 and game.title.no_sales_in_first_sr:
             raise Violation("no-sale-first-sr", "no certificate may be sold in the first stock round")
+        if "buy" in self.turn and not game.title.buy_then_sell:
+            raise Violation("sell-after-buy", "sales come before the purchase of a stock turn")
         if "sell" in self.turn and "buy" in self.turn and self.turn[-1] == "buy" and self.turn[0] == "sell":
             raise Violation("sell-buy-sell", "a purchase must come before all sales or after all of them in one turn")
         sell_shares(game, player, action, self.sold)
@@ -270,6 +272,7 @@ class StockRound(Round):
                 game.market.move_up(sym)
         if self.last_actor is not None:
             game.priority = game.next_player(self.last_actor)
+        game.ors_this_set = game.title.ors_in_set(game)
         return OperatingRound(game, 1)
 
 
@@ -283,6 +286,8 @@ def sell_shares(game: Game, player: PlayerId, action: Action, sold: set[tuple[Pl
     if len(companies) != 1:
         raise Violation("sell-own", "one sale sells certificates of one company")
     sym = companies.pop()
+    if game.title.sell_after_operated and not game.corporations[sym].operated:
+        raise Violation("sell-before-operating", f"{sym} has not yet operated, so its shares cannot be sold")
     percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
     in_market = game.percent(MARKET, sym)
     if in_market + percent > game.title.market_pool_max:
@@ -383,7 +388,7 @@ class OperatingRound(Round):
         self.corp = self.queue[self.position]
         corp = game.corporations[self.corp]
         self.turn = Turn(first=not corp.operated)
-        if not corp.operated:
+        if not corp.operated and not game.title.home_token_at_float:
             game.title.place_home_token(game, self.corp)
 
     def _end_turn(self) -> None:
@@ -440,7 +445,7 @@ class OperatingRound(Round):
         if step < self.turn.step:
             return
         if self.turn.step <= DIVIDEND < step and not self.turn.paid:
-            self._distribute(0, payout=False)
+            self._distribute(0, 0)
         self.turn.step = step
 
     def close_at_end(self) -> bool:
@@ -552,29 +557,39 @@ class OperatingRound(Round):
         if self.turn.ran is None:
             raise Violation("dividend-no-run", f"{corp} has not run trains this turn")
         kind = action.fields.get("kind")
-        if kind not in ("payout", "withhold"):
-            raise Violation("dividend-kind", f"{kind!r} is not a dividend choice (payout or withhold)")
+        kinds = self.game.title.dividend_kinds
+        if kind not in kinds:
+            raise Violation("dividend-kind", f"{kind!r} is not a dividend choice ({', '.join(kinds)})")
         revenue = self.turn.ran
-        self._distribute(revenue, payout=kind == "payout" and revenue > 0)
+        paid = {"payout": revenue, "withhold": 0, "half": revenue - revenue // 20 * 10}[kind]
+        self._distribute(revenue, paid)
         self.turn.step = TRAIN
 
-    def _distribute(self, revenue: int, payout: bool) -> None:
+    def _distribute(self, revenue: int, paid: int) -> None:
+        """Pay ``paid`` as dividends (10% a share, rounded up) and keep the rest; move the price.
+
+        With full capitalization shares in the open market pay the company; with incremental
+        capitalization the company's own treasury shares do and the open market's pay nobody.
+        """
         game, corp = self.game, self.corp
         assert corp is not None
         self.turn.paid = True
-        if payout:
-            per_share = revenue / 10
+        per_share = paid / 10
+        if per_share:
             for pid in game.order:
                 amount = math.ceil(game.percent(pid, corp) / 10 * per_share)
                 if amount:
                     game.pay(None, pid, amount)
-            market = math.ceil(game.percent(MARKET, corp) / 10 * per_share)
-            if market:
-                game.pay(None, corp, market)
+            own = MARKET if game.title.capitalization == "full" else IPO
+            to_company = math.ceil(game.percent(own, corp) / 10 * per_share)
+            if to_company:
+                game.pay(None, corp, to_company)
+        if revenue - paid:
+            game.pay(None, corp, revenue - paid)
+        move = game.title.dividend_move(game, corp, paid)
+        if move == "right":
             game.market.move_right(corp)
-        else:
-            if revenue:
-                game.pay(None, corp, revenue)
+        elif move == "left":
             game.market.move_left(corp)
 
     # -- trains
@@ -655,9 +670,9 @@ class OperatingRound(Round):
         while not self.finished:
             self._end_turn()
         game.title.after_operating_round(game, self)
-        if game.title.game_over_after_or(game):
-            game.end_game(f"end of OR {game.or_number}")
+        if game.title.game_over_after_or(game, self):
+            game.end_game(f"end of OR {self.label}")
             return self
-        if self.number_in_set < game.title.ors_per_set:
+        if self.number_in_set < game.ors_this_set:
             return OperatingRound(game, self.number_in_set + 1)
         return StockRound(game)

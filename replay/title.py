@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,6 +46,7 @@ class TrainType:
     obsolete_after_or: int | None
     available_after: str | None  # e.g. "6": only once that train type has been bought
     variants: tuple[TrainType, ...] = ()
+    rusts_on: str | None = None  # the train type whose first purchase removes this one from play
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class Phase:
     name: str
     tiles: tuple[str, ...]
     train_limit: int
+    on: str | None = None  # the train type whose first purchase starts this phase
+    operating_rounds: int | None = None  # ORs in a set that starts in this phase (when it varies)
 
     @property
     def colour(self) -> str:
@@ -76,6 +80,12 @@ class CompanySpec:
     revenue: int
 
 
+def _trigger_train(trigger: str) -> str | None:
+    """The train named by a phase trigger such as 'purchase of the first 3-train'."""
+    match = re.search(r"first (\w+)-train", trigger)
+    return match.group(1) if match else None
+
+
 def _read(slug: str, name: str) -> Any:
     return json.loads((TITLES_DIR / slug / name).read_text(encoding="utf-8"))
 
@@ -94,6 +104,7 @@ def _train(raw: dict[str, Any], count: int | None = None) -> TrainType:
         obsolete_after_or=raw.get("obsolete_after_or"),
         available_after="6" if raw.get("available_after", "").startswith("first 6") else None,
         variants=tuple(_train(v, raw.get("count")) for v in raw.get("variants", ())),
+        rusts_on=raw.get("rusts_on"),
     )
 
 
@@ -113,16 +124,21 @@ class Title:
         self.float_percent = limits["float_percent"]
         self.bank_cash: int = game["bank"]["cash"]
         self.par_values: tuple[int, ...] = tuple(game["par_values"])
-        self.last_or: int = game["game_end"]["after_or"]
+        self.last_or: int | None = game["game_end"].get("after_or")
+        self.bank_breaks: bool = game["bank"].get("breaks_game", False)
+        self.capitalization: str = game["capitalization"]["type"]
         self.no_sales_in_first_sr: bool = game["stock_round"].get("no_sales_in_first_sr", False)
+        self.sell_after_operated: bool = game["stock_round"].get("sell_only_after_operated", False)
 
         trains = _read(self.slug, "trains.json")
         self.trains: tuple[TrainType, ...] = tuple(_train(t) for t in trains["trains"])
         phases = _read(self.slug, "phases.json")
         self.phases: tuple[Phase, ...] = tuple(
-            Phase(p["name"], tuple(p["tiles"]), p["train_limit"]) for p in phases["phases"]
+            Phase(p["name"], tuple(p["tiles"]), p["train_limit"], _trigger_train(p.get("trigger", "")),
+                  p.get("operating_rounds"))
+            for p in phases["phases"]
         )
-        self.ors_per_set: int = phases["ors_per_set"]
+        self._ors_per_set: int | dict[str, int] = phases["ors_per_set"]
 
         companies = _read(self.slug, "companies.json")
         self.corporations: tuple[CorporationSpec, ...] = tuple(
@@ -178,14 +194,60 @@ class Title:
     def setup(self, game: Game) -> None:
         """Title-specific setup after the generic one (special trains, random draws)."""
 
+    home_token_at_float = False
+    """Whether a company places its home station when it floats (else at its first operating turn)."""
+    ipo_at_market_price = False
+    """Whether unsold (treasury) certificates sell at the current price rather than at par."""
+    buy_then_sell = True
+    """Whether a player may sell after buying in a stock turn (never sell, buy, sell)."""
+    dividend_kinds: tuple[str, ...] = ("payout", "withhold")
+
     def before_operating_round(self, game: Game, round_: OperatingRound) -> None:
         """Called when an operating round starts, before private companies pay."""
 
     def after_operating_round(self, game: Game, round_: OperatingRound) -> None:
         """Called when an operating round ends, before the next round starts."""
 
-    def game_over_after_or(self, game: Game) -> bool:
-        return game.or_number >= self.last_or
+    def ors_in_set(self, game: Game) -> int:
+        """Operating rounds in the set after a stock round, fixed or by the phase then."""
+        if isinstance(self._ors_per_set, int):
+            return self._ors_per_set
+        return self._ors_per_set[game.phase.name]
+
+    def game_over_after_or(self, game: Game, round_: OperatingRound) -> bool:
+        """After a fixed number of ORs, or at the end of the set in which the bank broke."""
+        if self.last_or is not None and game.or_number >= self.last_or:
+            return True
+        return self.bank_breaks and game.bank < 0 and round_.number_in_set >= game.ors_this_set
+
+    # -- stock
+
+    def ipo_price(self, game: Game, sym: str) -> int:
+        """Price of a 10% certificate from the initial offering (or treasury)."""
+        if self.ipo_at_market_price:
+            return game.share_price(sym)  # type: ignore[return-value]
+        return game.corporations[sym].par_price  # type: ignore[return-value]
+
+    def ipo_payee(self, sym: str) -> str | None:
+        """Who is paid for initial-offering certificates: the bank (full) or the company (incremental)."""
+        return sym if self.capitalization == "incremental" else None
+
+    def on_float(self, game: Game, sym: str) -> None:
+        """A company has just floated: full capitalization pays it ten times its par value."""
+        if self.capitalization == "full":
+            game.pay(None, sym, 10 * game.corporations[sym].par_price)  # type: ignore[operator]
+        if self.home_token_at_float:
+            self.place_home_token(game, sym)
+
+    def dividend_move(self, game: Game, sym: str, paid: int) -> str:
+        """How the share price moves after a company distributed ``paid`` in total: right or left."""
+        return "right" if paid > 0 else "left"
+
+    def on_phase(self, game: Game, phase: Phase) -> None:
+        """A new phase has started: trains that rust on it leave play."""
+        for train_type in self.trains:
+            if phase.on is not None and train_type.rusts_on == phase.on:
+                game.rust(train_type.name, None)
 
     # -- track
 
@@ -268,6 +330,9 @@ class Title:
         game.pay(corp, None, price)
         train.name = variant or card
         game.deliver_train(train, corp, price, "bank")
+        for phase in self.phases:
+            if phase.on == card:
+                game.set_phase(phase.name)
         self.after_train_bought(game, corp, train.name)
 
     def fund_purchase(self, game: Game, round_: OperatingRound, price: int, train_name: str) -> None:

@@ -233,7 +233,8 @@ def test_hex_id_examples() -> None:
     assert coordinates("A1") == (0, 0) and coordinates("B12") == (11, 1) and coordinates("AA1") == (0, 26)
     assert [neighbour("C7", e) for e in range(6)] == ["D6", "C5", "B6", "B8", "C9", "D8"]
     assert neighbour("A1", 2) is None and shared_edge("A1", "A1") is None and shared_edge("A1", "A5") is None
-    for bad in ("A2", "a1", "B0", "12", "B"):
+    assert coordinates("A2") == (1, 0)  # odd parity: 18Texas's grid
+    for bad in ("a1", "B0", "12", "B"):
         with pytest.raises(ValueError):
             coordinates(bad)
 

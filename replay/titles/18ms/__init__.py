@@ -184,14 +184,15 @@ class EighteenMS(Title):
             raise Violation("train-obsolete", f"train {train.id} ran this round and becomes obsolete at its end")
 
     def after_train_bought(self, game: Game, corporation: str, train_name: str) -> None:
-        if train_name == "6" and game.phase.name in ("2", "3"):
-            game.set_phase("6")
+        if "D" in train_name:
+            game.set_phase("D")
+
+    def on_phase(self, game: Game, phase: Any) -> None:
+        if phase.name == "6":  # the first 6-train (8)
             for company in game.companies.values():
                 game.close_company(company.sym)
             for corp in game.corporations.values():
                 corp.abilities.discard("new_orleans_bonus")
-        if "D" in train_name:
-            game.set_phase("D")
 
     # -- private companies (11.3, 16)
 

@@ -7,15 +7,20 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
+import polars as pl
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 import dashboard as dashboard_package
+from analytics.balance import winner_correlations
+from analytics.rush import train_rush_distribution
+from analytics.validation import validation_summary
 from ingest import notation
 from ingest.errors import RecordError
 from ingest.export import write_export
@@ -25,6 +30,7 @@ from replay import Replay, replay_record
 from replay.conformance import check
 from replay.titles import SUPPORTED
 from records import Archive, ArchiveError
+from records.archive import ARCHIVE_TABLES
 
 DEFAULT_DB = "railledger.duckdb"
 REFERENCE_REPLAY_MS = 280
@@ -352,6 +358,104 @@ def bench(
     out.print(replay)
     records = [read_record(str(path)) for path in files]
     out.print(f"throughput: {benchmarks.games_per_second(records):.1f} games/s stored (records, without replay)")
+
+
+@app.command()
+def stats(
+    title: Annotated[
+        Optional[str], typer.Option(help="Only this title, e.g. 18MS (default: each title, then all pooled).")
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Print statistics of the replayed games: what goes with winning, the train rush, broken rules.
+
+    Win rates come with their sample size (n) and a 95% Wilson interval: a few games prove little.
+    Train rush rows count games by the operating round (1st, 2nd... OR of the game) in which a
+    train type was first bought or rusted.
+
+    Example: railledger stats --db games.duckdb --title 18MS
+    """
+    with _open(db, read_only=True) as archive:
+        correlations = _of_title(winner_correlations(archive), "scope", title)
+        rush = _of_title(train_rush_distribution(archive), "title", title)
+        flags = _of_title(validation_summary(archive), "title", title)
+    out.print(_stats_table(
+        "winner correlations (games with standings)",
+        ("scope", "factor", "value", "n", "wins", "win rate", "95% CI", "mean rank"),
+        [(r["scope"], r["factor"], r["value"], str(r["games"]), str(r["wins"]), f"{r['win_rate']:.2f}",
+          f"{r['ci_low']:.2f}-{r['ci_high']:.2f}", f"{r['mean_rank']:.2f}")
+         for r in correlations.iter_rows(named=True)],
+        numbers=5,
+    ))
+    out.print(_stats_table(
+        "train rush (games by operating round)",
+        ("title", "train", "event", "OR #", "games"),
+        [(r["title"], r["train_type"], r["event"], str(r["or_ordinal"]), str(r["games"]))
+         for r in rush.iter_rows(named=True)],
+        numbers=2,
+    ))
+    out.print(_stats_table(
+        "validation flags",
+        ("title", "rule", "flags", "games"),
+        [(r["title"], r["rule"], str(r["flags"]), str(r["games"])) for r in flags.iter_rows(named=True)],
+        numbers=2,
+    ))
+
+
+def _of_title(frame: pl.DataFrame, column: str, title: str | None) -> pl.DataFrame:
+    """The rows of one title (ignoring case, as ``games --title`` does), or all rows without one."""
+    return frame if title is None else frame.filter(pl.col(column).str.to_lowercase() == title.lower())
+
+
+def _stats_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], numbers: int) -> Table:
+    """A table whose last ``numbers`` columns are right-aligned numbers; text folds rather than
+    losing letters in a narrow terminal. The title says "none" when there are no rows."""
+    table = Table(title=title if rows else f"{title}: none")
+    for i, column in enumerate(columns):
+        number = i >= len(columns) - numbers
+        table.add_column(column, justify="right" if number else "left", no_wrap=number,
+                         overflow="ellipsis" if number else "fold")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+class ExportFormat(str, Enum):
+    parquet = "parquet"
+    csv = "csv"
+
+
+@app.command()
+def export(
+    out_dir: Annotated[Path, typer.Argument(help="Directory to write one file per table into (created if missing).")],
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", help="parquet, or csv (list columns as JSON text).")
+    ] = ExportFormat.parquet,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Write every archive table to OUT_DIR/<table>.parquet (or .csv) for other tools.
+
+    Example: railledger export --format csv exported/ --db games.duckdb
+    """
+    with _open(db, read_only=True) as archive:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name in ARCHIVE_TABLES:
+            frame = archive.table(name)
+            path = out_dir / f"{name}.{fmt.value}"
+            if fmt is ExportFormat.csv:
+                _csv_ready(frame).write_csv(path)
+            else:
+                frame.write_parquet(path)
+            rows = f"{frame.height} row{'' if frame.height == 1 else 's'}"
+            out.print(f"{path}: {rows}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
+    """CSV holds no lists (games.optional_rules): write them as JSON text, which reads back exactly."""
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    return frame.with_columns(
+        pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists
+    )
 
 
 def main() -> None:

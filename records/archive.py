@@ -179,7 +179,7 @@ class Archive:
             )
 
     def _resolve(self, key_or_source_id: str) -> str:
-        if self._con.execute("SELECT 1 FROM games WHERE key = ?", [key_or_source_id]).fetchone():
+        if self._con.execute("SELECT 1 FROM games WHERE key = ?", [key_or_source_id]).fetchall():
             return key_or_source_id
         found = self._con.execute("SELECT key FROM games WHERE source_id = ? ORDER BY key", [key_or_source_id])
         keys = [key for (key,) in found.fetchall()]

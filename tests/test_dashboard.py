@@ -1,4 +1,9 @@
-"""The dashboard's archive page, driven the way Streamlit runs it (AppTest)."""
+"""The dashboard's pages, driven the way Streamlit runs them (AppTest), on a small real archive:
+the 18MS test game, the examples, and one game with a flagged action.
+
+The flagged game is tests/games/18ms-short.rln with a share sale in the first stock round (18MS
+forbids it, rule 10.2) inserted after action 190, under its own game id.
+"""
 
 from __future__ import annotations
 
@@ -7,43 +12,209 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
 
-from ingest.export import read_export
-from records import Archive
-from tests.conftest import act, export
+from cli.app import app
 
-APP = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
+REPO = Path(__file__).resolve().parent.parent
+APP = str(REPO / "dashboard" / "app.py")
+FLAGGED_KEY = "railledger/test-18ms-flagged"
+FLAGGED_ACTION = "195 p2 sell_shares IC_1 10"
+FLAGGED_RULE = "18MS/10.2-no-sale-first-sr"
+FLAGGED_SEQ = 19
+"""Position of the inserted action: 19 actions (ids 10..190 in steps of 10) come before it."""
+SHORT_KEY = "railledger/test-18ms-short"
+TEXAS_KEY = "railledger/example-18texas-auction"
+UNREPLAYED_KEY = "railledger/example-1871-auction"
+"""A title without a rules engine yet, so archived without replay rows."""
 
 
-@pytest.fixture()
-def archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    db = tmp_path / "dash.duckdb"
-    with Archive.open(db) as store:
-        store.store(read_export(export([act(1), act(2)], id=1)))
-        store.store(read_export(export([act(1)], id=2, title="18Texas", players=[{"id": 5, "name": "Zoe"}])))
-    monkeypatch.setenv("RAILLEDGER_DB", str(db))
+def flagged_text() -> str:
+    text = (REPO / "tests" / "games" / "18ms-short.rln").read_text(encoding="utf-8")
+    assert "\n190 p1 pass\n" in text and '[Game "test-18ms-short"]' in text
+    text = text.replace("\n190 p1 pass\n", f"\n190 p1 pass\n{FLAGGED_ACTION}\n", 1)
+    return text.replace('[Game "test-18ms-short"]', '[Game "test-18ms-flagged"]', 1)
+
+
+def build_archive(folder: Path) -> Path:
+    """Ingest the games into ``folder/dash.duckdb`` with the real command; returns its path."""
+    games = folder / "flagged"
+    games.mkdir()
+    (games / "18ms-flagged.rln").write_text(flagged_text(), encoding="utf-8")
+    db = folder / "dash.duckdb"
+    result = CliRunner().invoke(
+        app, ["ingest", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
+    assert result.exit_code == 0, result.output
     return db
 
 
-def test_archive_page_lists_every_game(archive: Path) -> None:
-    page = AppTest.from_file(APP, default_timeout=30).run()
+@pytest.fixture(scope="module")
+def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_archive(tmp_path_factory.mktemp("dashboard"))
+
+
+@pytest.fixture()
+def dashboard(archive_db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The app on the archive page, first run done."""
+    monkeypatch.setenv("RAILLEDGER_DB", str(archive_db))
+    page = AppTest.from_file(APP, default_timeout=60).run()
     assert not page.exception
-    table = page.dataframe[0].value
-    assert sorted(table["key"]) == ["18xx.games/1", "18xx.games/2"]
-    assert "2 of 2 games" in page.caption[0].value
+    return page
 
 
-def test_archive_page_filters_by_title_and_player(archive: Path) -> None:
-    page = AppTest.from_file(APP, default_timeout=30).run()
-    page.multiselect[0].set_value(["18Texas"]).run()
-    assert list(page.dataframe[0].value["key"]) == ["18xx.games/2"]
-    page.multiselect[0].set_value(["18MS", "18Texas"]).run()
-    page.text_input[0].input("bob").run()
-    assert list(page.dataframe[0].value["key"]) == ["18xx.games/1"]
+def open_page(page: AppTest, path: str, **query: str) -> AppTest:
+    page.query_params.update(query)
+    page.switch_page(path).run()
+    assert not page.exception, page.exception
+    assert not page.error, [e.value for e in page.error]
+    return page
+
+
+def figures(page: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in page.get("plotly_chart")]
+
+
+def trace_names(figure: dict) -> list[str]:
+    return [trace.get("name") for trace in figure["data"]]
+
+
+# ------------------------------------------------------------------------------ archive page
+
+
+def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: AppTest) -> None:
+    table = dashboard.dataframe[0].value
+    keys = sorted(table["key"])
+    assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, "railledger/example-18ms-opening",
+                           "railledger/example-1871-auction"])
+    assert "5 of 5 games" in dashboard.caption[0].value
+    flags = dict(zip(table["key"], table["flags"]))
+    assert flags[FLAGGED_KEY] == 1 and flags[SHORT_KEY] == 0
+    links = dict(zip(table["key"], table["review"]))
+    assert links[FLAGGED_KEY] == "review?game=railledger%2Ftest-18ms-flagged"
+    replayed = dict(zip(table["key"], table["replayed"]))
+    assert replayed[SHORT_KEY] and not replayed[UNREPLAYED_KEY]
+
+
+def test_archive_page_filters_by_title_player_status_and_flags(dashboard: AppTest) -> None:
+    dashboard.multiselect[0].set_value(["18Texas"]).run()
+    assert list(dashboard.dataframe[0].value["key"]) == [TEXAS_KEY]
+    dashboard.multiselect[0].set_value(["18MS", "18Texas", "The Old Prince 1871"]).run()
+    dashboard.selectbox[0].set_value("flagged only").run()
+    flagged = dashboard.dataframe[0].value
+    assert FLAGGED_KEY in list(flagged["key"]) and SHORT_KEY not in list(flagged["key"])
+    assert (flagged["flags"] > 0).all()
+    dashboard.selectbox[0].set_value("without flags").run()
+    assert FLAGGED_KEY not in list(dashboard.dataframe[0].value["key"])
+    dashboard.selectbox[0].set_value("all games").run()
+    dashboard.text_input[0].input("diesel").run()  # only the 18Texas example seats Diesel
+    assert list(dashboard.dataframe[0].value["key"]) == [TEXAS_KEY]
+    dashboard.text_input[0].input("").run()
+    dashboard.multiselect[1].set_value(["finished"]).run()
+    assert dashboard.dataframe[0].value.empty
+    assert "0 of 5 games" in dashboard.caption[0].value
 
 
 def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAILLEDGER_DB", str(tmp_path / "none.duckdb"))
-    page = AppTest.from_file(APP, default_timeout=30).run()
+    page = AppTest.from_file(APP, default_timeout=60).run()
     assert not page.exception
     assert "Cannot read the archive" in page.error[0].value
+
+
+# ------------------------------------------------------------------------------ game review
+
+
+def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step=str(FLAGGED_SEQ))
+    assert page.selectbox[0].value == FLAGGED_KEY
+    assert page.slider[0].value == FLAGGED_SEQ
+    assert page.code[0].value == FLAGGED_ACTION
+    assert FLAGGED_RULE in page.warning[0].value
+    assert page.selectbox[1].value.endswith("SR 1")  # the round picker follows the step
+
+
+def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY)
+    last = page.slider[0].value
+    assert last == 71  # opens at the last action of the 72
+    players, companies = page.dataframe[0].value, page.dataframe[1].value
+    assert list(players["player"]) == ["Ada", "Brunel", "Cugnot"]
+    assert sorted(companies["company"]) == ["GMO", "IC", "WRA"]
+    assert set(companies["president"]) <= {"Ada", "Brunel", "Cugnot"}
+
+    market, board, prices, worth = figures(page)
+    assert trace_names(market) == ["market", "companies"]
+    assert sorted(market["data"][1]["text"]) == ["GMO", "IC", "WRA"]
+    names = trace_names(board)
+    assert {"white hexes", "red hexes", "yellow hexes", "track", "stations", "towns", "offboards", "names"} <= set(names)
+    stations = board["data"][names.index("stations")]["text"]
+    assert {"GMO", "IC", "WRA"} <= set(stations)
+    assert "Memphis" in board["data"][names.index("names")]["text"]
+    assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
+    assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
+    for chart in (prices, worth):
+        assert chart["layout"]["shapes"][0]["x0"] == last  # the marker at the step
+
+
+def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, step="3")
+    assert page.code[0].value == "40 p1 par GMO 80,1,4"
+    page.button[1].click().run()  # Next
+    assert page.slider[0].value == 4 and page.code[0].value == "50 p2 par IC 90,0,4"
+    page.button[0].click().run()  # Previous
+    page.button[0].click().run()
+    assert page.slider[0].value == 2 and page.code[0].value == "30 p1 bid BS 40"
+    rounds = page.selectbox[1].options
+    operating = next(label for label in rounds if label.endswith("OR 1.1"))
+    page.selectbox[1].set_value(operating).run()
+    assert page.selectbox[1].value == operating
+    assert "· OR 1.1 ·" in page.markdown[0].value
+    page.slider[0].set_value(page.slider[0].value - 1).run()
+    assert not page.selectbox[1].value.endswith("OR 1.1")  # the action before it closed the stock round
+
+
+def test_review_of_a_game_without_replay_steps_through_its_actions_only(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, step="0")
+    assert page.code[0].value.startswith("1 p1 ")
+    assert "without a replay" in page.info[0].value
+    assert not page.get("plotly_chart")
+
+
+# ------------------------------------------------------------------------------ other pages
+
+
+def test_train_rush_page_shows_the_distribution_and_a_game_timeline(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/rush.py")
+    bought, gone, timeline = figures(page)
+    assert trace_names(bought) and set(trace_names(bought)) >= {"2+"}
+    assert trace_names(timeline) == ["in service", "first bought", "gone"]
+    table = page.dataframe[0].value
+    assert list(timeline["data"][0]["y"]) == list(table["train_type"])
+    assert "2+" in list(table["train_type"])
+
+
+def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/balance.py")
+    assert page.selectbox[0].value == "seat"
+    (chart,) = figures(page)
+    table = page.dataframe[0].value
+    assert set(table["factor"]) == {"seat"}
+    assert sorted(trace_names(chart)) == sorted(set(table["scope"])) and {"18MS", "all titles"} <= set(table["scope"])
+    for trace in chart["data"]:
+        assert "arrayminus" in trace["error_y"]
+        assert all(text.startswith("n=") for text in trace["text"])
+    page.multiselect[0].set_value(["all titles"]).run()
+    assert trace_names(figures(page)[0]) == ["all titles"]
+
+
+def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/validation.py")
+    summary, flags = page.dataframe[0].value, page.dataframe[1].value
+    assert f"{len(flags)} flagged actions in {flags['game_key'].nunique()} games" in page.caption[0].value
+    (chart,) = figures(page)
+    assert sorted(trace_names(chart)) == sorted(set(summary["title"]))
+    assert FLAGGED_RULE in list(summary["rule"])
+    (row,) = [r for _, r in flags.iterrows() if r["game_key"] == FLAGGED_KEY]
+    assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "195", FLAGGED_RULE)
+    assert "first stock round" in row["message"]
+    assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ}"

@@ -1,0 +1,163 @@
+"""The map as a plotly figure: pointy hexes at their doubled coordinates, track, stations, towns.
+
+Drawn from :class:`analytics.review.BoardView`. Hex size is 1 (centre to corner): a doubled
+column step is sqrt(3)/2 wide and a row 1.5 high, y pointing down the rows so row A is on top.
+Track runs from an edge's midpoint to the stop it serves, or between two edges as a curve bent
+through the centre (a quadratic Bezier), which reads like the printed tiles' curves. Hexes of a
+colour are one trace (polygons separated by gaps), so a full map is a dozen traces, not hundreds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from analytics.review import BoardView, HexView
+from replay.hexgrid import POINTY_OFFSETS
+
+HEX_COLOURS = {
+    "white": "#f4f1e8", "yellow": "#f3dc4b", "green": "#72b86b", "brown": "#b98a5e",
+    "gray": "#b4b4b4", "red": "#d9564a",
+}
+TRACK = "#222222"
+STEP_X = math.sqrt(3) / 2
+STEP_Y = 1.5
+CURVE_POINTS = 9
+
+Point = tuple[float, float]
+
+
+def centre(hex_: HexView) -> Point:
+    return hex_.x * STEP_X, -hex_.y * STEP_Y
+
+
+def edge_midpoint(edge: int, at: Point) -> Point:
+    """Midpoint of side ``edge``: half way to the neighbour across it."""
+    dx, dy = POINTY_OFFSETS[edge]
+    return at[0] + dx * STEP_X / 2, at[1] - dy * STEP_Y / 2
+
+
+def corners(at: Point) -> list[Point]:
+    """The six corners of a pointy-topped hex, closed (first corner repeated)."""
+    points = [(at[0] + math.cos(math.radians(30 + 60 * k)), at[1] + math.sin(math.radians(30 + 60 * k)))
+              for k in range(7)]
+    return points
+
+
+def stop_positions(hex_: HexView) -> dict[str, Point]:
+    """Where each city/town/offboard of a hex sits: the centre when alone, else pulled toward
+    the edges its track leaves by, so two stops of one hex do not overlap."""
+    at = centre(hex_)
+    nodes = [f"c{i}" for i in range(len(hex_.cities))] + [f"t{i}" for i in range(hex_.towns)] + \
+        [f"o{i}" for i in range(hex_.offboards)]
+    if len(nodes) <= 1:
+        return {node: at for node in nodes}
+    positions: dict[str, Point] = {}
+    for index, node in enumerate(nodes):
+        edges = [int(end[1:]) for path in hex_.paths if node in path for end in path if end.startswith("e")]
+        if edges:
+            mids = [edge_midpoint(e, at) for e in edges]
+            mx, my = sum(p[0] for p in mids) / len(mids), sum(p[1] for p in mids) / len(mids)
+            positions[node] = (at[0] + (mx - at[0]) * 0.6, at[1] + (my - at[1]) * 0.6)
+        else:
+            angle = math.radians(90 - 360 * index / len(nodes))
+            positions[node] = (at[0] + 0.45 * math.cos(angle), at[1] + 0.45 * math.sin(angle))
+    return positions
+
+
+def _end(end: str, at: Point, stops: dict[str, Point]) -> Point:
+    return edge_midpoint(int(end[1:]), at) if end.startswith("e") else stops[end]
+
+
+def _track(hex_: HexView) -> list[Point | None]:
+    """Polyline points of every path of a hex, each followed by a gap (None)."""
+    at = centre(hex_)
+    stops = stop_positions(hex_)
+    points: list[Point | None] = []
+    for a, b in hex_.paths:
+        start, stop = _end(a, at, stops), _end(b, at, stops)
+        if a.startswith("e") and b.startswith("e"):
+            for i in range(CURVE_POINTS):
+                t = i / (CURVE_POINTS - 1)
+                points.append((
+                    (1 - t) ** 2 * start[0] + 2 * (1 - t) * t * at[0] + t * t * stop[0],
+                    (1 - t) ** 2 * start[1] + 2 * (1 - t) * t * at[1] + t * t * stop[1],
+                ))
+        else:
+            points += [start, stop]
+        points.append(None)
+    return points
+
+
+def _xy(points: list[Point | None]) -> tuple[list[float | None], list[float | None]]:
+    return [p[0] if p else None for p in points], [p[1] if p else None for p in points]
+
+
+def map_figure(view: BoardView, colours: dict[str, str]) -> go.Figure:
+    """The whole map at one step. Traces: one per hex colour, then track, stations, towns,
+    offboards and names, each named so a legend or a test can find it. ``colours`` maps company
+    symbols to their colours (see :mod:`dashboard.colours`)."""
+    figure = go.Figure()
+    by_colour: dict[str, list[Point | None]] = {}
+    for hex_ in view.hexes:
+        by_colour.setdefault(hex_.colour, []).extend([*corners(centre(hex_)), None])
+    for colour, points in by_colour.items():
+        xs, ys = _xy(points)
+        figure.add_scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=HEX_COLOURS.get(colour, "#dddddd"),
+                           line={"color": "#8a8a8a", "width": 1}, name=f"{colour} hexes", hoverinfo="skip")
+    track = [p for hex_ in view.hexes for p in _track(hex_)]
+    xs, ys = _xy(track)
+    figure.add_scatter(x=xs, y=ys, mode="lines", line={"color": TRACK, "width": 4}, name="track", hoverinfo="skip")
+    _add_stations(figure, view, colours)
+    _add_stops(figure, view, "t", "towns", {"symbol": "circle", "size": 9, "color": TRACK})
+    _add_stops(figure, view, "o", "offboards", {"symbol": "diamond", "size": 11, "color": "#7a1f17"})
+    _add_names(figure, view)
+    figure.update_layout(
+        showlegend=False, height=640, margin={"l": 0, "r": 0, "t": 0, "b": 0},
+        plot_bgcolor="white", paper_bgcolor="white",
+        xaxis={"visible": False, "scaleanchor": "y", "scaleratio": 1},
+        yaxis={"visible": False},
+    )
+    return figure
+
+
+def _add_stations(figure: go.Figure, view: BoardView, colours: dict[str, str]) -> None:
+    """One marker per station slot, side by side in its city; a filled slot shows its company."""
+    xs, ys, labels, fills, hovers = [], [], [], [], []
+    for hex_ in view.hexes:
+        stops = stop_positions(hex_)
+        for index, slots in enumerate(hex_.cities):
+            cx, cy = stops[f"c{index}"]
+            for slot, company in enumerate(slots):
+                xs.append(cx + (slot - (len(slots) - 1) / 2) * 0.42)
+                ys.append(cy)
+                labels.append(company or "")
+                fills.append(colours.get(company, "#555555") if company else "white")
+                hovers.append(f"{hex_.hex} {hex_.location or ''}: {company or 'free slot'}")
+    figure.add_scatter(
+        x=xs, y=ys, mode="markers+text", name="stations", text=labels, hovertext=hovers, hoverinfo="text",
+        textfont={"size": 9, "color": "white"},
+        marker={"size": 24, "color": fills, "line": {"color": TRACK, "width": 2}},
+    )
+
+
+def _add_stops(figure: go.Figure, view: BoardView, kind: str, name: str, marker: dict[str, object]) -> None:
+    points = [stop_positions(h)[f"{kind}{i}"] for h in view.hexes
+              for i in range(h.towns if kind == "t" else h.offboards)]
+    xs, ys = _xy(points)  # type: ignore[arg-type]
+    figure.add_scatter(x=xs, y=ys, mode="markers", name=name, marker=marker, hoverinfo="skip")
+
+
+def _add_names(figure: go.Figure, view: BoardView) -> None:
+    """Location names under each hex's centre, and the hex id, tile and rotation on hover."""
+    xs, ys, names, hovers = [], [], [], []
+    for hex_ in view.hexes:
+        x, y = centre(hex_)
+        xs.append(x)
+        ys.append(y - 0.62)
+        names.append(hex_.location or "")
+        tile = f"tile {hex_.tile} rotation {hex_.rotation}" if hex_.tile else "printed"
+        hovers.append(f"{hex_.hex} {hex_.location or ''}<br>{tile}")
+    figure.add_scatter(x=xs, y=ys, mode="text", name="names", text=names, hovertext=hovers, hoverinfo="text",
+                       textfont={"size": 10, "color": "#333333"})

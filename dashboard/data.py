@@ -1,0 +1,110 @@
+"""Cached, read-only reads of the archive for every page, keyed by the archive's path.
+
+Each loader opens the archive read-only, asks ``analytics/`` and closes it again, so the
+dashboard never holds the DuckDB file between reruns (an ingest can still write it) and never
+shares one connection between Streamlit's session threads (a DuckDB connection is not
+thread-safe). Results are cached, so a rerun (a slider move) costs no archive read at all; the
+TTL lets a fresh ingest show up within a minute.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+import polars as pl
+import streamlit as st
+
+from analytics.balance import winner_correlations
+from analytics.prices import net_worth_by_step, share_prices_by_step
+from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
+from analytics.rush import train_rush, train_rush_distribution
+from analytics.validation import validation_summary
+from ingest.model import Record
+from records import Archive
+
+TTL = 60
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def db_path() -> str:
+    """The archive the dashboard shows: $RAILLEDGER_DB (``railledger dashboard`` sets it)."""
+    return os.environ.get("RAILLEDGER_DB", "railledger.duckdb")
+
+
+def load(loader: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a loader, or show why the archive cannot be read and stop the page.
+
+    A missing, busy or foreign file is a normal situation for a dashboard pointed at a path, so
+    it gets one readable line instead of a traceback.
+    """
+    try:
+        return loader(*args, **kwargs)
+    except Exception as exc:  # any failure to read is shown, not raised into Streamlit's error box
+        st.error(f"Cannot read the archive {db_path()}: {exc}")
+        st.stop()
+
+
+@contextmanager
+def _archive(db: str) -> Iterator[Archive]:
+    with Archive.open(db, read_only=True) as archive:
+        yield archive
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def overview(db: str) -> pl.DataFrame:
+    with _archive(db) as archive:
+        return archive_overview(archive)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
+def tables(db: str, key: str) -> GameTables:
+    with _archive(db) as archive:
+        return game_tables(archive, key)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
+def step_values(db: str, key: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(share prices, net worth) after every action of one game."""
+    with _archive(db) as archive:
+        return share_prices_by_step(archive, key), net_worth_by_step(archive, key)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=4)
+def record(db: str, key: str) -> Record:
+    with _archive(db) as archive:
+        return archive.record(key)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def board(db: str, key: str, seq: int) -> BoardView:
+    """The map after one action; replays only the reviewed game (a few tens of milliseconds)."""
+    return board_at(record(db, key), seq)
+
+
+@st.cache_data(show_spinner=False)
+def market(title: str) -> pl.DataFrame:
+    return market_grid(title)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def rush(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(train rush per game, its distribution per title) for every game."""
+    with _archive(db) as archive:
+        return train_rush(archive), train_rush_distribution(archive)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def correlations(db: str) -> pl.DataFrame:
+    with _archive(db) as archive:
+        return winner_correlations(archive)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def validation(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(flags per title and rule, every flagged action)."""
+    with _archive(db) as archive:
+        return validation_summary(archive), flag_list(archive)

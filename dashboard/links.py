@@ -1,0 +1,13 @@
+"""Links between pages: a game (and a step of it) opens on the review page through its URL."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+REVIEW_PATH = "review"
+
+
+def review_url(key: str, step: int | None = None) -> str:
+    """Relative URL of the review page at a game (``?game=key``), optionally at an action."""
+    query = {"game": key} if step is None else {"game": key, "step": step}
+    return f"{REVIEW_PATH}?{urlencode(query)}"

@@ -1,0 +1,33 @@
+"""Balance page: which seats, openings and holdings go with winning, per title and overall.
+
+Every rate is shown with its 95% interval and sample size: an archive of a few games proves
+little, and the bars say so.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from analytics.balance import FACTORS
+from dashboard import charts, data
+
+st.title("Balance")
+db = data.db_path()
+correlations = data.load(data.correlations, db)
+if correlations.is_empty():
+    st.info("No replayed game has standings yet.")
+    st.stop()
+
+factor_col, scope_col = st.columns(2)
+factor = factor_col.selectbox("Factor", [f for f in FACTORS if f in set(correlations["factor"])])
+scopes = correlations["scope"].unique(maintain_order=True).to_list()
+chosen = scope_col.multiselect("Scope", scopes, default=scopes)
+rows = correlations.filter(pl.col("factor") == factor, pl.col("scope").is_in(chosen))
+st.plotly_chart(charts.win_rates(rows), key="win_rates")
+st.caption("games: players with that value (the sample size); the interval is Wilson's at 95%.")
+st.dataframe(rows, hide_index=True, width="stretch",
+             column_config={"win_rate": st.column_config.NumberColumn(format="percent"),
+                            "ci_low": st.column_config.NumberColumn(format="percent"),
+                            "ci_high": st.column_config.NumberColumn(format="percent"),
+                            "mean_rank": st.column_config.NumberColumn(format="%.2f")})

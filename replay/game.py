@@ -24,9 +24,10 @@ class Game:
     """One game of a title, from setup to its end."""
 
     def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
-                 optional_rules: Iterable[str] = ()) -> None:
+                 optional_rules: Iterable[str] = (), game_id: str | None = None) -> None:
         self.title = title
         self.seed = seed
+        self.game_id = game_id
         self.optional_rules = tuple(optional_rules)
         roster = list(players)
         cash = title.starting_cash[len(roster)]
@@ -64,9 +65,13 @@ class Game:
 
     @classmethod
     def start(cls, title: str, players: Iterable[Player], seed: int | None = None,
-              optional_rules: Iterable[str] = ()) -> Game:
-        """Set up a new game of the title with this 18xx.games name."""
-        return cls(title_named(title), players, seed, optional_rules)
+              optional_rules: Iterable[str] = (), game_id: str | None = None) -> Game:
+        """Set up a new game of the title with this 18xx.games name.
+
+        Titles with random setup draw from ``seed``, or from the digits of ``game_id`` when the
+        record has no seed, exactly as 18xx.games does.
+        """
+        return cls(title_named(title), players, seed, optional_rules, game_id)
 
     # ------------------------------------------------------------------ processing
 
@@ -99,8 +104,10 @@ class Game:
         return True
 
     def end_of_record(self) -> None:
-        """Close the round in progress when the record ends (the last turn has no successor)."""
-        while not self.finished and self.round.close_at_end():
+        """Close the round in progress when the record ends: its last turn has no successor to end
+        it. An operating round is concluded (its end effects, perhaps the game's end); no further
+        round starts, so the state is the one the record reached."""
+        if not self.finished and self.round.close_at_end():
             self.round = self.round.next_round()
 
     def end_game(self, reason: str = "ended by the players") -> None:

@@ -46,7 +46,8 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
     Strict (default): stop at the first illegal action. ``keep_going``: an illegal action is
     flagged and not applied, and the replay goes on, so every problem shows at once.
     """
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules)
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id)
     outcome = Replay(record)
     for action in record.actions:
         try:

@@ -105,6 +105,84 @@ class DraftRound(Round):
         return StockRound(self.game)
 
 
+# ------------------------------------------------------------------------------ bid auction
+
+
+class BidAuction(Round):
+    """Players in turn bid on any private company, or overbid the bid on one (e.g. 18Texas 10).
+
+    A bid is at least the face value, an overbid at least ``increment`` more, both multiples of
+    ``increment``. A player holding a winning bid has no turn; being overbid gives the turn back.
+    When every player holds a winning bid, all pay and take their company; the priority deal goes
+    to the player after the last bidder.
+    """
+
+    label = "Auction"
+
+    def __init__(self, game: Game, increment: int = 5) -> None:
+        super().__init__(game)
+        self.increment = increment
+        self.bids: dict[str, tuple[PlayerId, int]] = {}
+        self.current: PlayerId = game.order[0]
+        self.last_bidder: PlayerId | None = None
+        self.resolved = False
+
+    def accepts(self, action: Action) -> bool:
+        if self.finished:
+            return False
+        player = self.player_of(action)
+        if not self.resolved and player != self.current:
+            raise Violation("auction-order", f"it is {self.game.player_name(self.current)}'s turn to bid")
+        return True
+
+    def _holders(self) -> set[PlayerId]:
+        return {bidder for bidder, _ in self.bids.values()}
+
+    def do_bid(self, action: Action) -> None:
+        game = self.game
+        player = self.player_of(action)
+        if self.resolved:
+            raise Violation("auction-over", "the auction is over")
+        sym = action.fields.get("company")
+        company = game.companies.get(sym)  # type: ignore[arg-type]
+        if company is None or company.closed or company.owner is not None:
+            raise Violation("auction-company", f"private company {sym} is not in the auction")
+        price = action.fields.get("price")
+        held = self.bids.get(sym)  # type: ignore[arg-type]
+        least = company.value if held is None else held[1] + self.increment
+        if not isinstance(price, int) or price < least or price % self.increment:
+            what = "face value" if held is None else f"${self.increment} over the ${held[1]} bid"
+            raise Violation("auction-bid", f"a bid on {company.name} is a multiple of ${self.increment}, at least {what} (${least}), not ${price}")
+        if price > game.cash(player):
+            raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
+        self.bids[sym] = (player, price)  # type: ignore[index]
+        self.last_bidder = player
+        holders = self._holders()
+        if len(holders) == len(game.order):
+            self._resolve()
+            return
+        following = game.order[game.order.index(player) + 1:] + game.order[: game.order.index(player) + 1]
+        self.current = next(p for p in following if p not in holders)
+
+    def _resolve(self) -> None:
+        game = self.game
+        for sym, (player, price) in self.bids.items():
+            game.pay(player, None, price)
+            game.companies[sym].owner = player
+            game.note("private", sym, price, player)
+        assert self.last_bidder is not None
+        game.priority = game.next_player(self.last_bidder)
+        self.resolved = True
+        self.finished = self.pending() is None
+
+    def pending(self) -> str | None:
+        """What must still happen in this round after the bids (a title may add a step)."""
+        return None
+
+    def next_round(self) -> Round:
+        return StockRound(self.game)
+
+
 # ------------------------------------------------------------------------------ stock round
 
 
@@ -125,18 +203,68 @@ class StockRound(Round):
     # -- turn handling
 
     def accepts(self, action: Action) -> bool:
+        """End the turn in progress and pass over players who can do nothing (18xx.games passes
+        them itself) until the actor is on turn; a company acting means the round must be over."""
         if self.finished:
             return False
-        if action.entity.kind != "player":
-            if self.turn:
-                self._end_turn()
-            return False  # a company acting: this stock round is over
-        player = self.player_of(action)
-        if player != self.current and self.turn:
+        actor = action.entity.id if action.entity.kind == "player" else None
+        if actor is not None:
+            self.player_of(action)
+        if actor != self.current and self.turn:
             self._end_turn()
-        if player != self.current:
-            raise Violation("turn-order", f"it is {self.game.player_name(self.current)}'s stock turn, not {self.game.player_name(player)}'s")
+        while not self.finished and actor != self.current and not self._can_act(self.current):
+            self._pass_turn()
+        if self.finished:
+            return False
+        if actor != self.current:
+            who = self.game.player_name(self.current)
+            raise Violation("turn-order", f"it is {who}'s stock turn" + (f", not {self.game.player_name(actor)}'s" if actor is not None else ""))
         return True
+
+    def _pass_turn(self) -> None:
+        self.passes += 1
+        self.current = self.game.next_player(self.current)
+        if self.passes >= len(self.game.order):
+            self.finished = True
+
+    def _can_act(self, player: PlayerId) -> bool:
+        """Whether the player has any purchase or sale open to them (else their turn is skipped)."""
+        return self._can_sell(player) or self._can_buy(player)
+
+    def _can_buy(self, player: PlayerId) -> bool:
+        game = self.game
+        cash = game.cash(player)
+        full = game.certificates(player) >= game.cert_limit()
+        for sym, corp in game.corporations.items():
+            if (player, sym) in self.sold or game.percent(player, sym) + 10 > game.title.max_ownership:
+                continue
+            if full and not game._in_yellow_zone(sym):
+                continue
+            if corp.par_price is None:
+                if cash >= 2 * min(game.title.par_values):
+                    return True
+                continue
+            if game.percent(IPO, sym) and cash >= game.title.ipo_price(game, sym):
+                return True
+            if game.percent(MARKET, sym) and cash >= (game.share_price(sym) or 0):
+                return True
+        return False
+
+    def _can_sell(self, player: PlayerId) -> bool:
+        game = self.game
+        if self.number == 1 and game.title.no_sales_in_first_sr:
+            return False
+        if "buy" in self.turn and not game.title.buy_then_sell:
+            return False
+        for share in game.shares.values():
+            if share.owner != player or share.president:
+                continue
+            corp = game.corporations[share.corporation]
+            if game.title.sell_after_operated and not corp.operated:
+                continue
+            if game.percent(MARKET, share.corporation) + share.percent <= game.title.market_pool_max:
+                return True
+        return False
 
     def _end_turn(self) -> None:
         if self.turn:
@@ -153,10 +281,7 @@ class StockRound(Round):
                 f"{game.player_name(player)} holds {game.certificates(player)} certificates, over the limit of {game.cert_limit()}, and must sell",
             )
         if not self.turn:
-            self.passes += 1
-            self.current = self.game.next_player(self.current)
-            if self.passes >= len(self.game.order):
-                self.finished = True
+            self._pass_turn()
         else:
             self._end_turn()
 
@@ -353,6 +478,7 @@ class Turn:
     routes: list[Route] = field(default_factory=list)
     paid: bool = False  # earnings distributed (or the no-run move made)
     acted: bool = False
+    shares: str | None = None  # "issued" or "redeemed" this turn
 
 
 class OperatingRound(Round):
@@ -429,10 +555,15 @@ class OperatingRound(Round):
             return entity.id == self.corp
         if entity.kind == "company":
             company = game.companies.get(entity.id)  # type: ignore[arg-type]
-            if company is None or company.owner not in game.corporations:
-                raise Violation("company-owner", f"{entity.id} is not owned by a company that operates")
-            return company.owner == self.corp
-        if entity.kind == "player" and action.type == "sell_shares":
+            if company is None or company.closed or company.owner is None:
+                raise Violation("company-owner", f"{entity.id} is not in play")
+            if company.owner in game.corporations:
+                return company.owner == self.corp
+            # A private a player owns acts for a company that player presides (e.g. 18Texas 5).
+            if company.owner in game.players and game.title.player_privates_act:
+                return self.corp is not None and company.owner == game.president(self.corp)
+            raise Violation("company-owner", f"{entity.id} is not owned by a company that operates")
+        if entity.kind == "player" and action.type in ("sell_shares", "bankrupt"):
             return self.corp is not None and entity.id == game.president(self.corp) and self._in_forced_purchase()
         return False
 
@@ -449,9 +580,8 @@ class OperatingRound(Round):
         self.turn.step = step
 
     def close_at_end(self) -> bool:
-        while not self.finished:
-            self._end_turn()
-        return True
+        self.conclude()
+        return False  # a record that stops here starts no further round
 
     def _check_step(self, step: int, what: str) -> None:
         if self.turn.step > step:
@@ -472,7 +602,7 @@ class OperatingRound(Round):
             self._check_step(TRACK, "lay track")
         hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
         turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles)
-        if not network_of(game, corp).touches(hex_id, turned.edges):
+        if game.title.lay_needs_route(game, self, action) and not network_of(game, corp).touches(hex_id, turned.edges):
             raise Violation("tile-connect", f"tile {tile_id} on {hex_id} does not connect to {corp}'s network")
         game.title.check_lay_rules(game, self, action, turned)
         terrain = game.board.terrain_cost_of(hex_id) if not by_company else 0
@@ -509,7 +639,8 @@ class OperatingRound(Round):
         slots = game.board.tokens_in(hex_id, index)
         if corp in slots:
             raise Violation("token-twice", f"{corp} already has a station in {hex_id}")
-        if (hex_id, f"c{index}") not in network_of(game, corp).nodes:
+        needs_route = game.title.token_needs_route(game, self, action)
+        if needs_route and (hex_id, f"c{index}") not in network_of(game, corp).nodes:
             raise Violation("token-reach", f"{corp} has no route to {hex_id}")
         if None not in slots:
             raise Violation("token-slot", f"every station in {hex_id} is taken")
@@ -626,6 +757,65 @@ class OperatingRound(Round):
         game.pay(corp, seller, price)
         game.deliver_train(train, corp, price, seller)
 
+    def do_discard_train(self, action: Action) -> None:
+        """A corporation over its train limit (after a phase change) gives a train back."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        train = game.trains.get(str(action.fields.get("train")))
+        if train is None or train.owner != corp or train.rusted:
+            raise Violation("train-unknown", f"{corp} owns no train {action.fields.get('train')}")
+        if len(game.corporation_trains(corp)) <= game.phase.train_limit:
+            raise Violation("train-discard", f"{corp} is within its train limit and keeps its trains")
+        game.title.discard(game, train)
+
+    def do_bankrupt(self, action: Action) -> None:
+        self.game.end_game("bankruptcy")
+
+    # -- company shares (incremental capitalization)
+
+    def do_sell_shares(self, action: Action) -> None:
+        """A corporation issues treasury shares to the open market (or its president sells to raise cash)."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        if action.entity.kind == "player":
+            sell_shares(game, action.entity.id, action, None)
+            return
+        game.title.check_issue(game, self, action)
+        share_ids = action.fields.get("shares") or []
+        shares = [game.shares.get(i) for i in share_ids]
+        if not shares or any(s is None or s.corporation != corp or s.owner != IPO for s in shares):
+            raise Violation("issue-own", f"{corp} may only issue its own treasury shares")
+        percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
+        if game.percent(MARKET, corp) + percent > game.title.market_pool_max:
+            raise Violation("market-limit", f"issuing {percent}% would put more than {game.title.market_pool_max}% of {corp} in the open market")
+        price = game.share_price(corp)
+        assert price is not None
+        game.pay(None, corp, price * percent // 10)
+        for share in shares:
+            game.move_share(share.id, MARKET)  # type: ignore[union-attr]
+        for _ in range(percent // 10):
+            game.market.move_down(corp)
+        self.turn.shares = "issued"
+
+    def do_buy_shares(self, action: Action) -> None:
+        """A corporation redeems its shares from the open market into its treasury."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        if action.entity.kind != "corporation":
+            raise Violation("action-type", "players buy shares in stock rounds")
+        game.title.check_redeem(game, self, action)
+        shares = [game.shares.get(i) for i in action.fields.get("shares") or []]
+        if not shares or any(s is None or s.corporation != corp or s.owner != MARKET for s in shares):
+            raise Violation("redeem-own", f"{corp} may only redeem its own shares from the open market")
+        percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
+        price = game.share_price(corp) * percent // 10  # type: ignore[operator]
+        if game.cash(corp) < price:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${price}")
+        game.pay(corp, None, price)
+        for share in shares:
+            game.move_share(share.id, IPO)  # type: ignore[union-attr]
+        self.turn.shares = "redeemed"
+
     # -- private companies
 
     def do_buy_company(self, action: Action) -> None:
@@ -665,13 +855,19 @@ class OperatingRound(Round):
 
     # -- end
 
-    def next_round(self) -> Round:
+    def conclude(self) -> None:
+        """End the remaining turns and apply the end of the round (obsolescence, game end)."""
         game = self.game
         while not self.finished:
             self._end_turn()
         game.title.after_operating_round(game, self)
         if game.title.game_over_after_or(game, self):
-            game.end_game(f"end of OR {self.label}")
+            game.end_game(f"end of {self.label}")
+
+    def next_round(self) -> Round:
+        game = self.game
+        self.conclude()
+        if game.finished:
             return self
         if self.number_in_set < game.ors_this_set:
             return OperatingRound(game, self.number_in_set + 1)

@@ -258,6 +258,26 @@ class Title:
     def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
         """Title restrictions on a tile lay beyond the board's own checks."""
 
+    player_privates_act = False
+    """Whether a private a player owns acts (lays track, places stations) for that player's companies."""
+
+    def lay_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
+        """Whether a tile lay must connect to the company's network (special abilities may not)."""
+        return True
+
+    def token_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
+        return True
+
+    def discard(self, game: Game, train: Train) -> None:
+        """A discarded train goes back to the bank (some titles remove it from the game)."""
+        train.owner = None
+
+    def check_issue(self, game: Game, round_: OperatingRound, action: Action) -> None:
+        raise Violation("issue", f"{self.name} companies do not issue shares")
+
+    def check_redeem(self, game: Game, round_: OperatingRound, action: Action) -> None:
+        raise Violation("redeem", f"{self.name} companies do not redeem shares")
+
     def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> None:
         """A private company laying track for its owner: refused unless a title grants it."""
         raise Violation("company-ability", f"{action.entity.id} has no ability to lay track")

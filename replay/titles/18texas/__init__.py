@@ -1,0 +1,220 @@
+"""18Texas: rule overrides of the generic 18xx core.
+
+The Jay Gould company is drawn at setup with 18xx.games' seeded generator; an open auction
+sells the privates; companies hold half their stock (incremental capitalization), float on
+their fourth certificate, pay half dividends, issue and redeem shares; trains rust when a new
+type is first bought; the game ends with the set of ORs in which the bank breaks. Data lives
+in the JSON files beside this module; decisions are in notes.md.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ingest.model import Action
+from replay.errors import Violation
+from replay.rounds import BidAuction, OperatingRound
+from replay.title import Title
+
+if TYPE_CHECKING:
+    from replay.game import Game
+    from replay.state import CompanyState, Train
+
+RAND_A, RAND_C, RAND_M = 1_103_515_245, 12_345, 2**31
+"""18xx.games' linear congruential generator (base game), which draws the Jay Gould company."""
+DRAW_ORDER = ("T&P", "MKT", "SP", "MP", "SSW", "SAA")
+JAY_GOULD = "JG"
+MATCH_SHARE_PRIVATES = ("IGN", "NOPR")  # each comes with a 10% certificate of the Jay Gould company
+TELEPORTS = {"GRRRC": "I14", "NOPR": "J5"}  # lay the 511 there without a route, then a free station
+IGN_HEXES, IGN_TILES, IGN_LAYS = ("D13", "E12"), ("8", "9"), 2
+ABILITY_PHASES = ("3", "4")
+BLOCKS = {"BBBCRC": ("J13",), "IGN": ("D13", "E12")}
+MAP_CHANGE = "2024-11-15"  # 18xx.games changed Corpus Christi, H5 and Lafayette that day
+
+
+def jay_gould_company(seed: int | None, game_id: str | None) -> str:
+    """The public company 18xx.games draws for Jay Gould: one step of its generator, mod 6."""
+    if seed is None:
+        digits = re.search(r"\d+", game_id or "")
+        seed = int(digits.group()) if digits else 0
+    state = (RAND_A * (seed % RAND_M) + RAND_C) % RAND_M
+    return DRAW_ORDER[state % len(DRAW_ORDER)]
+
+
+class JayGouldAuction(BidAuction):
+    """The private auction, then the Jay Gould winner sets the drawn company's par (10)."""
+
+    def pending(self) -> str | None:
+        game = self.game
+        sym = game.flags["jay_gould"]
+        return None if game.corporations[sym].par_price is not None else sym
+
+    def accepts(self, action: Action) -> bool:
+        if self.resolved and not self.finished:
+            owner = self.game.companies[JAY_GOULD].owner
+            if action.type != "par" or action.entity.id != owner:
+                raise Violation("jay-gould-par", f"the Jay Gould owner must first set the par of {self.pending()}")
+        return super().accepts(action)
+
+    def do_par(self, action: Action) -> None:
+        game = self.game
+        sym = str(action.fields.get("corporation"))
+        if not self.resolved or sym != self.pending():
+            raise Violation("jay-gould-par", f"only the Jay Gould company {game.flags['jay_gould']} is parred now")
+        price, row, column = (int(x) for x in str(action.fields.get("share_price")).split(","))
+        cell = game.market.cell(row, column)
+        if cell is None or not cell.par or cell.price != price:
+            raise Violation("par-value", f"${price} is not a pink par square")
+        game.corporations[sym].par_price = price
+        game.market.place(sym, cell)
+        game.move_share(f"{sym}_0", game.companies[JAY_GOULD].owner)  # type: ignore[arg-type]
+        shares = 2
+        for number, private in enumerate(MATCH_SHARE_PRIVATES, start=1):
+            owner = game.companies[private].owner
+            if owner is not None and not game.companies[private].closed:
+                game.move_share(f"{sym}_{number}", owner)
+                shares += 1
+        game.pay(None, sym, price * shares)
+        game.note("par", sym, price, game.companies[JAY_GOULD].owner)
+        self.finished = True
+
+
+class EighteenTexas(Title):
+    name = "18Texas"
+    slug = "18texas"
+    home_token_at_float = True
+    ipo_at_market_price = True
+    buy_then_sell = False
+    player_privates_act = True
+    dividend_kinds = ("payout", "half", "withhold")
+
+    def setup(self, game: Game) -> None:
+        players = len(game.order)
+        for private in self._privates():
+            if private.get("min_players", 0) > players:
+                game.companies[private["sym"]].closed = True  # not in this game (7)
+        game.flags["jay_gould"] = jay_gould_company(game.seed, game.game_id)
+        fees = {c["sym"]: c.get("token_fee", 0) for c in self._companies_data()["corporations"]}
+        game.flags["token_fee"] = fees
+
+    def first_round(self, game: Game) -> JayGouldAuction:
+        return JayGouldAuction(game)
+
+    # -- floating (11.2)
+
+    def on_float(self, game: Game, sym: str) -> None:
+        game.market.move_up(sym)
+        game.pay(sym, None, game.flags["token_fee"][sym])
+        self.place_home_token(game, sym)
+
+    # -- dividends (12.5)
+
+    def dividend_move(self, game: Game, sym: str, paid: int) -> str:
+        if paid == 0:
+            return "left"
+        return "right" if paid >= game.share_price(sym) else "none"  # type: ignore[operator]
+
+    # -- track (12.2, 5)
+
+    def tile_lays(self, game: Game, round_: OperatingRound) -> int:
+        laid = round_.turn.laid
+        return 1 if laid and laid[0][2] else 2
+
+    def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
+        hex_id = str(action.fields["hex"])
+        if round_.turn.laid and turned.color != "yellow":
+            raise Violation("tile-two-yellow", "a second tile in a turn must be yellow (two yellow tiles, or one upgrade)")
+        for private, hexes in BLOCKS.items():
+            company = game.companies[private]
+            if hex_id in hexes and not company.closed and action.entity.id != private:
+                raise Violation("private-block", f"{hex_id} is reserved while {company.name} is open")
+        corp = round_.corp
+        assert corp is not None
+        home = next(c for c in self.corporations if c.sym == corp).home_hex
+        if hex_id != home and not game.board.tile(home).paths and action.entity.kind == "corporation":
+            raise Violation("tile-y-first", f"{corp} must lay its first tile in its home hex {home}")
+
+    def lay_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
+        if action.entity.kind == "company":
+            return False  # GRRRC/NOPR teleports and the I&GN's own hexes need no route
+        corp = round_.corp
+        home = next(c for c in self.corporations if c.sym == corp).home_hex
+        return action.fields["hex"] != home or bool(game.board.tile(home).paths)
+
+    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> None:
+        sym = str(action.entity.id)
+        company = game.companies[sym]
+        hex_id, tile = str(action.fields["hex"]), str(action.fields["tile"]).rsplit("-", 1)[0]
+        if game.phase.name not in ABILITY_PHASES:
+            raise Violation("company-ability", f"{company.name}'s ability is usable in phases 3 and 4 only")
+        if sym in TELEPORTS:
+            if hex_id != TELEPORTS[sym] or tile != "511" or company.uses:
+                raise Violation("private-teleport", f"{company.name} lays the 511 on {TELEPORTS[sym]} once")
+            round_.turn.lays += 1  # it is the company's tile lay
+            round_.turn.laid.append((hex_id, "green", True))
+            return
+        if sym == "IGN":
+            if hex_id not in IGN_HEXES or tile not in IGN_TILES or company.uses >= IGN_LAYS:
+                raise Violation("private-ign-lay", f"{company.name} lays tiles 8 or 9 on D13 and E12, twice")
+            return
+        raise Violation("company-ability", f"{company.name} has no ability to lay track")
+
+    def token_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
+        return action.entity.kind != "company"
+
+    def token_cost(self, game: Game, corporation: str, action: Action, cost: int) -> int:
+        if action.entity.kind == "company":
+            sym = str(action.entity.id)
+            hex_id = game.board.city(str(action.fields["city"]))[0]
+            if TELEPORTS.get(sym) != hex_id:
+                raise Violation("private-teleport", f"{sym} places a station only on {TELEPORTS.get(sym, 'no hex')}")
+        return cost
+
+    # -- phases, trains (9, 12.6)
+
+    def on_phase(self, game: Game, phase: Any) -> None:
+        super().on_phase(game, phase)
+        if phase.name == "5":
+            for company in game.companies.values():
+                game.close_company(company.sym)
+
+    def discard(self, game: Game, train: Train) -> None:
+        train.owner = None
+        train.rusted = True  # discarded trains leave the game (REF DISCARDED_TRAINS :remove)
+
+    # -- privates are never sold (5)
+
+    def company_price_range(self, game: Game, round_: OperatingRound, company: CompanyState) -> tuple[int, int]:
+        raise Violation("company-buy", "private companies are never sold to public companies")
+
+    # -- issue and redeem (12.7)
+
+    def check_issue(self, game: Game, round_: OperatingRound, action: Action) -> None:
+        self._check_share_step(game, round_)
+        if round_.turn.first:
+            raise Violation("issue-first-turn", "a company may not issue shares in its first operating turn")
+
+    def check_redeem(self, game: Game, round_: OperatingRound, action: Action) -> None:
+        self._check_share_step(game, round_)
+        corp = round_.corp
+        shares = len(action.fields.get("shares") or [])
+        if game.percent("ipo", corp) + 10 * shares > 50:  # type: ignore[arg-type]
+            raise Violation("redeem-treasury-limit", "no more than 50% of a company may be in its treasury")
+
+    def _check_share_step(self, game: Game, round_: OperatingRound) -> None:
+        if round_.turn.shares is not None:
+            raise Violation("issue-or-redeem", f"{round_.corp} already {round_.turn.shares} shares this turn")
+
+    # -- data
+
+    def _companies_data(self) -> dict[str, Any]:
+        from replay.title import _read
+
+        return _read(self.slug, "companies.json")
+
+    def _privates(self) -> list[dict[str, Any]]:
+        return self._companies_data()["privates"]
+
+
+TITLE_CLASS = EighteenTexas

@@ -7,7 +7,7 @@ when its tile is upgraded; the board keeps the hex of every tile id on the map t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from replay.errors import Violation
@@ -61,8 +61,13 @@ class Board:
 
     # ------------------------------------------------------------------ laying tiles
 
-    def check_lay(self, hex_id: str, tile_id: str, rotation: int, colours: tuple[str, ...]) -> TileGeometry:
-        """The geometry a lay would put down, or a Violation saying which rule it breaks."""
+    def check_lay(
+        self, hex_id: str, tile_id: str, rotation: int, colours: tuple[str, ...], as_if: str | None = None
+    ) -> TileGeometry:
+        """The geometry a lay would put down, or a Violation saying which rule it breaks.
+
+        ``as_if`` treats the hex's current tile as that colour (a special ability that skips one).
+        """
         name = tile_id.rsplit("-", 1)[0]
         spec = self.title.map.get(hex_id)
         if spec is None or hex_id not in self.hexes:
@@ -82,6 +87,8 @@ class Board:
         if geometry.only_hexes and hex_id not in geometry.only_hexes:
             raise Violation("tile-special", f"tile {name} may only be laid on {', '.join(sorted(geometry.only_hexes))}")
         old = self.hexes[hex_id].geometry
+        if as_if is not None:
+            old = replace(old, color=as_if)
         label = _label_for(spec, geometry.color) or old.label
         if not preserves(old, geometry, rotation, label):
             what = "upgrade" if old.color != "white" else "lay"

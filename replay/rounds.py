@@ -568,8 +568,9 @@ class OperatingRound(Round):
         return False
 
     def _in_forced_purchase(self) -> bool:
+        """A company without trains while the bank sells one: its president may have to raise cash."""
         game = self.game
-        return self.turn.step >= DIVIDEND and not game.corporation_trains(self.corp)  # type: ignore[arg-type]
+        return not game.corporation_trains(self.corp) and bool(game.title.available_from_bank(game))  # type: ignore[arg-type]
 
     def _advance_to(self, step: int) -> None:
         """Move on to ``step``; a corporation that ran no trains earns nothing and its price moves left."""
@@ -594,29 +595,28 @@ class OperatingRound(Round):
         corp = self.corp
         assert corp is not None
         by_company = action.entity.kind == "company"
+        counts_as_lay = False
         if by_company:
-            game.title.check_company_lay(game, self, action)
+            counts_as_lay = game.title.check_company_lay(game, self, action)
         else:
             if self.turn.lays >= game.title.tile_lays(game, self):
                 raise Violation("tile-count", f"{corp} has no tile lay left this turn")
             self._check_step(TRACK, "lay track")
         hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
-        turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles)
+        turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles, game.title.lay_as_if(game, action))
         if game.title.lay_needs_route(game, self, action) and not network_of(game, corp).touches(hex_id, turned.edges):
             raise Violation("tile-connect", f"tile {tile_id} on {hex_id} does not connect to {corp}'s network")
         game.title.check_lay_rules(game, self, action, turned)
-        terrain = game.board.terrain_cost_of(hex_id) if not by_company else 0
+        terrain = game.board.terrain_cost_of(hex_id) if not by_company or counts_as_lay else 0
         if terrain and game.cash(corp) < terrain:
             raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${terrain} river cost on {hex_id}")
         paid = game.board.lay(hex_id, tile_id, rotation, turned)
-        if not by_company:
+        if by_company:
+            game.companies[action.entity.id].uses += 1  # type: ignore[index]
+        if not by_company or counts_as_lay:
             game.pay(corp, None, paid)
             self.turn.lays += 1
             self.turn.laid.append((hex_id, turned.color, game.board.was_upgrade(hex_id)))
-            if self.turn.lays >= game.title.tile_lays(game, self):
-                self._advance_to(TOKEN)
-        else:
-            game.companies[action.entity.id].uses += 1  # type: ignore[index]
         game.title.after_tile_laid(game, corp, hex_id)
 
     # -- stations
@@ -655,8 +655,6 @@ class OperatingRound(Round):
         slots[slot] = corp
         state.tokens_placed.append(f"{hex_id}-{index}")
         self.turn.tokened = True
-        if not by_company:
-            self._advance_to(ROUTE)
         game.title.after_token_placed(game, corp, hex_id)
 
     # -- running trains and dividends
@@ -845,8 +843,6 @@ class OperatingRound(Round):
         game, corp = self.game, self.corp
         assert corp is not None
         step = self.turn.step
-        if step == TOKEN and self.turn.tokened:
-            step = ROUTE
         if step in (ROUTE, DIVIDEND) and not game.corporation_trains(corp) and self.turn.ran is None:
             step = TRAIN
         if step == TRAIN and not game.corporation_trains(corp) and game.title.available_from_bank(game):

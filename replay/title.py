@@ -261,6 +261,10 @@ class Title:
     player_privates_act = False
     """Whether a private a player owns acts (lays track, places stations) for that player's companies."""
 
+    def lay_as_if(self, game: Game, action: Action) -> str | None:
+        """A colour to treat the hex's tile as (an ability that skips a colour), or None."""
+        return None
+
     def lay_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
         """Whether a tile lay must connect to the company's network (special abilities may not)."""
         return True
@@ -278,8 +282,11 @@ class Title:
     def check_redeem(self, game: Game, round_: OperatingRound, action: Action) -> None:
         raise Violation("redeem", f"{self.name} companies do not redeem shares")
 
-    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> None:
-        """A private company laying track for its owner: refused unless a title grants it."""
+    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> bool:
+        """A private company laying track for its owner: refused unless a title grants it.
+
+        Returns whether the lay counts as the company's own tile lay (else it is an extra one).
+        """
         raise Violation("company-ability", f"{action.entity.id} has no ability to lay track")
 
     def after_tile_laid(self, game: Game, corporation: str, hex_id: str) -> None:

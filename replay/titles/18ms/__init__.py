@@ -72,7 +72,7 @@ class EighteenMS(Title):
         if action.entity.kind == "corporation" and laid and laid[0][2] and turned.color != "yellow":
             raise Violation("tile-first-turn", "the second tile of a first turn may not be an upgrade after an upgrade")
 
-    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> None:
+    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> bool:
         sym = str(action.entity.id)
         allowed = TILE_LAY_COMPANIES.get(sym)
         if allowed is None:
@@ -84,6 +84,7 @@ class EighteenMS(Title):
         tile = self.tiles.tiles.get(name)
         if tile is not None and tile.color != "yellow":
             raise Violation("company-ability", f"{company.name} lays yellow tiles only")
+        return False  # an extra lay, free
 
     def after_tile_laid(self, game: Game, corporation: str, hex_id: str) -> None:
         if hex_id != CHATTANOOGA_APPROACH or game.flags.get("chattanooga"):

@@ -135,6 +135,12 @@ class EighteenTexas(Title):
         if hex_id != home and not game.board.tile(home).paths and action.entity.kind == "corporation":
             raise Violation("tile-y-first", f"{corp} must lay its first tile in its home hex {home}")
 
+    def lay_as_if(self, game: Game, action: Action) -> str | None:
+        """The NOPR lays its green 511 on San Antonio even before a yellow tile is there (16)."""
+        if action.entity.id == "NOPR" and game.board.tile(str(action.fields["hex"])).color == "white":
+            return "yellow"
+        return None
+
     def lay_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
         if action.entity.kind == "company":
             return False  # GRRRC/NOPR teleports and the I&GN's own hexes need no route
@@ -142,7 +148,7 @@ class EighteenTexas(Title):
         home = next(c for c in self.corporations if c.sym == corp).home_hex
         return action.fields["hex"] != home or bool(game.board.tile(home).paths)
 
-    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> None:
+    def check_company_lay(self, game: Game, round_: OperatingRound, action: Action) -> bool:
         sym = str(action.entity.id)
         company = game.companies[sym]
         hex_id, tile = str(action.fields["hex"]), str(action.fields["tile"]).rsplit("-", 1)[0]
@@ -151,13 +157,11 @@ class EighteenTexas(Title):
         if sym in TELEPORTS:
             if hex_id != TELEPORTS[sym] or tile != "511" or company.uses:
                 raise Violation("private-teleport", f"{company.name} lays the 511 on {TELEPORTS[sym]} once")
-            round_.turn.lays += 1  # it is the company's tile lay
-            round_.turn.laid.append((hex_id, "green", True))
-            return
+            return True  # it is the company's tile lay
         if sym == "IGN":
             if hex_id not in IGN_HEXES or tile not in IGN_TILES or company.uses >= IGN_LAYS:
                 raise Violation("private-ign-lay", f"{company.name} lays tiles 8 or 9 on D13 and E12, twice")
-            return
+            return False
         raise Violation("company-ability", f"{company.name} has no ability to lay track")
 
     def token_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:

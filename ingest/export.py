@@ -11,6 +11,7 @@ back gives the same record.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from ingest.action_types import action_type
@@ -29,6 +30,7 @@ DROPPED_ROUTE_FIELDS = frozenset({"revenue_str"})
 
 SOURCE = "18xx.games"
 _CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def read_export(data: Any) -> Record:
@@ -69,6 +71,7 @@ def read_export(data: Any) -> Record:
         status=data.get("status"),
         result=_result(data.get("result"), players),
         programs=tuple(programs),
+        created=_day(data.get("created_at")),
     )
 
 
@@ -92,6 +95,8 @@ def write_export(record: Record) -> dict[str, Any]:
         "settings": settings,
         "actions": list(top.values()),
     }
+    if record.created is not None:
+        export["created_at"] = record.created
     if record.source != SOURCE:
         export["source"] = record.source  # not an 18xx.games key; it ignores it, we read it back
     if record.status is not None:
@@ -113,6 +118,15 @@ def _check_action_list(raw: list[Any]) -> None:
                 action=str(action["id"]),
             )
         last_id = action["id"]
+
+
+def _day(created_at: Any) -> str | None:
+    """The creation day of an export: online games give a Unix time, hotseat games a date."""
+    if isinstance(created_at, (int, float)) and not isinstance(created_at, bool):
+        return datetime.fromtimestamp(created_at, tz=timezone.utc).date().isoformat()
+    if isinstance(created_at, str) and _ISO_DAY.match(created_at):
+        return created_at[:10]
+    return None
 
 
 def _player(raw: Any, seat: int) -> Player:

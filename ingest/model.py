@@ -81,6 +81,9 @@ class Record:
     status: str | None = None
     result: Mapping[PlayerId, int] | None = None
     programs: tuple[Action, ...] = ()
+    created: str | None = None
+    """The day the game was created (ISO ``YYYY-MM-DD``): titles whose published data changed over
+    time replay a record with the version of its day."""
 
     @property
     def key(self) -> str:

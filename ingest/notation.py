@@ -51,6 +51,8 @@ def write(record: Record) -> str:
     lines.append(f"[Game {_json(record.game_id)}]")
     for seat, player in enumerate(record.players, start=1):
         lines.append(f"[Player {seat} {_json(player.id)} {_json(player.name)}]")
+    if record.created is not None:
+        lines.append(f"[Date {_json(record.created)}]")
     if record.seed is not None:
         lines.append(f"[Seed {_json(record.seed)}]")
     if record.optional_rules:
@@ -293,6 +295,7 @@ def read(text: str, origin: str | None = None) -> Record:
         status=_single(header, "Status", None),
         result=_read_result(header.get("Result"), origin, header_line.get("Result")),
         programs=tuple(programs),
+        created=_single(header, "Date", None),
     )
 
 

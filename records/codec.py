@@ -20,7 +20,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ingest.model import Action, Entity, Player, PlayerId, Record
 
-GAME_COLUMNS = ("key", "title", "source", "source_id", "seed", "optional_rules", "status", "result", "content_hash")
+GAME_COLUMNS = (
+    "key", "title", "source", "source_id", "seed", "optional_rules", "status", "result", "content_hash", "created",
+)
 """Columns of ``games`` that come from the record (``origin`` and ``ingested_at`` come from the store)."""
 
 PLAYER_COLUMNS = ("seat", "name", "external_id", "id_is_int")
@@ -78,6 +80,7 @@ def encode(record: Record) -> GameRows:
             "status": record.status,
             "result": result,
             "content_hash": content_hash(record),
+            "created": record.created,
         },
         players={
             "seat": list(range(1, len(record.players) + 1)),
@@ -113,6 +116,7 @@ def decode(
         status=game["status"],
         result=_decode_result(game["result"], seated),
         programs=_decode_actions(programs),
+        created=game["created"],
     )
 
 
@@ -140,6 +144,7 @@ def canonical_json(record: Record) -> str:
         "optional_rules": list(record.optional_rules),
         "status": record.status,
         "result": result,
+        "created": record.created,
         "actions": [_action_document(a) for a in record.actions],
         "programs": [_action_document(a) for a in record.programs],
     }

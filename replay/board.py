@@ -8,7 +8,7 @@ when its tile is upgraded; the board keeps the hex of every tile id on the map t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from replay.errors import Violation
 from replay.geometry import TileGeometry, preserves
@@ -33,10 +33,10 @@ class Placed:
 class Board:
     """Tiles and tokens on the map, with the supply of tiles not on it."""
 
-    def __init__(self, title: Title) -> None:
+    def __init__(self, title: Title, printed: Mapping[str, TileGeometry]) -> None:
         self.title = title
         self.hexes: dict[str, Placed] = {}
-        for hex_id, geometry in title.printed.items():
+        for hex_id, geometry in printed.items():
             if title.map[hex_id].get("color") == "empty":
                 continue
             placed = Placed(f"{hex_id}-0", geometry)

@@ -24,10 +24,11 @@ class Game:
     """One game of a title, from setup to its end."""
 
     def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
-                 optional_rules: Iterable[str] = (), game_id: str | None = None) -> None:
+                 optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> None:
         self.title = title
         self.seed = seed
         self.game_id = game_id
+        self.created = created
         self.optional_rules = tuple(optional_rules)
         roster = list(players)
         cash = title.starting_cash[len(roster)]
@@ -50,7 +51,7 @@ class Game:
             for i in range(train_type.count):
                 self.trains[f"{train_type.name}-{i}"] = Train(f"{train_type.name}-{i}", train_type.name)
         self.market = title.new_market()
-        self.board = Board(title)
+        self.board = Board(title, title.printed_for(created))
         self.phase_index = 0
         self.or_number = 0  # operating rounds started so far
         self.ors_this_set = title.ors_in_set(self)  # decided when a stock round ends
@@ -65,13 +66,14 @@ class Game:
 
     @classmethod
     def start(cls, title: str, players: Iterable[Player], seed: int | None = None,
-              optional_rules: Iterable[str] = (), game_id: str | None = None) -> Game:
+              optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> Game:
         """Set up a new game of the title with this 18xx.games name.
 
         Titles with random setup draw from ``seed``, or from the digits of ``game_id`` when the
-        record has no seed, exactly as 18xx.games does.
+        record has no seed, exactly as 18xx.games does; ``created`` (ISO day) picks the version of
+        the title's map the game was played on.
         """
-        return cls(title_named(title), players, seed, optional_rules, game_id)
+        return cls(title_named(title), players, seed, optional_rules, game_id, created)
 
     # ------------------------------------------------------------------ processing
 

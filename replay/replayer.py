@@ -47,7 +47,7 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
     flagged and not applied, and the replay goes on, so every problem shows at once.
     """
     game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id)
+                      game_id=record.game_id, created=record.created)
     outcome = Replay(record)
     for action in record.actions:
         try:

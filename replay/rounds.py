@@ -412,7 +412,7 @@ def sell_shares(game: Game, player: PlayerId, action: Action, sold: set[tuple[Pl
         raise Violation("sell-own", "one sale sells certificates of one company")
     sym = companies.pop()
     if game.title.sell_after_operated and not game.corporations[sym].operated:
-        raise Violation("sell-before-operating", f"{sym} has not yet operated, so its shares cannot be sold")
+        raise Violation("sell-after-operate", f"{sym} has not yet operated, so its shares cannot be sold")
     percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
     in_market = game.percent(MARKET, sym)
     if in_market + percent > game.title.market_pool_max:
@@ -535,6 +535,8 @@ class OperatingRound(Round):
                 return True
             if not self.turn.acted and self._had_something_to_do():
                 raise Violation("operating-order", f"it is {self.corp}'s operating turn; {action.entity.id} must wait")
+            if not self.game.corporation_trains(self.corp) and self.game.title.available_from_bank(self.game):  # type: ignore[arg-type]
+                raise Violation("must-buy-train", f"{self.corp} owns no train and must buy one before its turn ends")
             self._end_turn()
         return False
 
@@ -776,6 +778,7 @@ class OperatingRound(Round):
         game, corp = self.game, self.corp
         assert corp is not None
         if action.entity.kind == "player":
+            self._advance_to(TRAIN)  # a forced sale happens in the train step, after a no-run price move
             sell_shares(game, action.entity.id, action, None)
             return
         game.title.check_issue(game, self, action)

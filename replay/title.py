@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from replay.errors import Rule
 from replay.geometry import Catalogue, TileGeometry, load_catalogue, load_hexes
@@ -153,6 +153,10 @@ class Title:
         self.tiles: Catalogue = load_catalogue(self.slug)
         self.rules: dict[str, dict[str, str]] = _read(self.slug, "rules.json")["rules"]
         self._market_rows = _read(self.slug, "market.json")["rows"]
+
+    def printed_for(self, created: str | None) -> Mapping[str, TileGeometry]:
+        """The printed map a game created on that day (ISO date, None: today) was played on."""
+        return self.printed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Title:
         return self  # read-only data shared by every game of the title

@@ -121,4 +121,5 @@ def records(draw: st.DrawFn) -> Record:
         status=draw(st.none() | st.sampled_from(["finished", "active"])),
         result=result,
         programs=tuple(programs),
+        created=draw(st.none() | st.dates().map(lambda d: d.isoformat())),
     )

@@ -306,13 +306,13 @@ def test_record_lookup_errors_are_clear(db: Path) -> None:
 
 def test_schema_is_at_the_latest_version_and_reopening_applies_nothing(db: Path) -> None:
     with Archive.open(db) as archive:
-        assert archive.schema_version == latest_version() == 2
+        assert archive.schema_version == latest_version() == 3
     applied = dump(db)["schema_version"]
-    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay")]
+    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created")]
     with Archive.open(db) as archive:
-        assert archive.schema_version == 2
+        assert archive.schema_version == 3
     with Archive.open(db, read_only=True) as archive:
-        assert archive.schema_version == 2
+        assert archive.schema_version == 3
     assert dump(db)["schema_version"] == applied
 
 
@@ -325,7 +325,7 @@ def test_a_version_1_archive_is_upgraded_and_keeps_its_games(db: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1; open it for writing once"):
         Archive.open(db, read_only=True)
     with Archive.open(db) as archive:
-        assert archive.schema_version == 2
+        assert archive.schema_version == 3
         archive.store(hand_made())
         assert archive.table("flags").is_empty() and archive.games().height == 1
 

@@ -10,10 +10,11 @@ in the JSON files beside this module; decisions are in notes.md.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ingest.model import Action
 from replay.errors import Violation
+from replay.geometry import TileGeometry
 from replay.rounds import BidAuction, OperatingRound
 from replay.title import Title
 
@@ -89,6 +90,20 @@ class EighteenTexas(Title):
     player_privates_act = True
     dividend_kinds = ("payout", "half", "withhold")
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._printed_before = dict(self.printed)
+        for hex_id, spec in self.map.items():
+            if "before_2024_11_15" in spec:
+                merged = {**spec, **spec["before_2024_11_15"]}
+                self._printed_before[hex_id] = TileGeometry.from_json(hex_id, merged)
+
+    def printed_for(self, created: str | None) -> Mapping[str, TileGeometry]:
+        """18xx.games changed three hexes on 2024-11-15; earlier games keep the old ones (notes.md)."""
+        if created is not None and created < MAP_CHANGE:
+            return self._printed_before
+        return self.printed
+
     def setup(self, game: Game) -> None:
         players = len(game.order)
         for private in self._privates():
@@ -133,7 +148,7 @@ class EighteenTexas(Title):
         assert corp is not None
         home = next(c for c in self.corporations if c.sym == corp).home_hex
         if hex_id != home and not game.board.tile(home).paths and action.entity.kind == "corporation":
-            raise Violation("tile-y-first", f"{corp} must lay its first tile in its home hex {home}")
+            raise Violation("tile-home-first", f"{corp} must lay its first tile in its home hex {home}")
 
     def lay_as_if(self, game: Game, action: Action) -> str | None:
         """The NOPR lays its green 511 on San Antonio even before a yellow tile is there (16)."""

@@ -606,9 +606,9 @@ class OperatingRound(Round):
             self._check_step(TRACK, "lay track")
         hex_id, tile_id, rotation = action.fields["hex"], action.fields["tile"], action.fields["rotation"]
         turned = game.board.check_lay(hex_id, tile_id, rotation, game.phase.tiles, game.title.lay_as_if(game, action))
+        game.title.check_lay_rules(game, self, action, turned)
         if game.title.lay_needs_route(game, self, action) and not network_of(game, corp).touches(hex_id, turned.edges):
             raise Violation("tile-connect", f"tile {tile_id} on {hex_id} does not connect to {corp}'s network")
-        game.title.check_lay_rules(game, self, action, turned)
         terrain = game.board.terrain_cost_of(hex_id) if not by_company or counts_as_lay else 0
         if terrain and game.cash(corp) < terrain:
             raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${terrain} river cost on {hex_id}")
@@ -781,11 +781,11 @@ class OperatingRound(Round):
             self._advance_to(TRAIN)  # a forced sale happens in the train step, after a no-run price move
             sell_shares(game, action.entity.id, action, None)
             return
-        game.title.check_issue(game, self, action)
         share_ids = action.fields.get("shares") or []
         shares = [game.shares.get(i) for i in share_ids]
         if not shares or any(s is None or s.corporation != corp or s.owner != IPO for s in shares):
             raise Violation("issue-own", f"{corp} may only issue its own treasury shares")
+        game.title.check_issue(game, self, action)
         percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
         if game.percent(MARKET, corp) + percent > game.title.market_pool_max:
             raise Violation("market-limit", f"issuing {percent}% would put more than {game.title.market_pool_max}% of {corp} in the open market")
@@ -804,10 +804,10 @@ class OperatingRound(Round):
         assert corp is not None
         if action.entity.kind != "corporation":
             raise Violation("action-type", "players buy shares in stock rounds")
-        game.title.check_redeem(game, self, action)
         shares = [game.shares.get(i) for i in action.fields.get("shares") or []]
         if not shares or any(s is None or s.corporation != corp or s.owner != MARKET for s in shares):
             raise Violation("redeem-own", f"{corp} may only redeem its own shares from the open market")
+        game.title.check_redeem(game, self, action)
         percent = sum(s.percent for s in shares)  # type: ignore[union-attr]
         price = game.share_price(corp) * percent // 10  # type: ignore[operator]
         if game.cash(corp) < price:

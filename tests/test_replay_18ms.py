@@ -14,6 +14,8 @@ from ingest.export import read_export
 from ingest.model import Action, Entity, Record
 from replay import Game, IllegalAction, replay_record
 from tests.conftest import fixtures_dir
+from tests.mutations import apply_changes, edited, first_flag, index_of
+from tests.mutations import game_until as play_until
 
 GAMES = Path(__file__).resolve().parent / "games"
 SHORT = (GAMES / "18ms-short.rln").read_text()
@@ -48,38 +50,7 @@ def test_the_short_test_game_is_legal_and_its_money_adds_up() -> None:
 
 def game_until(label: str, text: str = SHORT) -> tuple[Game, Record, int]:
     """The short game played up to (not including) the action with this label."""
-    record = notation.read(text)
-    game = Game.start(record.title, record.players)
-    for index, action in enumerate(record.actions):
-        if action.label == label:
-            return game, record, index
-        game.process(action)
-    raise AssertionError(f"no action {label}")
-
-
-def edited(text: str, label: int, line: str | None = None, insert: str | None = None) -> str:
-    """The short game with the line of action ``label`` replaced, or a line inserted after it."""
-    out = []
-    for row in text.splitlines():
-        if row.split(" ", 1)[0] == str(label):
-            if insert is not None:
-                out.extend([row, insert])
-                continue
-            out.append(line if line is not None else row)
-            continue
-        out.append(row)
-    return "\n".join(out) + "\n"
-
-
-def first_flag(text: str) -> tuple[str, str, int]:
-    record = notation.read(text)
-    flags = replay_record(record, keep_going=True).flags
-    assert flags, "the changed game was not flagged"
-    return flags[0].rule, flags[0].action_id, flags[0].index
-
-
-def index_of(text: str, label: str) -> int:
-    return next(i for i, a in enumerate(notation.read(text).actions) if a.label == label)
+    return play_until(text, label)
 
 
 # One changed action each: (what, the change, rule id expected, label of the flagged action).
@@ -142,9 +113,7 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("change", "rule", "label"), [pytest.param(m[1], m[2], m[3], id=m[0]) for m in MUTATIONS])
 def test_a_changed_action_is_flagged_with_its_rule_and_index(change: tuple | list, rule: str, label: str) -> None:
-    text = SHORT
-    for edit in change if isinstance(change, list) else [change]:
-        text = edited(text, edit[0], edit[1]) if len(edit) == 2 else edited(text, edit[0], insert=edit[2])
+    text = apply_changes(SHORT, change)
     assert first_flag(text) == (rule, label, index_of(text, label))
 
 

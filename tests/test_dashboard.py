@@ -25,6 +25,7 @@ FLAGGED_SEQ = 19
 """Position of the inserted action: 19 actions (ids 10..190 in steps of 10) come before it."""
 SHORT_KEY = "railledger/test-18ms-short"
 TEXAS_KEY = "railledger/example-18texas-auction"
+TEXAS_SHORT_KEY = "railledger/test-18texas-short"
 UNREPLAYED_KEY = "railledger/example-1871-auction"
 """A title without a rules engine yet, so archived without replay rows."""
 
@@ -84,9 +85,9 @@ def trace_names(figure: dict) -> list[str]:
 def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: AppTest) -> None:
     table = dashboard.dataframe[0].value
     keys = sorted(table["key"])
-    assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, "railledger/example-18ms-opening",
+    assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, TEXAS_SHORT_KEY, "railledger/example-18ms-opening",
                            "railledger/example-1871-auction"])
-    assert "5 of 5 games" in dashboard.caption[0].value
+    assert "6 of 6 games" in dashboard.caption[0].value
     flags = dict(zip(table["key"], table["flags"]))
     assert flags[FLAGGED_KEY] == 1 and flags[SHORT_KEY] == 0
     links = dict(zip(table["key"], table["review"]))
@@ -97,7 +98,7 @@ def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: Ap
 
 def test_archive_page_filters_by_title_player_status_and_flags(dashboard: AppTest) -> None:
     dashboard.multiselect[0].set_value(["18Texas"]).run()
-    assert list(dashboard.dataframe[0].value["key"]) == [TEXAS_KEY]
+    assert sorted(dashboard.dataframe[0].value["key"]) == [TEXAS_KEY, TEXAS_SHORT_KEY]
     dashboard.multiselect[0].set_value(["18MS", "18Texas", "The Old Prince 1871"]).run()
     dashboard.selectbox[0].set_value("flagged only").run()
     flagged = dashboard.dataframe[0].value
@@ -111,7 +112,7 @@ def test_archive_page_filters_by_title_player_status_and_flags(dashboard: AppTes
     dashboard.text_input[0].input("").run()
     dashboard.multiselect[1].set_value(["finished"]).run()
     assert dashboard.dataframe[0].value.empty
-    assert "0 of 5 games" in dashboard.caption[0].value
+    assert "0 of 6 games" in dashboard.caption[0].value
 
 
 def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

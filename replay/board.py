@@ -102,7 +102,7 @@ class Board:
             if other is None or other not in self.hexes:
                 raise Violation("tile-edge", f"tile {name} on {hex_id} would run track off the map")
             neighbour_spec = self.title.map[other]
-            if neighbour_spec.get("color") == "red" and opposite(edge) not in self.tile(other).edges:
+            if neighbour_spec.get("color") in ("red", "gray") and opposite(edge) not in self.tile(other).edges:
                 raise Violation("tile-edge", f"tile {name} on {hex_id} runs track into a blank side of {other}")
         return turned
 

@@ -30,7 +30,7 @@ conformance: $(STAMP)
 	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
 
 bench: $(STAMP)
-	$(BIN)/railledger bench $(wildcard $(FIXTURES))
+	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --dashboard-games 1000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from collections import Counter
 from enum import Enum
 from pathlib import Path
@@ -325,6 +327,9 @@ def _values(values: dict | None, record: Record) -> str:
 def bench(
     paths: Annotated[list[str], typer.Argument(help="18xx.games JSON records or directories.")],
     repeat: Annotated[int, typer.Option(help="Timed repetitions per stage (medians are reported).")] = 20,
+    dashboard_games: Annotated[
+        int, typer.Option("--dashboard-games", help="Also time every dashboard page on an archive of this many games (0: skip).")
+    ] = 0,
 ) -> None:
     """Print speed figures: per-record medians of each ingest stage, and games stored per second.
 
@@ -357,6 +362,25 @@ def bench(
     records = [read_record(str(path)) for path in files]
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    if dashboard_games:
+        _bench_dashboard(benchmarks, records, dashboard_games)
+
+
+def _bench_dashboard(benchmarks: Any, records: list[Record], games: int) -> None:
+    """Build an archive of ``games`` games (the records again under new ids) and time each page."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "large.duckdb"
+        with Archive.open(db) as archive:
+            start = time.perf_counter()
+            benchmarks.fill(archive, records, games)
+            built = time.perf_counter() - start
+        out.print(f"dashboard archive: {games} games built in {built:.0f} s")
+        table = Table(title=f"dashboard pages on {games} games (s)")
+        for column in ("page", "first load", "rerun"):
+            table.add_column(column, justify="left" if column == "page" else "right")
+        for page, first, rerun in benchmarks.dashboard_load_times(db):
+            table.add_row(page, f"{first:.2f}", f"{rerun:.2f}")
+        out.print(table)
 
 
 @app.command()

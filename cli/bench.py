@@ -6,6 +6,7 @@ Run as its own command, never as a test: timings depend on the machine, so the t
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import statistics
@@ -111,3 +112,48 @@ def fill(archive: Archive, records: list[Record], games: int, replay: bool = Tru
         record = records[n % len(records)]
         store_record(archive, replace(record, game_id=f"{record.game_id}-copy{n // len(records)}"), replay=replay)
     return games
+
+
+DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/rush.py", "views/balance.py", "views/validation.py")
+
+
+def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
+    """(page, first load s, rerun s) of each dashboard page on an archive, driven as Streamlit runs it.
+
+    The first load includes reading the archive into the page's caches; the rerun is what a user
+    waits for when moving a slider or a filter. The app is the real one (AppTest), so the figures
+    include Streamlit's own script run, not the browser's rendering.
+    """
+    import streamlit as st  # only this benchmark needs Streamlit
+    from streamlit.testing.v1 import AppTest
+
+    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    app_file = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
+    previous = os.environ.get("RAILLEDGER_DB")
+    os.environ["RAILLEDGER_DB"] = str(db)
+    try:
+        AppTest.from_file(app_file, default_timeout=120).run()  # Streamlit's own start-up, once per server
+        times = []
+        for page in DASHBOARD_PAGES:
+            app = AppTest.from_file(app_file, default_timeout=120)
+            if page != DASHBOARD_PAGES[0]:
+                app.run()
+            st.cache_data.clear()  # every page starts cold: nothing read from the archive yet
+            start = time.perf_counter()
+            if page == DASHBOARD_PAGES[0]:
+                app.run()  # the default page
+            else:
+                app.switch_page(page).run()
+            first = time.perf_counter() - start
+            start = time.perf_counter()
+            app.run()
+            rerun = time.perf_counter() - start
+            if app.exception:
+                raise RuntimeError(f"{page}: {app.exception[0].message}")
+            times.append((page.removeprefix("views/").removesuffix(".py"), first, rerun))
+        return times
+    finally:
+        if previous is None:
+            os.environ.pop("RAILLEDGER_DB", None)
+        else:
+            os.environ["RAILLEDGER_DB"] = previous

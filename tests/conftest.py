@@ -15,8 +15,9 @@ def fixtures_dir() -> Path:
     return Path(os.environ.get("RAILLEDGER_FIXTURES", REPO.parent / "shared" / "fixtures"))
 
 
-def fixture_files() -> list[Path]:
-    return sorted(fixtures_dir().glob("*/*.json"))
+def fixture_files(title: str = "*") -> list[Path]:
+    """The shared records, all of them or those of one title folder (``18MS``, ``18Texas``, ``1871``)."""
+    return sorted(fixtures_dir().glob(f"{title}/*.json"))
 
 
 needs_fixtures = pytest.mark.skipif(
@@ -25,11 +26,12 @@ needs_fixtures = pytest.mark.skipif(
 )
 
 
-def fixture_params() -> list:
-    """One pytest param per fixture file, or a single skipped param when there are none."""
-    files = fixture_files()
+def fixture_params(title: str = "*") -> list:
+    """One pytest param per fixture file (of a title), or a single skipped param when there are none."""
+    files = fixture_files(title)
     if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"no shared fixtures in {fixtures_dir()}"))]
+        where = fixtures_dir() if title == "*" else fixtures_dir() / title
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"no shared fixtures in {where}"))]
     return [pytest.param(f, id=f"{f.parent.name}/{f.stem}") for f in files]
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
+import pytest
+
 from ingest import notation
-from ingest.model import Record
-from replay import Game, replay_record
+from ingest.model import Action, Entity, Record
+from replay import Game, IllegalAction, replay_record
 
 
 def edited(text: str, label: int, line: str | None = None, insert: str | None = None) -> str:
@@ -48,3 +52,22 @@ def game_until(text: str, label: str) -> tuple[Game, Record, int]:
             return game, record, index
         game.process(action)
     raise AssertionError(f"no action {label}")
+
+
+def illegal_at(text: str, label: str, action: Action, prepare: Callable[[Game], object]) -> IllegalAction:
+    """Play ``text`` up to ``label``, let ``prepare`` set up a state, then expect ``action`` refused there."""
+    game, _, index = game_until(text, label)
+    prepare(game)
+    game.index = index
+    with pytest.raises(IllegalAction) as caught:
+        game.process(action)
+    assert caught.value.index == index
+    return caught.value
+
+
+def player(pid: str) -> Entity:
+    return Entity("player", pid)
+
+
+def corp(sym: str) -> Entity:
+    return Entity("corporation", sym)

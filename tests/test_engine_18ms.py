@@ -8,11 +8,8 @@ import pytest
 from ingest.model import Action, Entity
 from replay import Game, IllegalAction
 from replay.routes import Route, build_route
+from tests.mutations import corp
 from tests.test_replay_18ms import game_until
-
-
-def corp(sym: str) -> Entity:
-    return Entity("corporation", sym)
 
 
 def route(game: Game, sym: str, train: str, *connections: str) -> Route:

@@ -11,24 +11,17 @@ import pytest
 
 from ingest import notation
 from ingest.export import read_export
-from ingest.model import Action, Entity, Record
+from ingest.model import Action, Record
 from replay import Game, IllegalAction, replay_record
-from tests.conftest import fixtures_dir
-from tests.mutations import apply_changes, edited, first_flag, index_of
+from tests.conftest import fixture_params
+from tests.mutations import apply_changes, corp, edited, first_flag, illegal_at, index_of, player
 from tests.mutations import game_until as play_until
 
 GAMES = Path(__file__).resolve().parent / "games"
 SHORT = (GAMES / "18ms-short.rln").read_text()
 
 
-def fixture_18ms() -> list:
-    files = sorted((fixtures_dir() / "18MS").glob("*.json"))
-    if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"no 18MS fixtures in {fixtures_dir()}"))]
-    return [pytest.param(f, id=f.stem) for f in files]
-
-
-@pytest.mark.parametrize("path", fixture_18ms())
+@pytest.mark.parametrize("path", fixture_params("18MS"))
 def test_recorded_games_replay_to_their_recorded_scores(path: Path) -> None:
     record = read_export(json.loads(path.read_text()))
     outcome = replay_record(record)
@@ -125,21 +118,7 @@ def test_mutations_cover_many_distinct_rules() -> None:
 
 
 def process_at(label: str, action: Action, prepare) -> IllegalAction:  # type: ignore[no-untyped-def]
-    game, _, index = game_until(label)
-    prepare(game)
-    game.index = index
-    with pytest.raises(IllegalAction) as caught:
-        game.process(action)
-    assert caught.value.index == index
-    return caught.value
-
-
-def player(pid: str) -> Entity:
-    return Entity("player", pid)
-
-
-def corp(sym: str) -> Entity:
-    return Entity("corporation", sym)
+    return illegal_at(SHORT, label, action, prepare)
 
 
 def give_certificates(game: Game, pid: str, count: int) -> None:

@@ -9,23 +9,16 @@ from pathlib import Path
 import pytest
 
 from ingest.export import read_export
-from ingest.model import Action, Entity
+from ingest.model import Action
 from replay import Game, IllegalAction, replay_record
-from tests.conftest import fixtures_dir
-from tests.mutations import apply_changes, first_flag, game_until, index_of
+from tests.conftest import fixture_params
+from tests.mutations import apply_changes, first_flag, game_until, illegal_at, index_of, player
 
 SHORT = (Path(__file__).resolve().parent / "games" / "18texas-short.rln").read_text()
 TEXAS = __import__("importlib").import_module("replay.titles.18texas")
 
 
-def fixture_18texas() -> list:
-    files = sorted((fixtures_dir() / "18Texas").glob("*.json"))
-    if not files:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"no 18Texas fixtures in {fixtures_dir()}"))]
-    return [pytest.param(f, id=f.stem) for f in files]
-
-
-@pytest.mark.parametrize("path", fixture_18texas())
+@pytest.mark.parametrize("path", fixture_params("18Texas"))
 def test_recorded_games_replay_to_their_recorded_scores(path: Path) -> None:
     record = read_export(json.loads(path.read_text()))
     outcome = replay_record(record)
@@ -116,17 +109,7 @@ def test_mutations_cover_many_distinct_rules() -> None:
 
 
 def process_at(label: str, action: Action, prepare) -> IllegalAction:  # type: ignore[no-untyped-def]
-    game, _, index = game_until(SHORT, label)
-    prepare(game)
-    game.index = index
-    with pytest.raises(IllegalAction) as caught:
-        game.process(action)
-    assert caught.value.index == index
-    return caught.value
-
-
-def player(pid: str) -> Entity:
-    return Entity("player", pid)
+    return illegal_at(SHORT, label, action, prepare)
 
 
 def test_sixty_percent_limit() -> None:

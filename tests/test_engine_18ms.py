@@ -140,3 +140,12 @@ def test_meridian_and_memphis_station_at_half_price(end_of_or3: Game) -> None:
     assert game.cash("WRA") == cash - 20
     with pytest.raises(IllegalAction):
         game.process(Action("place_token", Entity("company", "M&M"), 681, 0, {"city": "57-1-0", "slot": 0}))
+
+
+def test_birmingham_southern_lays_its_two_tiles_in_one_operating_round() -> None:
+    game, _, index = game_until("620")
+    game.companies["BS"].owner = "IC"
+    game.process(Action("lay_tile", Entity("company", "BS"), 620, 0, {"hex": "B8", "tile": "9-3", "rotation": 1}))
+    game.or_number += 2  # a later operating round
+    with pytest.raises(IllegalAction, match="in one operating round"):
+        game.process(Action("lay_tile", Entity("company", "BS"), 621, 0, {"hex": "B10", "tile": "9-4", "rotation": 1}))

@@ -80,6 +80,9 @@ class EighteenMS(Title):
         company = game.companies[sym]
         if company.uses >= allowed:
             raise Violation("company-ability", f"{company.name} has already laid its {allowed} extra tile(s)")
+        first_used = game.flags.setdefault("extra_lays_or", {}).setdefault(sym, game.or_number)
+        if first_used != game.or_number:
+            raise Violation("company-ability", f"{company.name}'s extra tiles are laid in one operating round (16)")
         name = str(action.fields.get("tile", "")).rsplit("-", 1)[0]
         tile = self.tiles.tiles.get(name)
         if tile is not None and tile.color != "yellow":

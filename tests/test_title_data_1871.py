@@ -18,30 +18,25 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.title_data import COLORS, catalogue_tiles, check_geometry, loader, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "1871"
-CATALOGUE = REPO / "replay" / "tiles" / "catalogue.json"
 RULEBOOK = REPO.parent / "shared" / "rules" / "1871-the-old-prince.txt"
 
-COLORS = ["yellow", "green", "brown", "gray"]
 ORDER = ["white", *COLORS]
-NODE_KEYS = {"cities": "c", "towns": "t", "offboards": "o"}
 PEIR_COMPANIES = ["So", "A", "MS", "MR", "S", "Gt", "C"]  # REF CORPORATIONS order (the setup draw indexes it)
 BRANCHES = ["CB", "SB", "MB", "BB", "WB", "HRB"]
 AUCTION_ORDER = ["MC", "VR", "IB", "RA", "RF", "SB", "HSE", "ML", "SBC", "SL", "UB"]
 DATA_FILES = ["tiles.json", "map.json", "market.json", "trains.json", "phases.json", "companies.json", "game.json", "rules.json"]
 
 
-def load(name: str) -> dict:
-    with open(TITLE / name, encoding="utf-8") as f:
-        return json.load(f)
+load = loader("1871")
 
 
 @pytest.fixture(scope="module")
 def catalogue() -> dict:
-    with open(CATALOGUE, encoding="utf-8") as f:
-        return json.load(f)["tiles"]
+    return catalogue_tiles()
 
 
 @pytest.fixture(scope="module")
@@ -57,25 +52,6 @@ def mapdata() -> dict:
 @pytest.fixture(scope="module")
 def hexes(mapdata) -> dict:
     return mapdata["hexes"]
-
-
-def geometry(name: str, manifest: dict, catalogue: dict) -> dict:
-    return manifest["title_tiles"].get(name) or catalogue[name]
-
-
-def check_geometry(where: str, t: dict) -> None:
-    nodes = {f"{p}{i}" for key, p in NODE_KEYS.items() for i in range(len(t.get(key, [])))}
-    for path in t["paths"]:
-        assert len(path) == 2 and path[0] != path[1], (where, path)
-        for ep in path:
-            assert re.fullmatch(r"e[0-5]", ep) or ep in nodes, (where, ep)
-    assert len({frozenset(p) for p in t["paths"]}) == len(t["paths"]), f"{where}: repeated path"
-    for key in NODE_KEYS:
-        for node in t.get(key, []):
-            rev = node["revenue"]
-            assert isinstance(rev, int) or set(rev) == set(COLORS), (where, rev)
-    for c in t.get("cities", []):
-        assert c["slots"] >= 1, where
 
 
 # ---------------------------------------------------------------- flat hex maths (not in replay/ yet)
@@ -142,7 +118,7 @@ def test_all_json_loads_and_no_init():
 def test_catalogue_has_every_manifest_tile(manifest, catalogue):
     for name, count in manifest["counts"].items():
         assert isinstance(count, int) and count >= 1, name
-        t = geometry(name, manifest, catalogue)
+        t = tile_geometry(name, manifest, catalogue)
         assert t["color"] in COLORS, name
         check_geometry(name, t)
     assert manifest["total"] == sum(manifest["counts"].values())
@@ -158,9 +134,9 @@ def test_catalogue_has_every_manifest_tile(manifest, catalogue):
 def test_upgrades_are_geometrically_valid(manifest, catalogue):
     for table in [manifest["upgrades"], *manifest["label_upgrades"].values()]:
         for frm, tos in table.items():
-            a = geometry(frm, manifest, catalogue)
+            a = tile_geometry(frm, manifest, catalogue)
             for to in tos:
-                b = geometry(to, manifest, catalogue)
+                b = tile_geometry(to, manifest, catalogue)
                 assert ORDER.index(b["color"]) == ORDER.index(a["color"]) + 1, (frm, to)
                 for key in ("cities", "towns"):
                     assert len(a.get(key, [])) == len(b.get(key, [])), (frm, to)
@@ -481,10 +457,10 @@ def test_fixture_tile_lays_follow_manifest(games, manifest, catalogue, hexes):
             if a["type"] != "lay_tile":
                 continue
             h, tile, rot = a["hex"], a["tile"].rpartition("-")[0], a["rotation"]
-            new = geometry(tile, manifest, catalogue)
+            new = tile_geometry(tile, manifest, catalogue)
             if h in board:
                 old_name, old_rot = board[h]
-                old_paths = turned(geometry(old_name, manifest, catalogue)["paths"], old_rot)
+                old_paths = turned(tile_geometry(old_name, manifest, catalogue)["paths"], old_rot)
                 fl = hexes[h].get("future_label")
                 allowed = list(manifest["upgrades"].get(old_name, []))
                 if fl and fl["color"] == new["color"]:

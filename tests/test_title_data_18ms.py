@@ -12,25 +12,20 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.title_data import CATALOGUE, COLORS, catalogue_tiles, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "18ms"
-CATALOGUE = REPO / "replay" / "tiles" / "catalogue.json"
 RULEBOOK = REPO.parent / "shared" / "rules" / "18MS.txt"
 
-COLORS = ["yellow", "green", "brown", "gray"]
-NODE_KEYS = {"cities": "c", "towns": "t", "offboards": "o"}
 
 
-def load(name: str) -> dict:
-    with open(TITLE / name, encoding="utf-8") as f:
-        return json.load(f)
+load = loader("18ms")
 
 
 @pytest.fixture(scope="module")
 def catalogue() -> dict:
-    with open(CATALOGUE, encoding="utf-8") as f:
-        return json.load(f)["tiles"]
+    return catalogue_tiles()
 
 
 @pytest.fixture(scope="module")
@@ -41,34 +36,6 @@ def manifest() -> dict:
 @pytest.fixture(scope="module")
 def hexes() -> dict:
     return load("map.json")["hexes"]
-
-
-def tile_geometry(name: str, manifest: dict, catalogue: dict) -> dict:
-    return manifest["title_tiles"].get(name) or catalogue[name]
-
-
-def node_ids(t: dict) -> set[str]:
-    return {f"{p}{i}" for key, p in NODE_KEYS.items() for i in range(len(t.get(key, [])))}
-
-
-def check_geometry(where: str, t: dict) -> None:
-    nodes = node_ids(t)
-    used = set()
-    for path in t["paths"]:
-        assert len(path) == 2, (where, path)
-        for ep in path:
-            if ep.startswith("e"):
-                assert re.fullmatch(r"e[0-5]", ep), (where, ep)
-            else:
-                assert ep in nodes, (where, ep, nodes)
-                used.add(ep)
-    for key in NODE_KEYS:
-        for node in t.get(key, []):
-            rev = node["revenue"]
-            assert isinstance(rev, int) or set(rev) == set(COLORS), (where, rev)
-    for c in t.get("cities", []):
-        assert c["slots"] >= 1, where
-    return used
 
 
 def edge_signature(t: dict, rot: int = 0) -> set:

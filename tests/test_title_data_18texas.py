@@ -16,27 +16,22 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, catalogue_tiles, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "18texas"
-CATALOGUE = REPO / "replay" / "tiles" / "catalogue.json"
 RULEBOOK = REPO.parent / "shared" / "rules" / "18Texas.txt"
 
-COLORS = ["yellow", "green", "brown", "gray"]
-NODE_KEYS = {"cities": "c", "towns": "t", "offboards": "o"}
 CORPORATION_ORDER = ["T&P", "MKT", "SP", "MP", "SSW", "SAA"]
 DATA_FILES = ["tiles.json", "map.json", "market.json", "trains.json", "phases.json", "companies.json", "game.json", "rules.json"]
 
 
-def load(name: str) -> dict:
-    with open(TITLE / name, encoding="utf-8") as f:
-        return json.load(f)
+load = loader("18texas")
 
 
 @pytest.fixture(scope="module")
 def catalogue() -> dict:
-    with open(CATALOGUE, encoding="utf-8") as f:
-        return json.load(f)["tiles"]
+    return catalogue_tiles()
 
 
 @pytest.fixture(scope="module")
@@ -52,35 +47,6 @@ def mapdata() -> dict:
 @pytest.fixture(scope="module")
 def hexes(mapdata) -> dict:
     return mapdata["hexes"]
-
-
-def tile_geometry(name: str, manifest: dict, catalogue: dict) -> dict:
-    return manifest["title_tiles"].get(name) or catalogue[name]
-
-
-def node_ids(t: dict) -> set[str]:
-    return {f"{p}{i}" for key, p in NODE_KEYS.items() for i in range(len(t.get(key, [])))}
-
-
-def check_geometry(where: str, t: dict) -> set[str]:
-    nodes = node_ids(t)
-    used = set()
-    for path in t["paths"]:
-        assert len(path) == 2 and path[0] != path[1], (where, path)
-        for ep in path:
-            if ep.startswith("e"):
-                assert re.fullmatch(r"e[0-5]", ep), (where, ep)
-            else:
-                assert ep in nodes, (where, ep, nodes)
-                used.add(ep)
-    assert len({frozenset(p) for p in t["paths"]}) == len(t["paths"]), f"{where}: repeated path"
-    for key in NODE_KEYS:
-        for node in t.get(key, []):
-            rev = node["revenue"]
-            assert isinstance(rev, int) or set(rev) == set(COLORS), (where, rev)
-    for c in t.get("cities", []):
-        assert c["slots"] >= 1, where
-    return used
 
 
 # ---------------------------------------------------------------- geometry helpers (no engine imports)

@@ -475,7 +475,6 @@ class Turn:
     laid: list[tuple[str, str, bool]] = field(default_factory=list)  # (hex, colour, was an upgrade)
     tokened: bool = False
     ran: int | None = None  # revenue of the run, once run
-    routes: list[Route] = field(default_factory=list)
     paid: bool = False  # earnings distributed (or the no-run move made)
     acted: bool = False
     shares: str | None = None  # "issued" or "redeemed" this turn
@@ -678,7 +677,6 @@ class OperatingRound(Round):
         for route in routes:
             game.trains[route.train_id].operated = True
         self.turn.ran = sum(r.revenue for r in routes)
-        self.turn.routes = routes
         self._advance_to(DIVIDEND)
 
     def do_dividend(self, action: Action) -> None:

@@ -98,7 +98,7 @@ class Board:
             )
         turned = geometry.rotated(rotation)
         for edge in turned.edges:
-            other = neighbour(hex_id, edge)
+            other = neighbour(hex_id, edge, self.title.layout)
             if other is None or other not in self.hexes:
                 raise Violation("tile-edge", f"tile {name} on {hex_id} would run track off the map")
             neighbour_spec = self.title.map[other]

@@ -21,11 +21,12 @@ if TYPE_CHECKING:
 class Network:
     nodes: frozenset[tuple[str, str]]  # (hex, node) reachable
     sides: frozenset[tuple[str, int]]  # (hex, edge) whose track the network uses
+    layout: str = "pointy"
 
     def touches(self, hex_id: str, edges: frozenset[int]) -> bool:
         """Whether track through these sides of ``hex_id`` would join the network."""
         for edge in edges:
-            other = neighbour(hex_id, edge)
+            other = neighbour(hex_id, edge, self.layout)
             if other is not None and (other, opposite(edge)) in self.sides:
                 return True
         return any(h == hex_id for h, _ in self.nodes) or any(h == hex_id for h, _ in self.sides)
@@ -61,12 +62,12 @@ def network_of(game: Game, corporation: str) -> Network:
             if entry not in visited:
                 visited.add(entry)
                 queue.append(entry)
-    return Network(frozenset(nodes), frozenset(sides))
+    return Network(frozenset(nodes), frozenset(sides), game.title.layout)
 
 
 def _across(game: Game, hex_id: str, edge: int) -> tuple[str, int] | None:
     """The side of the neighbouring hex that track leaving ``hex_id`` over ``edge`` runs into."""
-    other = neighbour(hex_id, edge)
+    other = neighbour(hex_id, edge, game.title.layout)
     if other is None or other not in game.board.hexes:
         return None
     back = opposite(edge)

@@ -61,7 +61,7 @@ def connection_stops(game: Game, chain: list[str]) -> tuple[Node, Node, list[tup
     segments: list[tuple[str, frozenset[str]]] = []
     edges = []
     for a, b in zip(chain, chain[1:]):
-        edge = shared_edge(a, b)
+        edge = shared_edge(a, b, game.title.layout)
         if edge is None:
             raise Violation("route-track", f"{a} and {b} are not neighbours")
         if edge not in game.board.tile(a).edges or opposite(edge) not in game.board.tile(b).edges:

@@ -148,7 +148,9 @@ class Title:
         self.companies: tuple[CompanySpec, ...] = tuple(
             CompanySpec(p["sym"], p["name"], p["value"], p["revenue"]) for p in companies["privates"]
         )
-        self.map: dict[str, dict[str, Any]] = _read(self.slug, "map.json")["hexes"]
+        map_data = _read(self.slug, "map.json")
+        self.map: dict[str, dict[str, Any]] = map_data["hexes"]
+        self.layout: str = map_data.get("layout", "pointy")
         self.printed: dict[str, TileGeometry] = dict(load_hexes(self.slug))
         self.tiles: Catalogue = load_catalogue(self.slug)
         self.rules: dict[str, dict[str, str]] = _read(self.slug, "rules.json")["rules"]

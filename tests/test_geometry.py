@@ -322,3 +322,11 @@ def test_fixture_tile_lays_are_legal_and_routes_follow_track(path: Path) -> None
                         assert edge in board[a].edges and opposite(edge) in board[b].edges, (
                             f"action {action['id']}: no track {a} e{edge} -> {b}")
     assert lays > 0
+
+
+def test_flat_layout_numbers_edges_from_the_south() -> None:
+    # 1871's island: columns are letters, rows numbers; neighbours in a column are two rows apart.
+    assert coordinates("B2", "flat") == (1, 1) and hex_id(1, 1, "flat") == "B2"
+    assert [neighbour("F14", e, "flat") for e in range(6)] == ["F16", "E15", "E13", "F12", "G13", "G15"]
+    assert shared_edge("F14", "E15", "flat") == 1
+    assert (shared_edge("F14", "F16", "flat"), shared_edge("F14", "F16")) == (0, 4)  # S on flat, E on pointy

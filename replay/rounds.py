@@ -767,6 +767,9 @@ class OperatingRound(Round):
         game.title.discard(game, train)
 
     def do_bankrupt(self, action: Action) -> None:
+        """The president cannot pay for a train the company must buy: the game ends (18Texas 12.6)."""
+        president = self.game.president(self.corp) if self.corp else None
+        self.game.note("bankruptcy", str(action.entity.id), detail=president)
         self.game.end_game("bankruptcy")
 
     # -- company shares (incremental capitalization)

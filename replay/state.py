@@ -76,7 +76,7 @@ class Event:
     before) which it happened."""
 
     index: int
-    kind: str  # private (bought from the bank), par, float, president, train, rust, phase, private_closed, game_end
+    kind: str  # private (bought from the bank), par, float, president, train, rust, phase, private_closed, bankruptcy, game_end
     subject: str  # company, train id, phase name, or reason
     amount: int | None = None  # price, treasury, salvage
     detail: str | None = None  # who: player id, buyer, seller/source

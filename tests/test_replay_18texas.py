@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ingest.export import read_export
-from ingest.model import Action
+from ingest.model import Action, Entity
 from replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_params
 from tests.mutations import apply_changes, first_flag, game_until, illegal_at, index_of, player
@@ -139,3 +139,10 @@ def test_half_dividend_rounds_the_payout_up_to_ten() -> None:
     assert game.cash("Cugnot") - before["Cugnot"] == 4 * 4  # Cugnot holds 40%
     assert game.cash("T&P") - corp_cash == 30 + 4 * 5  # kept half and the 50% in its treasury
     assert game.share_price("T&P") == 90  # $40 paid is less than the $90 price: no move
+
+
+def test_bankruptcy_ends_the_game_with_events() -> None:
+    game, record, index = game_until(SHORT, "240")  # MP must buy a train
+    game.process(Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}))
+    assert game.finished
+    assert [(e.kind, e.subject) for e in game.events[-2:]] == [("bankruptcy", "MP"), ("game_end", "bankruptcy")]

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from ingest.model import Action, Player, PlayerId
 from replay.board import Board
 from replay.errors import IllegalAction, Violation
+from replay.shape import check_shape
 from replay.snapshot import Snapshot, take_snapshot
 from replay.state import IPO, MARKET, CompanyState, CorporationState, Event, PlayerState, Share, Train
 from replay.title import Phase, Title, title_named
@@ -86,6 +87,7 @@ class Game:
                 raise Violation("game-over", "the game is over; no action can follow")
             if action.type.startswith("program_"):
                 return  # automation bookkeeping of the server: no game effect
+            check_shape(action)
             if action.type == "end_game":
                 self.end_game()
                 return

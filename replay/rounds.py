@@ -297,11 +297,7 @@ class StockRound(Round):
         if corp.par_price is not None:
             raise Violation("par", f"{sym} already has a par value")
         self._check_may_buy(player, sym)
-        price_text = str(action.fields.get("share_price", ""))
-        try:
-            price, row, column = (int(x) for x in price_text.split(","))
-        except ValueError:
-            raise Violation("par-value", f"bad share price {price_text!r}") from None
+        price, row, column = parse_share_price(action)
         cell = game.market.cell(row, column)
         if cell is None or cell.price != price or not cell.par or price not in game.title.par_values:
             allowed = ", ".join(f"${p}" for p in game.title.par_values)
@@ -399,6 +395,16 @@ class StockRound(Round):
             game.priority = game.next_player(self.last_actor)
         game.ors_this_set = game.title.ors_in_set(game)
         return OperatingRound(game, 1)
+
+
+def parse_share_price(action: Action) -> tuple[int, int, int]:
+    """(price, row, column) of a par action's ``share_price`` such as ``"75,1,3"``."""
+    text = str(action.fields.get("share_price", ""))
+    try:
+        price, row, column = (int(x) for x in text.split(","))
+    except ValueError:
+        raise Violation("par-value", f"bad share price {text!r}: expected price,row,column") from None
+    return price, row, column
 
 
 def sell_shares(game: Game, player: PlayerId, action: Action, sold: set[tuple[PlayerId, str]] | None) -> str:

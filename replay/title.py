@@ -343,10 +343,14 @@ class Title:
         return available
 
     def train_price(self, game: Game, train: Train, variant: str | None) -> int:
-        card = train.id.rsplit("-", 1)[0]
-        if variant and variant != card:
-            return self.train_type(variant).price
-        return self.train_type(card).price
+        """Face value of a bank train, bought as its own type or as one of its variants (2D as 4D)."""
+        card = self.train_type(train.id.rsplit("-", 1)[0])
+        if not variant or variant == card.name:
+            return card.price
+        chosen = next((v for v in card.variants if v.name == variant), None)
+        if chosen is None:
+            raise Violation("train-price", f"a {card.name} train cannot be bought as a {variant!r}")
+        return chosen.price
 
     def buy_from_bank(self, game: Game, round_: OperatingRound, action: Action, train: Train, price: int) -> None:
         """Buy a new train at face value; a corporation without trains may get its president's cash."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ingest.model import Action
 from replay.errors import Violation
 from replay.geometry import TileGeometry
-from replay.rounds import BidAuction, OperatingRound
+from replay.rounds import BidAuction, OperatingRound, parse_share_price
 from replay.title import Title
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class JayGouldAuction(BidAuction):
         sym = str(action.fields.get("corporation"))
         if not self.resolved or sym != self.pending():
             raise Violation("jay-gould-par", f"only the Jay Gould company {game.flags['jay_gould']} is parred now")
-        price, row, column = (int(x) for x in str(action.fields.get("share_price")).split(","))
+        price, row, column = parse_share_price(action)
         cell = game.market.cell(row, column)
         if cell is None or not cell.par or cell.price != price:
             raise Violation("par-value", f"${price} is not a pink par square")

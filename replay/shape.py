@@ -1,0 +1,63 @@
+"""Field types of an action, checked before the rules look at it.
+
+Readers keep any field a record carries (ingest/action_types.py), so a record may hold, say, a
+rotation written as text. The engine refuses such an action with a flag naming the field rather
+than failing inside a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ingest.action_types import Kind, action_type
+from ingest.model import Action
+from replay.errors import Violation
+
+
+def check_shape(action: Action) -> None:
+    """Raise a Violation when a known field of the action has the wrong type."""
+    spec = action_type(action.type)
+    if spec is None:
+        raise Violation("action-type", f"{action.type} is not an action railledger knows")
+    for name, kind in spec.kinds.items():
+        if name not in action.fields or kind is Kind.ENTITY:
+            continue
+        value = action.fields[name]
+        if value is None and name not in spec.required:
+            continue
+        if not _fits(kind, value):
+            raise Violation("action-malformed", f"field {name} of {action.type} is {value!r}, not {_describe(kind)}")
+
+
+def _fits(kind: Kind, value: Any) -> bool:
+    if kind is Kind.INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is Kind.STR:
+        return isinstance(value, str)
+    if kind is Kind.BOOL:
+        return isinstance(value, bool)
+    if kind is Kind.STRS:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, list) and all(_route_fits(route) for route in value)  # Kind.ROUTES
+
+
+def _route_fits(route: Any) -> bool:
+    if not isinstance(route, dict) or not isinstance(route.get("train"), str):
+        return False
+    connections = route.get("connections")
+    if not isinstance(connections, list) or not all(
+        isinstance(chain, list) and all(isinstance(h, str) for h in chain) for chain in connections
+    ):
+        return False
+    revenue = route.get("revenue")
+    return revenue is None or (isinstance(revenue, int) and not isinstance(revenue, bool))
+
+
+def _describe(kind: Kind) -> str:
+    return {
+        Kind.INT: "a whole number",
+        Kind.STR: "text",
+        Kind.BOOL: "true or false",
+        Kind.STRS: "a list of text",
+        Kind.ROUTES: "a list of routes (train, connections of hexes, revenue)",
+    }[kind]

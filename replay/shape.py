@@ -44,7 +44,7 @@ def _fits(kind: Kind, value: Any) -> bool:
 def _route_fits(route: Any) -> bool:
     if not isinstance(route, dict) or not isinstance(route.get("train"), str):
         return False
-    connections = route.get("connections")
+    connections = route.get("connections", [])  # none at all: the rules flag a route without stops
     if not isinstance(connections, list) or not all(
         isinstance(chain, list) and all(isinstance(h, str) for h in chain) for chain in connections
     ):

@@ -43,10 +43,15 @@ def read_export(data: Any) -> Record:
     if "id" not in data:
         raise RecordError("game record has no 'id'")
 
-    players = tuple(_player(p, seat) for seat, p in enumerate(data.get("players") or [], start=1))
+    raw_players = data.get("players") or []
+    if not isinstance(raw_players, list):
+        raise RecordError("'players' is not a list")
+    players = tuple(_player(p, seat) for seat, p in enumerate(raw_players, start=1))
     if not players:
         raise RecordError("game record has no players")
     settings = data.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise RecordError("'settings' is not an object")
     raw = data["actions"]
     _check_action_list(raw)
 
@@ -57,7 +62,10 @@ def read_export(data: Any) -> Record:
             continue
         parent = _action(raw_action, raw_action["id"], 0)
         (programs if parent.is_program else actions).append(parent)
-        for auto, raw_auto in enumerate(raw_action.get("auto_actions") or [], start=1):
+        autos = raw_action.get("auto_actions") or []
+        if not isinstance(autos, list):
+            raise RecordError("auto_actions is not a list", action=parent.label)
+        for auto, raw_auto in enumerate(autos, start=1):
             actions.append(_action(raw_auto, raw_action["id"], auto))
 
     return Record(
@@ -139,12 +147,16 @@ def _result(raw: Mapping[str, Any] | None, players: tuple[Player, ...]) -> dict[
     """Recorded final values keyed by player id (JSON keys are always strings)."""
     if not raw:
         return None
+    if not isinstance(raw, dict) or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw.values()):
+        raise RecordError("'result' is not an object of player values")
     by_text = {str(p.id): p.id for p in players}
     return {by_text.get(key, key): int(value) for key, value in raw.items()}
 
 
 def _action(raw: RawAction, action_id: int, auto: int) -> Action:
     label = f"{action_id}.{auto}" if auto else str(action_id)
+    if not isinstance(raw, dict):
+        raise RecordError("action is not an object", action=label)
     kind = raw.get("type")
     spec = action_type(kind) if isinstance(kind, str) else None
     if spec is None:

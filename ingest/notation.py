@@ -271,6 +271,7 @@ def read(text: str, origin: str | None = None) -> Record:
             else:
                 if key in header:
                     raise line.error(f"header {key} given twice", column=1)
+                _check_header_values(line, key, values)
                 header[key] = values
                 header_line[key] = number
             continue
@@ -300,6 +301,24 @@ def read(text: str, origin: str | None = None) -> Record:
 
 
 _REQUIRED_HEADERS = ("Notation", "Title", "Source", "Game")
+_SINGLE_HEADERS: dict[str, type] = {
+    "Notation": int, "Title": str, "Source": str, "Game": str, "Seed": int, "Status": str, "Date": str,
+}
+_LIST_HEADERS = ("OptionalRules", "Result")
+
+
+def _check_header_values(line: _Line, key: str, values: list[tuple[Any, int]]) -> None:
+    """Known keys only; single-valued keys take exactly one value of their type."""
+    if key == "OptionalRules" and not all(isinstance(v, str) for v, _ in values):
+        raise line.error("optional rules are quoted texts", column=2)
+    if key in _LIST_HEADERS:
+        return
+    kind = _SINGLE_HEADERS.get(key)
+    if kind is None:
+        raise line.error(f"unknown header [{key}]", column=2)
+    if len(values) != 1 or not isinstance(values[0][0], kind) or isinstance(values[0][0], bool):
+        what = "a number" if kind is int else "a quoted text"
+        raise line.error(f"header [{key} ...] takes one value, {what}", column=2)
 
 
 def _check_header(
@@ -322,6 +341,9 @@ def _single(header: dict[str, list[tuple[Any, int]]], key: str, default: Any = .
     if key not in header:
         return default
     return header[key][0][0]
+
+
+
 
 
 def _read_header_line(line: _Line) -> tuple[str, list[tuple[Any, int]]]:

@@ -59,7 +59,7 @@ def _undo_start(action: RawAction, index_of_id: dict[Any, int], standing: list[R
         return 0 if last is None else last
     if target == 0:
         return 0
-    if target not in index_of_id:
+    if not isinstance(target, int) or target not in index_of_id:
         raise RecordError(f"undo points at action {target}, which is not in the record", action=_label(action))
     return index_of_id[target] + 1
 

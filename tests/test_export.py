@@ -89,6 +89,10 @@ def test_result_is_keyed_by_player_id_and_hotseat_ids_are_names() -> None:
         (export([act(2), act(1)]), "action ids must increase"),
         (export([act(1), {"type": "pass"}]), "truncated record"),
         (export([act(1)], players=[]), "no players"),
+        (export([act(1)], settings=[1]), "'settings' is not an object"),
+        (export([act(1)], result={"10": "lots"}), "'result' is not an object of player values"),
+        (export([{**act(1), "auto_actions": 5}]), "auto_actions is not a list"),
+        (export([act(1), act(2, "undo", action_id=[1])]), "undo points at action"),
     ],
 )
 def test_bad_records_are_refused_with_a_reason(data: object, message: str) -> None:

@@ -218,3 +218,10 @@ def test_conformance_passes_on_the_shared_18ms_records() -> None:
     result = run("conformance", str(fixtures_dir() / "18MS"))
     assert result.exit_code == 0, result.output
     assert result.stdout.count("PASS") == 2 and "FAIL" not in result.stdout
+
+
+@needs_fixtures
+def test_conformance_reports_titles_without_an_engine() -> None:
+    result = run("conformance", str(fixtures_dir()))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("PASS") == 4 and "NO ENGINE" in result.stdout and "FAIL" not in result.stdout

@@ -96,6 +96,10 @@ class Game:
                 if self.finished:
                     raise Violation("game-over", "the game is over; no action can follow")
             self.round.apply(action)
+            # A round known to be over (all passed, every private sold) hands over at once, as in
+            # 18xx.games: the next round's opening effects (private revenues) belong to this action.
+            while self.round.finished and not self.finished:
+                self.round = self.round.next_round()
         except Violation as violation:
             raise IllegalAction(index, action.label, self.title.rule(violation.key), violation.message) from None
 

@@ -272,6 +272,26 @@ class StockRound(Round):
         self.turn = []
         self.current = self.game.next_player(self.current)
 
+    def apply(self, action: Action) -> None:
+        super().apply(action)
+        self._settle()
+
+    def _settle(self) -> None:
+        """End the turn and pass over players as soon as nobody could do more, as 18xx.games does:
+        the round then ends with the action that ended it, not with the next one."""
+        if self.turn and not self._can_continue(self.current):
+            self._end_turn()
+        while not self.finished and not self.turn and not self._can_act(self.current):
+            self._pass_turn()
+
+    def _can_continue(self, player: PlayerId) -> bool:
+        """Whether a player who has acted this turn may still do something in it."""
+        if "buy" not in self.turn:
+            return True  # only sold so far: may sell more or buy
+        if self.turn[0] == "sell":
+            return False  # sold then bought: never sell, buy, sell
+        return self._can_sell(player)
+
     def do_pass(self, action: Action) -> None:
         game = self.game
         player = self.player_of(action)

@@ -8,7 +8,7 @@ when its tile is upgraded; the board keeps the hex of every tile id on the map t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from replay.errors import Violation
 from replay.geometry import TileGeometry, preserves
@@ -45,6 +45,9 @@ class Board:
         self.hex_of_tile: dict[str, str] = {p.tile_id: h for h, p in self.hexes.items()}
         self.supply: dict[str, int] = dict(title.tiles.counts)
         self.terrain_paid: set[str] = set()
+        self.version = 0  # bumped by every tile and station: cached networks are valid until it changes
+        self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
+        self.networks: dict[str, tuple[int, Any]] = {}
 
     def tile(self, hex_id: str) -> TileGeometry:
         return self.hexes[hex_id].geometry
@@ -134,14 +137,20 @@ class Board:
                     moved[target][moved[target].index(None)] = corp
         self.hexes[hex_id] = Placed(tile_id, turned, rotation, moved)
         self.hex_of_tile[tile_id] = hex_id
+        self.version += 1
         return cost
+
+    def place_token(self, hex_id: str, city: int, slot: int, corporation: str) -> None:
+        self.tokens_in(hex_id, city)[slot] = corporation
+        self.station_hexes.add(hex_id)
+        self.version += 1
 
     def tokened(self, corporation: str) -> list[tuple[str, int]]:
         """Cities (hex, index) holding one of the corporation's stations."""
         return [
             (hex_id, index)
-            for hex_id, placed in self.hexes.items()
-            for index, slots in placed.tokens.items()
+            for hex_id in sorted(self.station_hexes)
+            for index, slots in self.hexes[hex_id].tokens.items()
             if corporation in slots
         ]
 

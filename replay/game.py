@@ -47,6 +47,9 @@ class Game:
             self.shares[f"{corp.sym}_0"] = Share(f"{corp.sym}_0", corp.sym, 20, True)
             for i in range(1, 9):
                 self.shares[f"{corp.sym}_{i}"] = Share(f"{corp.sym}_{i}", corp.sym, 10, False)
+        self.shares_of: dict[str, list[Share]] = {
+            sym: [s for s in self.shares.values() if s.corporation == sym] for sym in self.corporations
+        }  # the same Share objects, by company: percentages are asked for all the time
         self.trains: dict[str, Train] = {}
         for train_type in title.trains:
             for i in range(train_type.count):
@@ -62,6 +65,7 @@ class Game:
         self.index = 0  # canonical index of the next action
         self.flags: dict[str, Any] = {}  # title-specific state (bonuses taken, special trains)
         self.events: list[Event] = []
+        self.acted_in = ""  # label of the round the last action was taken in
         title.setup(self)
         self.round: Any = title.first_round(self)
 
@@ -95,6 +99,7 @@ class Game:
                 self.round = self.round.next_round()
                 if self.finished:
                     raise Violation("game-over", "the game is over; no action can follow")
+            self.acted_in = self.round.label
             self.round.apply(action)
             # A round known to be over (all passed, every private sold) hands over at once, as in
             # 18xx.games: the next round's opening effects (private revenues) belong to this action.
@@ -166,7 +171,7 @@ class Game:
         return cell.price if cell else None
 
     def percent(self, owner: PlayerId | str, sym: str) -> int:
-        return sum(s.percent for s in self.shares.values() if s.corporation == sym and s.owner == owner)
+        return sum(s.percent for s in self.shares_of[sym] if s.owner == owner)
 
     def president(self, sym: str) -> PlayerId | None:
         owner = self.shares[f"{sym}_0"].owner

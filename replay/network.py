@@ -33,7 +33,16 @@ class Network:
 
 
 def network_of(game: Game, corporation: str) -> Network:
-    """Everything reachable along track from the corporation's stations."""
+    """Everything reachable along track from the corporation's stations (cached until the board changes)."""
+    cached = game.board.networks.get(corporation)
+    if cached is not None and cached[0] == game.board.version:
+        return cached[1]
+    network = _walk(game, corporation)
+    game.board.networks[corporation] = (game.board.version, network)
+    return network
+
+
+def _walk(game: Game, corporation: str) -> Network:
     board = game.board
     start = [(hex_id, f"c{index}") for hex_id, index in board.tokened(corporation)]
     nodes: set[tuple[str, str]] = set(start)

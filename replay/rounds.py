@@ -395,10 +395,6 @@ class StockRound(Round):
         player = self.player_of(action)
         if self.number == 1 and game.title.no_sales_in_first_sr:
             raise Violation("no-sale-first-sr", "no certificate may be sold in the first stock round")
-        if "buy" in self.turn and not game.title.buy_then_sell:
-            raise Violation("sell-after-buy", "sales come before the purchase of a stock turn")
-        if "sell" in self.turn and "buy" in self.turn and self.turn[-1] == "buy" and self.turn[0] == "sell":
-            raise Violation("sell-buy-sell", "a purchase must come before all sales or after all of them in one turn")
         sell_shares(game, player, action, self.sold)
         self.turn.append("sell")
         self.last_actor = player
@@ -573,6 +569,55 @@ class OperatingRound(Round):
     def apply(self, action: Action) -> None:
         super().apply(action)
         self.turn.acted = True
+        self._settle()
+
+    def _settle(self) -> None:
+        """Skip the steps in which the company can do nothing, as 18xx.games does, so that their
+        effects (a no-run price move, the end of the turn and of the round) belong to the action
+        after which they happened."""
+        game, title = self.game, self.game.title
+        while not self.finished:
+            corp, turn = self.corp, self.turn
+            assert corp is not None
+            trains = game.corporation_trains(corp)
+            if turn.step == TRACK and turn.lays >= title.tile_lay_slots(game, self) and not title.company_lays_open(game, self):
+                self._advance_to(TOKEN)
+            elif turn.step == TOKEN and (turn.tokened or not self._may_place_token()):
+                self._advance_to(ROUTE)
+            elif turn.step in (ROUTE, DIVIDEND) and not trains and turn.ran is None:
+                self._advance_to(TRAIN)
+            elif turn.step == TRAIN and trains and len(trains) >= game.phase.train_limit:
+                self._advance_to(COMPANY)
+            elif turn.step == COMPANY and not title.last_step_open(game, self):
+                self._advance_to(DONE)
+            elif turn.step == DONE:
+                self._end_turn()
+            else:
+                return
+
+    def _tokened_hex_cities(self, hex_id: str) -> list[tuple[str, int]]:
+        """Every city of ``hex_id`` when the company already has a station in that hex."""
+        game, corp = self.game, self.corp
+        cities = [(hex_id, i) for i in range(len(game.board.tile(hex_id).cities))]
+        return cities if any(corp in game.board.tokens_in(h, i) for h, i in cities) else []
+
+    def _may_place_token(self) -> bool:
+        """Whether a station could go down now: one left, affordable, in a reachable free city."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        spec = next(c for c in game.title.corporations if c.sym == corp)
+        placed = len(game.corporations[corp].tokens_placed)
+        if placed >= len(spec.token_costs) or game.cash(corp) < spec.token_costs[placed]:
+            return False
+        for hex_id, node in network_of(game, corp).nodes:
+            if node[0] != "c":
+                continue
+            slots = game.board.tokens_in(hex_id, int(node[1:]))
+            if game.title.one_token_per_hex and self._tokened_hex_cities(hex_id):
+                continue
+            if corp not in slots and None in slots and not game.title.slot_reserved(game, corp, hex_id, int(node[1:])):
+                return True
+        return False
 
     def _belongs_to_turn(self, action: Action) -> bool:
         entity, game = action.entity, self.game
@@ -608,8 +653,11 @@ class OperatingRound(Round):
         self.turn.step = step
 
     def close_at_end(self) -> bool:
-        self.conclude()
-        return False  # a record that stops here starts no further round
+        """A record that stops in an operating round under way concludes it (its last turn had no
+        successor to end it); one that stops as a round has just begun leaves it untouched."""
+        if self.position > 0 or self.turn.acted:
+            self.conclude()
+        return False  # no further round starts
 
     def _check_step(self, step: int, what: str) -> None:
         if self.turn.step > step:
@@ -664,7 +712,7 @@ class OperatingRound(Round):
             raise Violation("token-none-left", f"{corp} has no station token left")
         hex_id, index = game.board.city(str(action.fields["city"]))
         slots = game.board.tokens_in(hex_id, index)
-        if corp in slots:
+        if corp in slots or (game.title.one_token_per_hex and (hex_id, index) in self._tokened_hex_cities(hex_id)):
             raise Violation("token-twice", f"{corp} already has a station in {hex_id}")
         needs_route = game.title.token_needs_route(game, self, action)
         if needs_route and (hex_id, f"c{index}") not in network_of(game, corp).nodes:
@@ -679,7 +727,7 @@ class OperatingRound(Round):
         if game.cash(corp) < cost:
             raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than the ${cost} station cost")
         game.pay(corp, None, cost)
-        slots[slot] = corp
+        game.board.place_token(hex_id, index, slot, corp)
         state.tokens_placed.append(f"{hex_id}-{index}")
         self.turn.tokened = True
         game.title.after_token_placed(game, corp, hex_id)

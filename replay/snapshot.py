@@ -32,7 +32,7 @@ class CorporationView:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    round: str
+    round: str  # the round the action was taken in (its effects may reach into the next round's start)
     phase: str
     players: tuple[tuple[PlayerId, PlayerView], ...]
     corporations: tuple[tuple[str, CorporationView], ...]
@@ -70,7 +70,7 @@ def take_snapshot(game: Game) -> Snapshot:
             trains[train.owner].append(train.name)  # type: ignore[index]
     presidents = {s.corporation: s.owner for s in game.shares.values() if s.president and s.owner in holdings}
     return Snapshot(
-        round=game.round.label,
+        round=game.acted_in or game.round.label,
         phase=game.phase.name,
         players=tuple(
             (pid, PlayerView(game.players[pid].cash, tuple(sorted(holdings[pid].items())), worth[pid])) for pid in game.order

@@ -261,9 +261,41 @@ class Title:
         """How many tile lays the operating corporation has this turn."""
         return 1
 
+    def tile_lay_slots(self, game: Game, round_: OperatingRound) -> int:
+        """Lays after which the track step is over by itself (18xx.games counts slots, not what
+        a slot still allows: after an upgrade that forbids a second lay, a pass ends the step)."""
+        return self.tile_lays(game, round_)
+
+    def company_lays_open(self, game: Game, round_: OperatingRound) -> bool:
+        """Whether a private could still lay track for the operating company this turn (the
+        track step then stays open for it)."""
+        return False
+
+    def last_step_open(self, game: Game, round_: OperatingRound) -> bool:
+        """Whether the turn's last step (buying a private; in some titles issuing or redeeming
+        shares) offers the operating company anything, so that only a pass ends the turn."""
+        return self.may_buy_company(game, round_)
+
+    def may_buy_company(self, game: Game, round_: OperatingRound) -> bool:
+        """Whether the operating company could buy a private from its president now."""
+        corp = round_.corp
+        president = game.president(corp) if corp else None
+        for company in game.companies.values():
+            if company.closed or company.owner != president or president is None:
+                continue
+            try:
+                low, _ = self.company_price_range(game, round_, company)
+            except Violation:
+                continue
+            if game.cash(corp) >= low:  # type: ignore[arg-type]
+                return True
+        return False
+
     def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
         """Title restrictions on a tile lay beyond the board's own checks."""
 
+    one_token_per_hex = False
+    """Whether a company may have only one station per hex (else per city)."""
     player_privates_act = False
     """Whether a private a player owns acts (lays track, places stations) for that player's companies."""
 
@@ -306,7 +338,7 @@ class Title:
         slots = game.board.tokens_in(spec.home_hex, spec.home_city)
         if corporation in slots or None not in slots:
             return
-        slots[slots.index(None)] = corporation
+        game.board.place_token(spec.home_hex, spec.home_city, slots.index(None), corporation)
         game.corporations[corporation].tokens_placed.append(f"{spec.home_hex}-{spec.home_city}")
 
     def slot_reserved(self, game: Game, corporation: str, hex_id: str, city: int) -> bool:

@@ -193,24 +193,24 @@ def test_replay_json_with_states(tmp_path: Path) -> None:
     result = run("replay", str(SHORT_GAME), "--json", "--states")
     assert result.exit_code == 0, result.output
     game = json.loads(result.stdout.splitlines()[0])
-    assert (game["game"], game["title"], game["actions"], game["flags"]) == ("railledger/test-18ms-short", "18MS", 72, [])
-    assert len(game["states"]) == 72
-    last = game["states"][-1]
-    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (71, "720", "OR 2.1", "3")
-    assert last["players"]["Ada"]["cash"] == 126 and last["players"]["Ada"]["shares"] == {"GMO": 60, "IC": 10}
+    assert (game["game"], game["title"], game["actions"], game["flags"]) == ("railledger/test-18ms-short", "18MS", 69, [])
+    assert len(game["states"]) == 69
+    last = game["states"][-1]  # WRA's third train ends OR 2.1: OR 2.2 begins and the BS pays Ada
+    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (68, "710", "OR 2.1", "3")
+    assert last["players"]["Ada"]["cash"] == 136 and last["players"]["Ada"]["shares"] == {"GMO": 60, "IC": 10}
     assert last["companies"]["WRA"]["trains"] == ["2+", "2+", "3+"] and last["companies"]["WRA"]["president"] == "Cugnot"
 
 
 def test_replay_keep_going_prints_every_flag_and_fails(tmp_path: Path) -> None:
-    text = SHORT_GAME.read_text().replace("190 p1 pass", "190 p1 pass\n195 p2 sell_shares IC_1 10")
+    text = SHORT_GAME.read_text().replace("180 p3 buy_shares WRA_4 10", "180 p3 buy_shares WRA_4 10\n185 p1 sell_shares GMO_1 10")
     text = text.replace("340 IC lay_tile B6 9-2 1", "340 IC lay_tile B6 9-2 1\n345 IC lay_tile B8 9-3 1")
     broken = tmp_path / "broken.rln"
     broken.write_text(text)
     result = run("replay", str(broken), "--keep-going")
     assert result.exit_code == 1
     assert "2 flags" in result.stdout
-    assert "action 195 (#19) 18MS/10.2-no-sale-first-sr" in result.stdout
-    assert "action 345 (#35) 18MS/11.4.2-tile-count" in result.stdout
+    assert "action 185 (#18) 18MS/10.2-no-sale-first-sr" in result.stdout
+    assert "action 345 (#34) 18MS/11.4.2-tile-count" in result.stdout
 
 
 @needs_fixtures

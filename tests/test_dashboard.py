@@ -19,10 +19,10 @@ from cli.app import app
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "dashboard" / "app.py")
 FLAGGED_KEY = "railledger/test-18ms-flagged"
-FLAGGED_ACTION = "195 p2 sell_shares IC_1 10"
+FLAGGED_ACTION = "185 p1 sell_shares GMO_1 10"
 FLAGGED_RULE = "18MS/10.2-no-sale-first-sr"
-FLAGGED_SEQ = 19
-"""Position of the inserted action: 19 actions (ids 10..190 in steps of 10) come before it."""
+FLAGGED_SEQ = 18
+"""Position of the inserted action: 18 actions (ids 10..180 in steps of 10) come before it."""
 SHORT_KEY = "railledger/test-18ms-short"
 TEXAS_KEY = "railledger/example-18texas-auction"
 TEXAS_SHORT_KEY = "railledger/test-18texas-short"
@@ -32,8 +32,8 @@ UNREPLAYED_KEY = "railledger/example-1871-auction"
 
 def flagged_text() -> str:
     text = (REPO / "tests" / "games" / "18ms-short.rln").read_text(encoding="utf-8")
-    assert "\n190 p1 pass\n" in text and '[Game "test-18ms-short"]' in text
-    text = text.replace("\n190 p1 pass\n", f"\n190 p1 pass\n{FLAGGED_ACTION}\n", 1)
+    assert "\n180 p3 buy_shares WRA_4 10\n" in text and '[Game "test-18ms-short"]' in text
+    text = text.replace("\n180 p3 buy_shares WRA_4 10\n", f"\n180 p3 buy_shares WRA_4 10\n{FLAGGED_ACTION}\n", 1)
     return text.replace('[Game "test-18ms-short"]', '[Game "test-18ms-flagged"]', 1)
 
 
@@ -137,7 +137,7 @@ def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard
 def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/review.py", game=SHORT_KEY)
     last = page.slider[0].value
-    assert last == 71  # opens at the last action of the 72
+    assert last == 68  # opens at the last action of the 69
     players, companies = page.dataframe[0].value, page.dataframe[1].value
     assert list(players["player"]) == ["Ada", "Brunel", "Cugnot"]
     assert sorted(companies["company"]) == ["GMO", "IC", "WRA"]
@@ -216,6 +216,6 @@ def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboar
     assert sorted(trace_names(chart)) == sorted(set(summary["title"]))
     assert FLAGGED_RULE in list(summary["rule"])
     (row,) = [r for _, r in flags.iterrows() if r["game_key"] == FLAGGED_KEY]
-    assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "195", FLAGGED_RULE)
+    assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "185", FLAGGED_RULE)
     assert "first stock round" in row["message"]
     assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ}"

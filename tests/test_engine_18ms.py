@@ -18,7 +18,8 @@ def route(game: Game, sym: str, train: str, *connections: str) -> Route:
 
 @pytest.fixture()
 def end_of_or3() -> Game:
-    game, _, _ = game_until("720")
+    """OR 2.1 (the third OR) during WRA's turn, before it buys its 3+ with the M&O."""
+    game, _, _ = game_until("710")
     return game
 
 
@@ -104,7 +105,7 @@ def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> No
         if train.id.split("-")[0] in ("3+", "4+") and train.owner is None:
             train.rusted = True
     game.corporations["WRA"].cash = 300
-    for train in game.corporation_trains("WRA")[:2]:
+    for train in game.corporation_trains("WRA")[:1]:  # one 2+ stays: contribution needs a train
         train.owner, train.rusted = None, True
     game.players["Cugnot"].cash = 500
     game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "5-0", "price": 500, "variant": "5"}))

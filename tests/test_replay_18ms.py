@@ -11,7 +11,7 @@ import pytest
 
 from ingest import notation
 from ingest.export import read_export
-from ingest.model import Action, Record
+from ingest.model import Action, Entity, Record
 from replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_params
 from tests.mutations import apply_changes, corp, edited, first_flag, illegal_at, index_of, player
@@ -35,9 +35,9 @@ def test_the_short_test_game_is_legal_and_its_money_adds_up() -> None:
     assert outcome.flags == []
     last = outcome.snapshots[-1]
     players = dict(last.players)
-    assert [players[p].cash for p in ("Ada", "Brunel", "Cugnot")] == [126, 230, 211]
+    assert [players[p].cash for p in ("Ada", "Brunel", "Cugnot")] == [136, 230, 211]  # OR 2.2 has begun: BS paid Ada
     corps = dict(last.corporations)
-    assert (corps["IC"].cash, corps["IC"].price) == (849, 90)  # Chattanooga bonus and market dividend
+    assert (corps["IC"].cash, corps["IC"].price) == (864, 90)  # Chattanooga bonus, market dividend, AGS revenue
     assert (corps["WRA"].cash, corps["WRA"].trains) == (425, ("2+", "2+", "3+"))  # M&O discount, station
 
 
@@ -54,13 +54,14 @@ MUTATIONS = [
     ("par value not on the chart", (40, "40 p1 par GMO 100,0,5"), "18MS/10.3-par-value", "40"),
     ("par a company twice", (50, "50 p2 par GMO 90,0,4"), "18MS/10.3-par", "50"),
     ("par without the cash", (510, "510 p3 par L&N 90,0,4"), "18MS/4-cash", "510"),
-    ("two purchases in one turn", (80, "80 p1 buy_shares GMO_2 10"), "18MS/10.1-buy-one", "80"),
+    ("two purchases in one turn", (480, "480 p1 buy_shares GMO_6 10"), "18MS/10.1-buy-one", "480"),
+    ("buying again after the turn ended", (80, "80 p1 buy_shares GMO_2 10"), "18MS/10-turn-order", "80"),
     ("buy before the president's certificate", (70, "70 p1 buy_shares L&N_1 10"), "18MS/10.3-buy-unparred", "70"),
     ("buy a certificate someone holds", (80, "80 p2 buy_shares GMO_1 10"), "18MS/10.3-buy-source", "80"),
     ("buy back after selling", (500, "500 p2 buy_shares IC_6 10"), "18MS/10.3-buy-after-sale", "500"),
     ("own more than 70%", [(470, "470 p1 buy_shares GMO_6 10"), (530, "530 p1 buy_shares GMO_7 10")], "18MS/10.4-ownership-limit", "530"),
     ("sell in the first stock round", (190, "190 p1 sell_shares GMO_1 10"), "18MS/10.2-no-sale-first-sr", "190"),
-    ("sell, buy, then sell again", (500, None, "505 p2 sell_shares IC_2 10"), "18MS/10.1-sell-buy-sell", "505"),
+    ("sell, buy, then sell again", (500, None, "505 p2 sell_shares IC_2 10"), "18MS/10-turn-order", "505"),
     ("sell a certificate of someone else", (490, "490 p2 sell_shares GMO_1 10"), "18MS/10.2-sell-own", "490"),
     ("sell the president's certificate alone", (480, "480 p1 sell_shares GMO_0 20"), "18MS/10.2-president-sale", "480"),
     ("stock turn out of order", (470, "470 p2 buy_shares WRA_5 10"), "18MS/10-turn-order", "470"),
@@ -88,17 +89,17 @@ MUTATIONS = [
     ("a 2+ train to three cities", (690, "690 WRA run_routes [2+-2 E9-E11 E11-E13-E15]"), "18MS/11.6-route-length", "690"),
     ("a route without a station", (400, "400 GMO run_routes [2+-1 H8-H10]"), "18MS/11.1-route-token", "400"),
     ("inflated revenue", (350, "350 IC run_routes [2+-0 A1-B2 $100]"), "18MS/11.6-route-revenue", "350"),
-    ("dividend without a run", (280, "280 GMO dividend payout"), "18MS/11.7-dividend-no-run", "280"),
+    ("dividend without a run", (580, "580 GMO pass"), "18MS/11.7-dividend-no-run", "590"),
+    ("dividend after the dividend step", (280, "280 GMO dividend payout"), "18MS/11.3-step-order", "280"),
     ("half dividend", (360, "360 IC dividend half"), "18MS/11.7-dividend-kind", "360"),
     ("buy a train that does not exist", (240, "240 IC buy_train 9+-0 80"), "18MS/11.8-train-unknown", "240"),
-    ("a fourth train", (710, None, "715 WRA buy_train 3+-2 180"), "18MS/11.8.1-train-limit", "715"),
     ("a bank train below face value", (240, "240 IC buy_train 2+-0 70"), "18MS/11.8-train-price", "240"),
     ("a 3+ while 2+ trains remain", (240, "240 IC buy_train 3+-0 180"), "18MS/11.8-train-order", "240"),
     ("buy its own train", (450, "450 WRA buy_train 2+-2 10"), "18MS/11.8-train-source", "450"),
     ("a private from another player", (380, "380 IC buy_company M&O 70"), "18MS/11.3-company-buy", "380"),
     ("a private above 1.5 times face value", (380, "380 IC buy_company AGS 50"), "18MS/11.3-company-price", "380"),
     ("M&O bought in OR 1", (320, "320 WRA buy_company M&O 70"), "18MS/16-company-buy-phase", "320"),
-    ("end the turn without a train", (320, "320 WRA pass"), "18MS/11.8-must-buy-train", "340"),
+    ("end the turn without a train", (320, "320 WRA pass"), "18MS/11.8-must-buy-train", "330"),
     ("an action a round does not have", (360, "360 IC choose choice=x"), "18MS/4-action-type", "360"),
     ("a rotation written as text", (230, '230 IC lay_tile B4 9-0 rotation:="1"'), "18MS/4-action-malformed", "230"),
     ("M&O discount on a 2+", (710, "710 company:M&O buy_train 3+-1 180"), "18MS/11.8-train-price", "710"),
@@ -200,7 +201,7 @@ def test_token_none_left() -> None:
 
 def test_token_slot_taken() -> None:
     error = process_at("680", Action("place_token", corp("WRA"), 680, 0, {"city": "57-1-0", "slot": 0}),
-                       lambda g: g.board.tokens_in("E9", 0).__setitem__(0, "GMO"))
+                       lambda g: g.board.place_token("E9", 0, 0, "GMO"))
     assert error.rule_id == "18MS/11.5-token-slot"
 
 
@@ -251,15 +252,22 @@ def test_president_assist_needs_half_the_price() -> None:
     assert "less than $500" in error.message
 
 
+def test_train_limit() -> None:
+    def third_train(game: Game) -> None:
+        game.trains["3+-2"].owner = "WRA"
+    error = process_at("710", Action("buy_train", Entity("company", "M&O"), 710, 0, {"train": "3+-1", "price": 80}), third_train)
+    assert error.rule_id == "18MS/11.8.1-train-limit"
+
+
 def test_game_over() -> None:
-    error = process_at("720", Action("pass", corp("WRA"), 720, 0, {}), lambda g: _set(g, finished=True))
+    error = process_at("710", Action("pass", corp("WRA"), 710, 0, {}), lambda g: _set(g, finished=True))
     assert error.rule_id == "18MS/12-game-over"
 
 
 def test_blocked_city() -> None:
     def block_e11(game: Game) -> None:
-        game.board.tokens_in("E11", 0)[0] = "GMO"
-        game.board.tokens_in("E9", 0)[0] = "WRA"
+        game.board.place_token("E11", 0, 0, "GMO")
+        game.board.place_token("E9", 0, 0, "WRA")
 
     error = process_at("690", Action("run_routes", corp("WRA"), 690, 0, {"routes": [{"train": "2+-2", "connections": [["E9", "E11"], ["E11", "E13", "E15"]]}]}), block_e11)
     assert error.rule_id == "18MS/11.1-route-blocked"
@@ -278,12 +286,12 @@ def test_legal_does_not_change_the_game_and_snapshots_are_values() -> None:
 
 
 def test_keep_going_flags_every_problem_and_applies_none() -> None:
-    text = edited(edited(SHORT, 190, insert="195 p2 sell_shares IC_1 10"), 340, insert="345 IC lay_tile B8 9-3 1")
+    text = edited(edited(SHORT, 180, insert="185 p1 sell_shares GMO_1 10"), 340, insert="345 IC lay_tile B8 9-3 1")
     outcome = replay_record(notation.read(text), keep_going=True)
     assert [(f.rule, f.action_id) for f in outcome.flags] == [
-        ("18MS/10.2-no-sale-first-sr", "195"),
+        ("18MS/10.2-no-sale-first-sr", "185"),
         ("18MS/11.4.2-tile-count", "345"),
     ]
     assert outcome.result == replay_record(notation.read(SHORT)).result  # nothing of the flagged actions applied
     strict = replay_record(notation.read(text))
-    assert len(strict.flags) == 1 and strict.stopped_at == index_of(text, "195")
+    assert len(strict.flags) == 1 and strict.stopped_at == index_of(text, "185")

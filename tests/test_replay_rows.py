@@ -25,13 +25,13 @@ def test_states_are_stored_for_every_action(tmp_path: Path) -> None:
         steps = archive.table("steps")
         players = archive.table("player_states")
         companies = archive.table("company_states")
-    assert steps.height == 72 and players.height == 72 * 3 and companies.height == 72 * 5
-    last = players.filter(pl.col("seq") == 71).sort("seat")
-    assert last["cash"].to_list() == [126, 230, 211]
+    assert steps.height == 69 and players.height == 69 * 3 and companies.height == 69 * 5
+    last = players.filter(pl.col("seq") == 68).sort("seat")
+    assert last["cash"].to_list() == [136, 230, 211]  # the last action ends OR 2.1; OR 2.2's privates paid
     assert last["shares"].to_list()[0] == "GMO=60,IC=10"
-    wra = companies.filter((pl.col("seq") == 71) & (pl.col("company") == "WRA")).row(0, named=True)
+    wra = companies.filter((pl.col("seq") == 68) & (pl.col("company") == "WRA")).row(0, named=True)
     assert (wra["cash"], wra["trains"], wra["tokens"], wra["president"], wra["price"]) == (425, "2+,2+,3+", 2, 3, 70)
-    assert steps.filter(pl.col("seq") == 71)["round"].item() == "OR 2.1"
+    assert steps.filter(pl.col("seq") == 68)["round"].item() == "OR 2.1"
 
 
 def test_round_ends_events_standings(tmp_path: Path) -> None:
@@ -57,12 +57,12 @@ def test_round_ends_events_standings(tmp_path: Path) -> None:
 
 def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     text = (Path(__file__).resolve().parent / "games" / "18ms-short.rln").read_text()
-    broken = notation.read(text.replace("190 p1 pass", "190 p1 pass\n195 p2 sell_shares IC_1 10"))
+    broken = notation.read(text.replace("180 p3 buy_shares WRA_4 10", "180 p3 buy_shares WRA_4 10\n185 p1 sell_shares GMO_1 10"))
     db = tmp_path / "flags.duckdb"
     with Archive.open(db) as archive:
         archive.store(broken, replay=replay_record(broken, keep_going=True, snapshots=True))
         flag = archive.table("flags").row(0, named=True)
-        assert (flag["seq"], flag["action_id"], flag["rule"]) == (19, "195", "18MS/10.2-no-sale-first-sr")
+        assert (flag["seq"], flag["action_id"], flag["rule"]) == (18, "185", "18MS/10.2-no-sale-first-sr")
         assert archive.table("games").row(0, named=True)["replay_matches"] is False
         again = replay_record(broken, keep_going=True, snapshots=True)
         assert archive.store(broken, replay=again) is StoreOutcome.UNCHANGED

@@ -89,6 +89,14 @@ class EighteenMS(Title):
             raise Violation("company-ability", f"{company.name} lays yellow tiles only")
         return False  # an extra lay, free
 
+    def company_lays_open(self, game: Game, round_: OperatingRound) -> bool:
+        for sym, allowed in TILE_LAY_COMPANIES.items():
+            company = game.companies[sym]
+            first_used = game.flags.get("extra_lays_or", {}).get(sym, game.or_number)
+            if company.owner == round_.corp and not company.closed and company.uses < allowed and first_used == game.or_number:
+                return True
+        return False
+
     def after_tile_laid(self, game: Game, corporation: str, hex_id: str) -> None:
         if hex_id != CHATTANOOGA_APPROACH or game.flags.get("chattanooga"):
             return

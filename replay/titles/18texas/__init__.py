@@ -51,6 +51,16 @@ class JayGouldAuction(BidAuction):
         sym = game.flags["jay_gould"]
         return None if game.corporations[sym].par_price is not None else sym
 
+    def _resolve(self) -> None:
+        """The I&GN and NOPR come with their 10% of the Jay Gould company as soon as they are won."""
+        super()._resolve()
+        game = self.game
+        sym = game.flags["jay_gould"]
+        for number, private in enumerate(MATCH_SHARE_PRIVATES, start=1):
+            owner = game.companies[private].owner
+            if owner is not None and not game.companies[private].closed:
+                game.move_share(f"{sym}_{number}", owner)
+
     def accepts(self, action: Action) -> bool:
         if self.resolved and not self.finished:
             owner = self.game.companies[JAY_GOULD].owner
@@ -70,13 +80,8 @@ class JayGouldAuction(BidAuction):
         game.corporations[sym].par_price = price
         game.market.place(sym, cell)
         game.move_share(f"{sym}_0", game.companies[JAY_GOULD].owner)  # type: ignore[arg-type]
-        shares = 2
-        for number, private in enumerate(MATCH_SHARE_PRIVATES, start=1):
-            owner = game.companies[private].owner
-            if owner is not None and not game.companies[private].closed:
-                game.move_share(f"{sym}_{number}", owner)
-                shares += 1
-        game.pay(None, sym, price * shares)
+        shares = 2 + sum(1 for p in MATCH_SHARE_PRIVATES if game.companies[p].owner is not None)
+        game.pay(None, sym, price * shares)  # the treasury gets the par of every share the privates brought
         game.note("par", sym, price, game.companies[JAY_GOULD].owner)
         self.finished = True
 
@@ -88,6 +93,7 @@ class EighteenTexas(Title):
     ipo_at_market_price = True
     buy_then_sell = False
     player_privates_act = True
+    one_token_per_hex = True  # 12.3: no two stations of a company in one hex (Dallas/Fort Worth)
     dividend_kinds = ("payout", "half", "withhold")
 
     def __init__(self) -> None:
@@ -136,6 +142,9 @@ class EighteenTexas(Title):
         laid = round_.turn.laid
         return 1 if laid and laid[0][2] else 2
 
+    def tile_lay_slots(self, game: Game, round_: OperatingRound) -> int:
+        return 2  # an upgrade uses the first slot; a pass ends the step (65394 #95-97)
+
     def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
         hex_id = str(action.fields["hex"])
         if round_.turn.laid and turned.color != "yellow":
@@ -179,6 +188,16 @@ class EighteenTexas(Title):
             return False
         raise Violation("company-ability", f"{company.name} has no ability to lay track")
 
+    def company_lays_open(self, game: Game, round_: OperatingRound) -> bool:
+        if game.phase.name not in ABILITY_PHASES or round_.corp is None:
+            return False
+        president = game.president(round_.corp)
+        for sym, limit in ((*((s, 1) for s in TELEPORTS), ("IGN", IGN_LAYS))):
+            company = game.companies[sym]
+            if company.owner == president and not company.closed and company.uses < limit:
+                return True
+        return False
+
     def token_needs_route(self, game: Game, round_: OperatingRound, action: Action) -> bool:
         return action.entity.kind != "company"
 
@@ -210,20 +229,24 @@ class EighteenTexas(Title):
     # -- issue and redeem (12.7)
 
     def check_issue(self, game: Game, round_: OperatingRound, action: Action) -> None:
-        self._check_share_step(game, round_)
         if round_.turn.first:
             raise Violation("issue-first-turn", "a company may not issue shares in its first operating turn")
 
     def check_redeem(self, game: Game, round_: OperatingRound, action: Action) -> None:
-        self._check_share_step(game, round_)
         corp = round_.corp
         shares = len(action.fields.get("shares") or [])
         if game.percent("ipo", corp) + 10 * shares > 50:  # type: ignore[arg-type]
             raise Violation("redeem-treasury-limit", "no more than 50% of a company may be in its treasury")
 
-    def _check_share_step(self, game: Game, round_: OperatingRound) -> None:
-        if round_.turn.shares is not None:
-            raise Violation("issue-or-redeem", f"{round_.corp} already {round_.turn.shares} shares this turn")
+    def last_step_open(self, game: Game, round_: OperatingRound) -> bool:
+        """The issue/redeem step (12.7): open while the company could do either."""
+        corp = round_.corp
+        if round_.turn.shares is not None or corp is None:
+            return False
+        price = game.share_price(corp) or 0
+        may_issue = not round_.turn.first and game.percent("ipo", corp) > 0 and game.percent("market", corp) < 50
+        may_redeem = game.percent("market", corp) > 0 and game.percent("ipo", corp) < 50 and game.cash(corp) >= price
+        return may_issue or may_redeem
 
     # -- data
 

@@ -86,7 +86,7 @@ class Board:
         if not index.isdigit() or int(index) >= self.title.tiles.counts[name] or self.supply[name] <= 0:
             raise Violation("tile-manifest", f"no tile {name} is left in the supply")
         if geometry.color not in colours:
-            raise Violation("tile-colour", f"{geometry.color} tiles are not available in phase {self.title.phases and colours}")
+            raise Violation("tile-colour", f"{geometry.color} tiles are not available yet (now: {', '.join(colours)})")
         if geometry.only_hexes and hex_id not in geometry.only_hexes:
             raise Violation("tile-special", f"tile {name} may only be laid on {', '.join(sorted(geometry.only_hexes))}")
         old = self.hexes[hex_id].geometry

@@ -9,7 +9,6 @@ view and ``result()`` gives the players' values.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from typing import Any, Iterable
 
 from ingest.model import Action, Player, PlayerId
@@ -155,7 +154,7 @@ class Game:
 
     def result(self) -> dict[PlayerId, int]:
         """Each player's value: cash (negative with a loan) plus shares at market value plus privates."""
-        return {pid: self.player_value(pid) for pid in self.order}
+        return {pid: view.value for pid, view in take_snapshot(self).players}
 
     # ------------------------------------------------------------------ queries
 
@@ -181,24 +180,16 @@ class Game:
         """Certificates counting against the limit: shares outside the yellow zone, and privates."""
         count = sum(
             1 for s in self.shares.values()
-            if s.owner == pid and not self._in_yellow_zone(s.corporation)
+            if s.owner == pid and not self.in_yellow_zone(s.corporation)
         )
         return count + sum(1 for c in self.companies.values() if c.owner == pid and not c.closed)
 
-    def _in_yellow_zone(self, sym: str) -> bool:
+    def in_yellow_zone(self, sym: str) -> bool:
         cell = self.market.position.get(sym)
         return cell is not None and cell.zone == "yellow"
 
     def cert_limit(self) -> int:
         return self.title.cert_limits[len(self.order)]
-
-    def player_value(self, pid: PlayerId) -> int:
-        player = self.players[pid]
-        shares = sum(
-            (self.share_price(s.corporation) or 0) * s.percent // 10 for s in self.shares.values() if s.owner == pid
-        )
-        privates = sum(c.value for c in self.companies.values() if c.owner == pid and not c.closed)
-        return player.cash + shares + privates
 
     def corporation_trains(self, sym: str) -> list[Train]:
         return [t for t in self.trains.values() if t.owner == sym and not t.rusted]
@@ -243,19 +234,30 @@ class Game:
         president = self.president(sym)
         if president is None:
             return
-        held = Counter({pid: self.percent(pid, sym) for pid in self.order})
-        best = max(held.values())
-        if held[president] >= best:
+        held = {pid: self.percent(pid, sym) for pid in self.order}
+        if held[president] >= max(held.values()):
             return
-        start = self.order.index(outgoing_first if outgoing_first is not None else president)
-        rotation = self.order[start + 1:] + self.order[: start + 1]
-        new = next(pid for pid in rotation if held[pid] == best)
-        swap = sorted(
-            (s for s in self.shares.values() if s.corporation == sym and s.owner == new and not s.president),
+        start = president if outgoing_first is None else outgoing_first
+        self.hand_over_presidency(sym, self.largest_holder_after(start, sym), to_market=0)
+
+    def largest_holder_after(self, player: PlayerId, sym: str) -> PlayerId:
+        """The other player holding most of a company; ties go to the first after ``player``."""
+        start = self.order.index(player)
+        rotation = self.order[start + 1:] + self.order[:start]
+        best = max(self.percent(pid, sym) for pid in rotation)
+        return next(pid for pid in rotation if self.percent(pid, sym) == best)
+
+    def hand_over_presidency(self, sym: str, new: PlayerId, to_market: int) -> None:
+        """``new`` takes the president's certificate and gives two of their 10% certificates for it:
+        ``to_market`` of them go to the open market (the outgoing president sold them), the rest
+        to the outgoing president."""
+        old = self.president(sym)
+        given = sorted(
+            (s for s in self.shares_of[sym] if s.owner == new and not s.president),
             key=lambda s: int(s.id.rsplit("_", 1)[1]),
         )[:2]
-        for share in swap:
-            share.owner = president
+        for number, share in enumerate(given):
+            share.owner = MARKET if number < to_market else old  # type: ignore[assignment]
         self.shares[f"{sym}_0"].owner = new
         self.note("president", sym, detail=new)
 

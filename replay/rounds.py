@@ -238,7 +238,7 @@ class StockRound(Round):
         for sym, corp in game.corporations.items():
             if (player, sym) in self.sold or game.percent(player, sym) + 10 > game.title.max_ownership:
                 continue
-            if full and not game._in_yellow_zone(sym):
+            if full and not game.in_yellow_zone(sym):
                 continue
             if corp.par_price is None:
                 if cash >= 2 * min(game.title.par_values):
@@ -373,7 +373,7 @@ class StockRound(Round):
 
     def _check_cert_limit(self, player: PlayerId, sym: str, after_yellow: bool | None = None) -> None:
         game = self.game
-        yellow = game._in_yellow_zone(sym) if after_yellow is None else after_yellow
+        yellow = game.in_yellow_zone(sym) if after_yellow is None else after_yellow
         if yellow:
             return
         held, limit = game.certificates(player), game.cert_limit()
@@ -454,32 +454,13 @@ def sell_shares(game: Game, player: PlayerId, action: Action, sold: set[tuple[Pl
     for share in plain:
         game.move_share(share.id, MARKET)  # type: ignore[union-attr]
     if president_share is not None:
-        _hand_over_presidency_for_sale(game, player, sym, 20)
+        game.hand_over_presidency(sym, game.largest_holder_after(player, sym), to_market=2)
     game.check_presidency(sym, outgoing_first=player)
     for _ in range(percent // 10):
         game.market.move_down(sym)
     if sold is not None:
         sold.add((player, sym))
     return sym
-
-
-def _hand_over_presidency_for_sale(game: Game, seller: PlayerId, sym: str, percent: int) -> None:
-    """The seller's president's certificate goes to the largest other holder (ties: next in turn
-    order), who gives two 10% certificates in exchange; those are what reach the open market."""
-    start = game.order.index(seller)
-    rotation = game.order[start + 1:] + game.order[:start]
-    best = max(game.percent(pid, sym) for pid in rotation)
-    new = next(pid for pid in rotation if game.percent(pid, sym) == best)
-    given = sorted(
-        (s for s in game.shares.values() if s.corporation == sym and s.owner == new and not s.president),
-        key=lambda s: int(s.id.rsplit("_", 1)[1]),
-    )[:2]
-    for share in given[: percent // 10]:
-        game.move_share(share.id, MARKET)
-    for share in given[percent // 10:]:
-        game.move_share(share.id, seller)
-    game.move_share(f"{sym}_0", new)
-    game.note("president", sym, detail=new)
 
 
 # ------------------------------------------------------------------------------ operating round

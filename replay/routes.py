@@ -8,7 +8,7 @@ only checked against it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from replay.errors import Violation
@@ -115,8 +115,7 @@ def build_route(game: Game, corporation: str, raw: dict[str, Any]) -> Route:
     colour = game.phase.colour
     revenue = sum(_stop_revenue(game, node, colour) for node in stops) * train_type.multiplier
     route = Route(train_id, train_type, tuple(stops), frozenset(segments), revenue)
-    bonus = game.title.route_bonus(game, corporation, route)
-    return Route(train_id, train_type, tuple(stops), frozenset(segments), revenue + bonus)
+    return replace(route, revenue=revenue + game.title.route_bonus(game, corporation, route))
 
 
 def _stop_revenue(game: Game, node: Node, colour: str) -> int:

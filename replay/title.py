@@ -86,7 +86,8 @@ def _trigger_train(trigger: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _read(slug: str, name: str) -> Any:
+def read_title_file(slug: str, name: str) -> Any:
+    """One JSON data file of a title folder."""
     return json.loads((TITLES_DIR / slug / name).read_text(encoding="utf-8"))
 
 
@@ -115,7 +116,7 @@ class Title:
     slug: str = ""
 
     def __init__(self) -> None:
-        game = _read(self.slug, "game.json")
+        game = read_title_file(self.slug, "game.json")
         self.starting_cash: dict[int, int] = {int(k): v for k, v in game["starting_cash"].items()}
         self.cert_limits: dict[int, int] = {int(k): v for k, v in game["cert_limit"].items()}
         limits = game["share_limits"]
@@ -130,9 +131,9 @@ class Title:
         self.no_sales_in_first_sr: bool = game["stock_round"].get("no_sales_in_first_sr", False)
         self.sell_after_operated: bool = game["stock_round"].get("sell_only_after_operated", False)
 
-        trains = _read(self.slug, "trains.json")
+        trains = read_title_file(self.slug, "trains.json")
         self.trains: tuple[TrainType, ...] = tuple(_train(t) for t in trains["trains"])
-        phases = _read(self.slug, "phases.json")
+        phases = read_title_file(self.slug, "phases.json")
         self.phases: tuple[Phase, ...] = tuple(
             Phase(p["name"], tuple(p["tiles"]), p["train_limit"], _trigger_train(p.get("trigger", "")),
                   p.get("operating_rounds"))
@@ -140,7 +141,7 @@ class Title:
         )
         self._ors_per_set: int | dict[str, int] = phases["ors_per_set"]
 
-        companies = _read(self.slug, "companies.json")
+        companies = read_title_file(self.slug, "companies.json")
         self.corporations: tuple[CorporationSpec, ...] = tuple(
             CorporationSpec(c["sym"], c["name"], c["home"]["hex"], c["home"]["city"], tuple(c["token_costs"]))
             for c in companies["corporations"]
@@ -148,13 +149,13 @@ class Title:
         self.companies: tuple[CompanySpec, ...] = tuple(
             CompanySpec(p["sym"], p["name"], p["value"], p["revenue"]) for p in companies["privates"]
         )
-        map_data = _read(self.slug, "map.json")
+        map_data = read_title_file(self.slug, "map.json")
         self.map: dict[str, dict[str, Any]] = map_data["hexes"]
         self.layout: str = map_data.get("layout", "pointy")
         self.printed: dict[str, TileGeometry] = dict(load_hexes(self.slug))
         self.tiles: Catalogue = load_catalogue(self.slug)
-        self.rules: dict[str, dict[str, str]] = _read(self.slug, "rules.json")["rules"]
-        self._market_rows = _read(self.slug, "market.json")["rows"]
+        self.rules: dict[str, dict[str, str]] = read_title_file(self.slug, "rules.json")["rules"]
+        self._market_rows = read_title_file(self.slug, "market.json")["rows"]
 
     def printed_for(self, created: str | None) -> Mapping[str, TileGeometry]:
         """The printed map a game created on that day (ISO date, None: today) was played on."""

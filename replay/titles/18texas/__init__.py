@@ -16,7 +16,7 @@ from ingest.model import Action
 from replay.errors import Violation
 from replay.geometry import TileGeometry
 from replay.rounds import BidAuction, OperatingRound, parse_share_price
-from replay.title import Title
+from replay.title import Title, read_title_file
 
 if TYPE_CHECKING:
     from replay.game import Game
@@ -98,6 +98,9 @@ class EighteenTexas(Title):
 
     def __init__(self) -> None:
         super().__init__()
+        companies = read_title_file(self.slug, "companies.json")
+        self.min_players = {p["sym"]: p.get("min_players", 0) for p in companies["privates"]}
+        self.token_fees = {c["sym"]: c.get("token_fee", 0) for c in companies["corporations"]}
         self._printed_before = dict(self.printed)
         for hex_id, spec in self.map.items():
             if "before_2024_11_15" in spec:
@@ -111,13 +114,10 @@ class EighteenTexas(Title):
         return self.printed
 
     def setup(self, game: Game) -> None:
-        players = len(game.order)
-        for private in self._privates():
-            if private.get("min_players", 0) > players:
-                game.companies[private["sym"]].closed = True  # not in this game (7)
+        for sym, least in self.min_players.items():
+            if least > len(game.order):
+                game.companies[sym].closed = True  # not in this game (7)
         game.flags["jay_gould"] = jay_gould_company(game.seed, game.game_id)
-        fees = {c["sym"]: c.get("token_fee", 0) for c in self._companies_data()["corporations"]}
-        game.flags["token_fee"] = fees
 
     def first_round(self, game: Game) -> JayGouldAuction:
         return JayGouldAuction(game)
@@ -126,7 +126,7 @@ class EighteenTexas(Title):
 
     def on_float(self, game: Game, sym: str) -> None:
         game.market.move_up(sym)
-        game.pay(sym, None, game.flags["token_fee"][sym])
+        game.pay(sym, None, self.token_fees[sym])
         self.place_home_token(game, sym)
 
     # -- dividends (12.5)
@@ -247,16 +247,6 @@ class EighteenTexas(Title):
         may_issue = not round_.turn.first and game.percent("ipo", corp) > 0 and game.percent("market", corp) < 50
         may_redeem = game.percent("market", corp) > 0 and game.percent("ipo", corp) < 50 and game.cash(corp) >= price
         return may_issue or may_redeem
-
-    # -- data
-
-    def _companies_data(self) -> dict[str, Any]:
-        from replay.title import _read
-
-        return _read(self.slug, "companies.json")
-
-    def _privates(self) -> list[dict[str, Any]]:
-        return self._companies_data()["privates"]
 
 
 TITLE_CLASS = EighteenTexas

@@ -92,7 +92,7 @@ GAME_ACTION_TYPES: dict[str, ActionType] = {
             extra_due=_B,
         ),
         _type("discard_train", ("train",), train=_S),
-        _type("choose", ("choice",), choice=_S),
+        _type("choose"),  # choice: a text or a number (an amount of cash), kept as JSON
         _type("split", ("corporation",), corporation=_S),
         _type("bankrupt"),
         _type("end_game"),

@@ -34,7 +34,7 @@ class Game:
         cash = title.starting_cash[len(roster)]
         self.players: dict[PlayerId, PlayerState] = {p.id: PlayerState(p.id, p.name, cash) for p in roster}
         self.order: list[PlayerId] = [p.id for p in roster]
-        self.bank = title.bank_cash - cash * len(roster)
+        self.bank = (title.bank_cash or 0) - cash * len(roster)  # an unlimited bank just goes negative
         self.corporations: dict[str, CorporationState] = {
             c.sym: CorporationState(c.sym, c.name) for c in title.corporations
         }
@@ -42,10 +42,10 @@ class Game:
             c.sym: CompanyState(c.sym, c.name, c.value, c.revenue) for c in title.companies
         }
         self.shares: dict[str, Share] = {}
+        self.share_moves = 0  # counts certificate moves: the order in which holders got them
         for corp in title.corporations:
-            self.shares[f"{corp.sym}_0"] = Share(f"{corp.sym}_0", corp.sym, 20, True)
-            for i in range(1, 9):
-                self.shares[f"{corp.sym}_{i}"] = Share(f"{corp.sym}_{i}", corp.sym, 10, False)
+            for i, (percent, president) in enumerate(title.certificates_of(corp.sym)):
+                self.shares[f"{corp.sym}_{i}"] = Share(f"{corp.sym}_{i}", corp.sym, percent, president)
         self.shares_of: dict[str, list[Share]] = {
             sym: [s for s in self.shares.values() if s.corporation == sym] for sym in self.corporations
         }  # the same Share objects, by company: percentages are asked for all the time
@@ -173,7 +173,10 @@ class Game:
         return sum(s.percent for s in self.shares_of[sym] if s.owner == owner)
 
     def president(self, sym: str) -> PlayerId | None:
-        owner = self.shares[f"{sym}_0"].owner
+        share = self.shares.get(f"{sym}_0")
+        if share is None or not share.president:
+            return self.corporations[sym].operator
+        owner = share.owner
         return None if owner in (IPO, MARKET) else owner
 
     def certificates(self, pid: PlayerId) -> int:
@@ -182,7 +185,9 @@ class Game:
             1 for s in self.shares.values()
             if s.owner == pid and not self.in_yellow_zone(s.corporation)
         )
-        return count + sum(1 for c in self.companies.values() if c.owner == pid and not c.closed)
+        return count + sum(
+            1 for c in self.companies.values() if c.owner == pid and not c.closed and self.title.private_counts(c.sym)
+        )
 
     def in_yellow_zone(self, sym: str) -> bool:
         cell = self.market.position.get(sym)
@@ -195,8 +200,8 @@ class Game:
         return [t for t in self.trains.values() if t.owner == sym and not t.rusted]
 
     def floated_in_order(self) -> list[str]:
-        floated = [sym for sym, c in self.corporations.items() if c.floated]
-        return sorted(floated, key=self.market.order_key)
+        floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]
+        return self.title.operating_order(self, floated)
 
     def next_player(self, pid: PlayerId) -> PlayerId:
         return self.order[(self.order.index(pid) + 1) % len(self.order)]
@@ -223,7 +228,10 @@ class Game:
         return self._account(who).cash
 
     def move_share(self, share_id: str, owner: PlayerId | str) -> None:
-        self.shares[share_id].owner = owner
+        share = self.shares[share_id]
+        share.owner = owner
+        self.share_moves += 1
+        share.acquired = self.share_moves
 
     def check_presidency(self, sym: str, outgoing_first: PlayerId | None = None) -> None:
         """Hand the presidency to the player holding most, if someone now holds more than the president.
@@ -253,12 +261,11 @@ class Game:
         to the outgoing president."""
         old = self.president(sym)
         given = sorted(
-            (s for s in self.shares_of[sym] if s.owner == new and not s.president),
-            key=lambda s: int(s.id.rsplit("_", 1)[1]),
-        )[:2]
+            (s for s in self.shares_of[sym] if s.owner == new and not s.president), key=lambda s: s.acquired
+        )[:2]  # the first two the new president got, as 18xx.games hands them over
         for number, share in enumerate(given):
-            share.owner = MARKET if number < to_market else old  # type: ignore[assignment]
-        self.shares[f"{sym}_0"].owner = new
+            self.move_share(share.id, MARKET if number < to_market else old)  # type: ignore[arg-type]
+        self.move_share(f"{sym}_0", new)
         self.note("president", sym, detail=new)
 
     def float_if_ready(self, sym: str) -> None:

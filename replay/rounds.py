@@ -102,7 +102,7 @@ class DraftRound(Round):
                     other.closed = True  # never in play: not an event
 
     def next_round(self) -> Round:
-        return StockRound(self.game)
+        return self.game.title.stock_round(self.game)
 
 
 # ------------------------------------------------------------------------------ bid auction
@@ -180,7 +180,7 @@ class BidAuction(Round):
         return None
 
     def next_round(self) -> Round:
-        return StockRound(self.game)
+        return self.game.title.stock_round(self.game)
 
 
 # ------------------------------------------------------------------------------ stock round
@@ -410,7 +410,7 @@ class StockRound(Round):
         if self.last_actor is not None:
             game.priority = game.next_player(self.last_actor)
         game.ors_this_set = game.title.ors_in_set(game)
-        return OperatingRound(game, 1)
+        return game.title.operating_round(game, 1)
 
 
 def parse_share_price(action: Action) -> tuple[int, int, int]:
@@ -456,7 +456,7 @@ def sell_shares(game: Game, player: PlayerId, action: Action, sold: set[tuple[Pl
     if president_share is not None:
         game.hand_over_presidency(sym, game.largest_holder_after(player, sym), to_market=2)
     game.check_presidency(sym, outgoing_first=player)
-    for _ in range(percent // 10):
+    for _ in range(percent // 10 if game.title.sale_drop_per_share else 1):
         game.market.move_down(sym)
     if sold is not None:
         sold.add((player, sym))
@@ -825,6 +825,8 @@ class OperatingRound(Round):
         """The president cannot pay for a train the company must buy: the game ends (18Texas 12.6)."""
         president = self.game.president(self.corp) if self.corp else None
         self.game.note("bankruptcy", str(action.entity.id), detail=president)
+        if president is not None:
+            self.game.title.on_bankruptcy(self.game, president)
         self.game.end_game("bankruptcy")
 
     # -- company shares (incremental capitalization)
@@ -882,16 +884,15 @@ class OperatingRound(Round):
         company = game.companies.get(sym)  # type: ignore[arg-type]
         if company is None or company.closed:
             raise Violation("company-buy", f"private company {sym} is not in play")
-        president = game.president(corp)
-        if company.owner != president:
-            raise Violation("company-buy", f"{company.name} is not owned by {corp}'s president")
+        if not game.title.company_for_sale(game, self, company):
+            raise Violation("company-buy", f"{company.name} is not for sale to {corp}")
         price = action.fields.get("price")
         low, high = game.title.company_price_range(game, self, company)
         if not isinstance(price, int) or not low <= price <= high:
             raise Violation("company-price", f"{company.name} may be bought for ${low} to ${high}, not ${price}")
         if game.cash(corp) < price:
             raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${price}")
-        game.pay(corp, president, price)
+        game.pay(corp, company.owner, price)
         company.owner = corp
         game.title.after_company_bought(game, self, company)
 
@@ -925,5 +926,5 @@ class OperatingRound(Round):
         if game.finished:
             return self
         if self.number_in_set < game.ors_this_set:
-            return OperatingRound(game, self.number_in_set + 1)
-        return StockRound(game)
+            return game.title.operating_round(game, self.number_in_set + 1)
+        return game.title.stock_round(game)

@@ -107,6 +107,10 @@ def build_route(game: Game, corporation: str, raw: dict[str, Any]) -> Route:
         segments.extend(used)
     if len(stops) < 2:
         raise Violation("route-stops", f"train {train_id} must visit at least two stops")
+    if train_type.hex_edges is not None:
+        crossed = sum(len(chain) - 1 for chain in connections)
+        if crossed > train_type.hex_edges:
+            raise Violation("route-length", f"train {train_id} ({train_type.name}) crosses {crossed} hex sides, more than {train_type.hex_edges}")
     if len(set(stops)) != len(stops):
         raise Violation("route-revisit", f"train {train_id} visits a stop twice")
     if len(set(segments)) != len(segments):
@@ -138,7 +142,7 @@ def _check_stop_kinds(game: Game, corporation: str, train_id: str, train: TrainT
             if all(s is not None and s != corporation for s in slots):
                 raise Violation("route-blocked", f"train {train_id} runs through {hex_id}, blocked by other stations")
     counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]
-    if len(counted) > train.distance:
+    if train.hex_edges is None and len(counted) > train.distance:
         kinds = "stops" if train.counts_towns else "cities and off-boards"
         raise Violation("route-length", f"train {train_id} ({train.name}) reaches {len(counted)} {kinds}, more than {train.distance}")
 

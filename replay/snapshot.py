@@ -53,8 +53,10 @@ class Snapshot:
 def take_snapshot(game: Game) -> Snapshot:
     """One pass over shares, trains and privates: this runs after every action of an ingest."""
     prices = {sym: (cell.price, (cell.row, cell.column)) for sym, cell in game.market.position.items()}
-    holdings: dict[PlayerId, dict[str, int]] = {pid: {} for pid in game.order}
-    worth: dict[PlayerId, int] = {pid: game.players[pid].cash for pid in game.order}
+    extra = game.title.value_holders(game)
+    holders = [*game.order, *extra]
+    holdings: dict[PlayerId, dict[str, int]] = {pid: {} for pid in holders}
+    worth: dict[PlayerId, int] = {pid: game.players[pid].cash for pid in holders}
     for share in game.shares.values():
         held = holdings.get(share.owner)  # type: ignore[arg-type]
         if held is None:
@@ -64,11 +66,15 @@ def take_snapshot(game: Game) -> Snapshot:
     for company in game.companies.values():
         if company.owner in worth and not company.closed:
             worth[company.owner] += company.value  # type: ignore[index]
+    for holder, beneficiary in extra.items():
+        if beneficiary in worth:
+            worth[beneficiary] += worth[holder]
     trains: dict[str, list[str]] = {sym: [] for sym in game.corporations}
     for train in game.trains.values():
         if train.owner in trains and not train.rusted:
             trains[train.owner].append(train.name)  # type: ignore[index]
     presidents = {s.corporation: s.owner for s in game.shares.values() if s.president and s.owner in holdings}
+    presidents.update({sym: c.operator for sym, c in game.corporations.items() if c.operator is not None})
     return Snapshot(
         round=game.acted_in or game.round.label,
         phase=game.phase.name,

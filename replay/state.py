@@ -31,6 +31,7 @@ class Share:
     percent: int
     president: bool
     owner: PlayerId | str = IPO  # a player id, IPO or MARKET
+    acquired: int = 0  # when its owner got it (a game-wide counter): "the first share" of a holder
 
 
 @dataclass
@@ -54,6 +55,7 @@ class CorporationState:
     tokens_placed: list[str] = field(default_factory=list)  # city ids
     abilities: set[str] = field(default_factory=set)  # title-specific abilities, e.g. "new_orleans_bonus"
     closed: bool = False  # merged away or bankrupt (titles where companies can close)
+    operator: PlayerId | None = None  # who runs a company that has no president's certificate
 
 
 @dataclass

@@ -47,6 +47,7 @@ class TrainType:
     available_after: str | None  # e.g. "6": only once that train type has been bought
     variants: tuple[TrainType, ...] = ()
     rusts_on: str | None = None  # the train type whose first purchase removes this one from play
+    hex_edges: int | None = None  # a hex train: how many hex sides its route may cross (stops unlimited)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class CompanySpec:
 
 def _trigger_train(trigger: str) -> str | None:
     """The train named by a phase trigger such as 'purchase of the first 3-train'."""
-    match = re.search(r"first (\w+)-train", trigger)
+    match = re.search(r"first ([\w+]+)-train", trigger)
     return match.group(1) if match else None
 
 
@@ -95,7 +96,7 @@ def _train(raw: dict[str, Any], count: int | None = None) -> TrainType:
     distance = raw["distance"]
     return TrainType(
         name=raw["name"],
-        count=raw.get("count", count or 0),
+        count=raw.get("count", count or 0) or 0,
         price=raw["price"],
         salvage=raw.get("salvage"),
         permanent=raw.get("permanent", True),
@@ -106,6 +107,7 @@ def _train(raw: dict[str, Any], count: int | None = None) -> TrainType:
         available_after="6" if raw.get("available_after", "").startswith("first 6") else None,
         variants=tuple(_train(v, raw.get("count")) for v in raw.get("variants", ())),
         rusts_on=raw.get("rusts_on"),
+        hex_edges=distance.get("hex_edges"),
     )
 
 
@@ -123,7 +125,7 @@ class Title:
         self.max_ownership = limits["max_ownership_percent"]
         self.market_pool_max = limits["market_pool_max_percent"]
         self.float_percent = limits["float_percent"]
-        self.bank_cash: int = game["bank"]["cash"]
+        self.bank_cash: int | None = game["bank"]["cash"]  # None: unlimited
         self.par_values: tuple[int, ...] = tuple(game["par_values"])
         self.last_or: int | None = game["game_end"].get("after_or")
         self.bank_breaks: bool = game["bank"].get("breaks_game", False)
@@ -156,6 +158,23 @@ class Title:
         self.tiles: Catalogue = load_catalogue(self.slug)
         self.rules: dict[str, dict[str, str]] = read_title_file(self.slug, "rules.json")["rules"]
         self._market_rows = read_title_file(self.slug, "market.json")["rows"]
+
+    def certificates_of(self, sym: str) -> tuple[tuple[int, bool], ...]:
+        """(percent, president) of a company's certificates, numbered from 0: by default a 20%
+        president's certificate and eight 10% shares."""
+        return ((20, True),) + ((10, False),) * 8
+
+    def operating_order(self, game: Game, floated: list[str]) -> list[str]:
+        """Floated companies in operating order: descending share price."""
+        return sorted(floated, key=game.market.order_key)
+
+    def private_counts(self, sym: str) -> bool:
+        """Whether a private company counts against the certificate limit."""
+        return True
+
+    def value_holders(self, game: Game) -> dict[Any, Any]:
+        """Holders outside the turn order whose net worth belongs to a player (holder -> player)."""
+        return {}
 
     def printed_for(self, created: str | None) -> Mapping[str, TileGeometry]:
         """The printed map a game created on that day (ISO date, None: today) was played on."""
@@ -198,6 +217,17 @@ class Title:
         """The round the game opens with (an auction or draft in most titles)."""
         raise NotImplementedError
 
+    def stock_round(self, game: Game) -> Any:
+        """A new stock round (a title with its own stock round rules returns its subclass)."""
+        from replay.rounds import StockRound  # rounds depend on titles, not the other way round
+
+        return StockRound(game)
+
+    def operating_round(self, game: Game, number_in_set: int) -> Any:
+        from replay.rounds import OperatingRound
+
+        return OperatingRound(game, number_in_set)
+
     def setup(self, game: Game) -> None:
         """Title-specific setup after the generic one (special trains, random draws)."""
 
@@ -205,6 +235,8 @@ class Title:
     """Whether a company places its home station when it floats (else at its first operating turn)."""
     ipo_at_market_price = False
     """Whether unsold (treasury) certificates sell at the current price rather than at par."""
+    sale_drop_per_share = True
+    """Whether a sale drops the price one row per share sold (else once per sale)."""
     buy_then_sell = True
     """Whether a player may sell after buying in a stock turn (never sell, buy, sell)."""
     dividend_kinds: tuple[str, ...] = ("payout", "withhold")
@@ -277,12 +309,16 @@ class Title:
         shares) offers the operating company anything, so that only a pass ends the turn."""
         return self.may_buy_company(game, round_)
 
+    def company_for_sale(self, game: Game, round_: OperatingRound, company: CompanyState) -> bool:
+        """Whether the operating company may buy this private: by default from its president."""
+        president = game.president(round_.corp) if round_.corp else None
+        return president is not None and company.owner == president
+
     def may_buy_company(self, game: Game, round_: OperatingRound) -> bool:
         """Whether the operating company could buy a private from its president now."""
         corp = round_.corp
-        president = game.president(corp) if corp else None
         for company in game.companies.values():
-            if company.closed or company.owner != president or president is None:
+            if company.closed or not self.company_for_sale(game, round_, company):
                 continue
             try:
                 low, _ = self.company_price_range(game, round_, company)
@@ -418,6 +454,9 @@ class Title:
         if game.cash(president) < shortfall:
             raise Violation("forced-purchase", f"{game.player_name(president)} cannot pay the ${shortfall} {corp} lacks")
         game.pay(president, corp, shortfall)
+
+    def on_bankruptcy(self, game: Game, player: Any) -> None:
+        """What a bankrupt player gives up before the game ends (by default nothing)."""
 
     def check_train_transfer(self, game: Game, round_: OperatingRound, train: Train) -> None:
         """Title limits on buying a train from another corporation."""

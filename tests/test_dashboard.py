@@ -8,6 +8,7 @@ forbids it, rule 10.2) inserted after action 190, under its own game id.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from cli.app import app
+from replay.titles import TITLES
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "dashboard" / "app.py")
@@ -26,8 +28,9 @@ FLAGGED_SEQ = 18
 SHORT_KEY = "railledger/test-18ms-short"
 TEXAS_KEY = "railledger/example-18texas-auction"
 TEXAS_SHORT_KEY = "railledger/test-18texas-short"
-UNREPLAYED_KEY = "railledger/example-1871-auction"
-"""A title without a rules engine yet, so archived without replay rows."""
+UNREPLAYED_KEY = "railledger/test-engineless"
+"""A game of a title without a rules engine (a stand-in title), so archived without replay rows."""
+ENGINELESS_TITLE = "Engineless"
 
 
 def flagged_text() -> str:
@@ -42,6 +45,10 @@ def build_archive(folder: Path) -> Path:
     games = folder / "flagged"
     games.mkdir()
     (games / "18ms-flagged.rln").write_text(flagged_text(), encoding="utf-8")
+    engineless = (REPO / "examples" / "1871-auction.rln").read_text(encoding="utf-8")
+    engineless = engineless.replace('[Title "The Old Prince 1871"]', f'[Title "{ENGINELESS_TITLE}"]')
+    engineless = engineless.replace('[Game "example-1871-auction"]', '[Game "test-engineless"]')
+    (games / "engineless.rln").write_text(engineless, encoding="utf-8")
     db = folder / "dash.duckdb"
     result = CliRunner().invoke(
         app, ["ingest", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
@@ -50,8 +57,10 @@ def build_archive(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_archive(tmp_path_factory.mktemp("dashboard"))
+def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(TITLES, ENGINELESS_TITLE, "engineless")  # known, but no engine module
+        yield build_archive(tmp_path_factory.mktemp("dashboard"))
 
 
 @pytest.fixture()
@@ -86,8 +95,8 @@ def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: Ap
     table = dashboard.dataframe[0].value
     keys = sorted(table["key"])
     assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, TEXAS_SHORT_KEY, "railledger/example-18ms-opening",
-                           "railledger/example-1871-auction"])
-    assert "6 of 6 games" in dashboard.caption[0].value
+                           "railledger/example-1871-auction", UNREPLAYED_KEY])
+    assert "7 of 7 games" in dashboard.caption[0].value
     flags = dict(zip(table["key"], table["flags"]))
     assert flags[FLAGGED_KEY] == 1 and flags[SHORT_KEY] == 0
     links = dict(zip(table["key"], table["review"]))
@@ -112,7 +121,7 @@ def test_archive_page_filters_by_title_player_status_and_flags(dashboard: AppTes
     dashboard.text_input[0].input("").run()
     dashboard.multiselect[1].set_value(["finished"]).run()
     assert dashboard.dataframe[0].value.empty
-    assert "0 of 6 games" in dashboard.caption[0].value
+    assert "0 of 7 games" in dashboard.caption[0].value
 
 
 def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

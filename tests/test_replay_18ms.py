@@ -100,7 +100,7 @@ MUTATIONS = [
     ("a private above 1.5 times face value", (380, "380 IC buy_company AGS 50"), "18MS/11.3-company-price", "380"),
     ("M&O bought in OR 1", (320, "320 WRA buy_company M&O 70"), "18MS/16-company-buy-phase", "320"),
     ("end the turn without a train", (320, "320 WRA pass"), "18MS/11.8-must-buy-train", "330"),
-    ("an action a round does not have", (360, "360 IC choose choice=x"), "18MS/4-action-type", "360"),
+    ("an action a round does not have", (360, "360 IC choose choice:=\"x\""), "18MS/4-action-type", "360"),
     ("a rotation written as text", (230, '230 IC lay_tile B4 9-0 rotation:="1"'), "18MS/4-action-malformed", "230"),
     ("M&O discount on a 2+", (710, "710 company:M&O buy_train 3+-1 180"), "18MS/11.8-train-price", "710"),
 ]

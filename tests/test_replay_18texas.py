@@ -94,7 +94,7 @@ MUTATIONS = [
     ("issue another company's share", (440, "440 T&P sell_shares MP_5 10"), "18Texas/12.7-issue-own", "440"),
     ("redeem a treasury share", (440, "440 T&P buy_shares T&P_5 10"), "18Texas/12.7-redeem-own", "440"),
     ("a company buys a private", (200, "200 T&P buy_company JG 200"), "18Texas/5-company-buy", "200"),
-    ("an action a round does not have", (410, "410 T&P choose choice=x"), "18Texas/8-action-type", "410"),
+    ("an action a round does not have", (410, "410 T&P choose choice:=\"x\""), "18Texas/8-action-type", "410"),
 ]
 
 

@@ -12,6 +12,7 @@ y = number - 1 (x + y even), and edge e leads to offset map.json ``neighbour_off
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -106,13 +107,12 @@ def keeps_track(old_paths, new_paths) -> bool:
 # ---------------------------------------------------------------- data-only tests
 
 
-def test_all_json_loads_and_no_init():
+def test_all_json_loads_and_notes_say_what_was_decided():
     for name in DATA_FILES:
         data = load(name)
         assert "_comment" in data, name
-    assert not (TITLE / "__init__.py").exists(), "the engine module is written separately"
     assert (TITLE / "README.md").exists() and (TITLE / "notes.md").exists()
-    assert "What the engine will need" in (TITLE / "notes.md").read_text(encoding="utf-8")
+    assert "Engine decisions" in (TITLE / "notes.md").read_text(encoding="utf-8")
 
 
 def test_catalogue_has_every_manifest_tile(manifest, catalogue):
@@ -254,27 +254,11 @@ def test_rules_keys():
 
 # ---------------------------------------------------------------- setup draws (pure facts, no fixtures)
 
-RAND_A, RAND_C, RAND_M = 1103515245, 12345, 2**31
-
-
 def setup_draws(seed: int, n_players: int) -> dict:
-    state = seed % RAND_M
-
-    def rand() -> int:
-        nonlocal state
-        state = (RAND_A * state + RAND_C) % RAND_M
-        return state
-
-    keyed = [(rand(), c) for c in PEIR_COMPANIES]
-    order = [c for _, c in sorted(keyed)]
-    peir = sorted(order[2:], key=PEIR_COMPANIES.index)
-    number = {c: i + 1 for i, c in enumerate(PEIR_COMPANIES)}
-    items = [c for c in AUCTION_ORDER if c != "IB" or n_players >= 4] + [f"P{number[c]}" for c in peir]
-    keyed = [(rand(), c) for c in items]
-    deck = [c for _, c in sorted(keyed)]
-    k = 5 if n_players == 3 else 4
-    return {"mainline": order[0], "shortline": order[1], "ub_share": f"{order[2]}_8", "peir": peir,
-            "piles": [deck[i * k:(i + 1) * k] for i in range(n_players)]}
+    """The engine's draws (replay/titles/1871/draws.py) in the shape the documented facts use."""
+    drawn = importlib.import_module("replay.titles.1871.draws").draw(seed, None, n_players)
+    return {"mainline": drawn.mainline, "shortline": drawn.shortline, "ub_share": f"{drawn.union_bank_company}_8",
+            "peir": list(drawn.peir_companies), "piles": [list(p) for p in drawn.piles]}
 
 
 def test_setup_draws_documented():

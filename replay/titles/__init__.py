@@ -14,7 +14,7 @@ TITLES: dict[str, str] = {
 """18xx.games title name -> folder slug."""
 
 
-SUPPORTED: frozenset[str] = frozenset({"18MS", "18Texas"})
+SUPPORTED: frozenset[str] = frozenset({"18MS", "18Texas", "The Old Prince 1871"})
 """Titles whose replay engine is complete: a conformance FAIL on these fails the build."""
 
 

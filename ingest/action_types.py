@@ -77,6 +77,7 @@ GAME_ACTION_TYPES: dict[str, ActionType] = {
         ),
         _type("sell_shares", ("shares", "percent"), shares=_L, percent=_I, share_price=_I, swap=_S),
         _type("buy_company", ("company", "price"), company=_S, price=_I),
+        _type("purchase_train"),  # a private buys its company the next bank train (1871 Hunslet)
         _type("lay_tile", ("hex", "tile", "rotation"), hex=_S, tile=_S, rotation=_I, combo_entities=_L),
         _type("place_token", ("city", "slot"), city=_S, slot=_I, cost=_I, tokener=_S, token_type=_S),
         _type("run_routes", ("routes",), routes=Kind.ROUTES, extra_revenue=_I, subsidy=_I),

@@ -95,8 +95,8 @@ def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: Ap
     table = dashboard.dataframe[0].value
     keys = sorted(table["key"])
     assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, TEXAS_SHORT_KEY, "railledger/example-18ms-opening",
-                           "railledger/example-1871-auction", UNREPLAYED_KEY])
-    assert "7 of 7 games" in dashboard.caption[0].value
+                           "railledger/example-1871-auction", "railledger/test-1871-short", UNREPLAYED_KEY])
+    assert "8 of 8 games" in dashboard.caption[0].value
     flags = dict(zip(table["key"], table["flags"]))
     assert flags[FLAGGED_KEY] == 1 and flags[SHORT_KEY] == 0
     links = dict(zip(table["key"], table["review"]))
@@ -121,7 +121,7 @@ def test_archive_page_filters_by_title_player_status_and_flags(dashboard: AppTes
     dashboard.text_input[0].input("").run()
     dashboard.multiselect[1].set_value(["finished"]).run()
     assert dashboard.dataframe[0].value.empty
-    assert "0 of 7 games" in dashboard.caption[0].value
+    assert "0 of 8 games" in dashboard.caption[0].value
 
 
 def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

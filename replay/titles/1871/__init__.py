@@ -363,18 +363,18 @@ class Title1871(Title):
     def check_lay_rules(self, game: Game, round_: OperatingRound, action: Action, turned: Any) -> None:
         laid = round_.turn.laid
         if laid and (laid[0][1] != "yellow" or turned.color != "yellow"):
-            raise Violation("tile-second", "a second tile is only a yellow one after a yellow one, never with an upgrade (7.2)")
+            raise Violation("tile-two-yellow", "a second tile is only a yellow one after a yellow one, never with an upgrade (7.2)")
         if laid and game.cash(round_.corp) < SECOND_YELLOW_COST:  # type: ignore[arg-type]
-            raise Violation("tile-second", f"a second yellow tile costs ${SECOND_YELLOW_COST}; {round_.corp} has ${game.cash(round_.corp)}")  # type: ignore[arg-type]
+            raise Violation("tile-two-yellow", f"a second yellow tile costs ${SECOND_YELLOW_COST}; {round_.corp} has ${game.cash(round_.corp)}")  # type: ignore[arg-type]
         hex_id = action.fields["hex"]
         bridge = game.companies[BRIDGE_PRIVATE]
         if hex_id == BRIDGE_HEX and not bridge.closed and bridge.owner is not None:
             if bridge.owner != self.acting_president(game, round_.corp):  # type: ignore[arg-type]
-                raise Violation("tile-bridge", f"{BRIDGE_HEX} needs the consent of the Vernon River Bridge owner (12.2)")
+                raise Violation("private-block", f"{BRIDGE_HEX} needs the consent of the Vernon River Bridge owner (12.2)")
         if str(action.fields["tile"]).rsplit("-", 1)[0] == "9":
             sbc = game.companies["SBC"]
             if sbc.closed or sbc.owner != self.acting_president(game, round_.corp):  # type: ignore[arg-type]
-                raise Violation("tile-special", "tile 9 is laid only by a company whose president owns Schreiber and Burpee (11.3)")
+                raise Violation("private-sbc", "tile 9 is laid only by a company whose president owns Schreiber and Burpee (11.3)")
 
     def after_tile_laid(self, game: Game, corporation: str, hex_id: str) -> None:
         if len(game.round.turn.laid) == 2:
@@ -417,7 +417,7 @@ class Title1871(Title):
         corp = round_.corp
         assert corp is not None
         if game.corporation_trains(corp):
-            raise Violation("issue", f"{corp} sells treasury shares only to buy a train it must have (7.6.4)")
+            raise Violation("emr-treasury", f"{corp} sells treasury shares only to buy a train it must have (7.6.4)")
 
     def company_price_range(self, game: Game, round_: OperatingRound, company: CompanyState) -> tuple[int, int]:
         if company.sym != HUNSLET:
@@ -426,7 +426,7 @@ class Title1871(Title):
             raise Violation("company-buy", "the PEIR may not buy the Hunslet (7.7)")
         names = [p.name for p in self.phases]
         if game.phase_index < names.index(HUNSLET_FROM):
-            raise Violation("company-buy", f"the Hunslet may be sold to a company from phase {HUNSLET_FROM} (7.1.1)")
+            raise Violation("company-buy-phase", f"the Hunslet may be sold to a company from phase {HUNSLET_FROM} (7.1.1)")
         return HUNSLET_PRICES
 
     def last_step_open(self, game: Game, round_: OperatingRound) -> bool:
@@ -443,12 +443,12 @@ class Title1871(Title):
         assert corp is not None
         hunslet = game.companies[HUNSLET]
         if hunslet.closed or hunslet.owner != corp:
-            raise Violation("company-ability", f"{corp} does not own the Hunslet")
+            raise Violation("private-hunslet", f"{corp} does not own the Hunslet")
         card = self.available_from_bank(game)[0]
         train = next(t for t in game.trains.values() if t.id.rsplit("-", 1)[0] == card and t.owner is None and not t.rusted)
         price = self.train_type(card).price
         if len(game.corporation_trains(corp)) >= game.phase.train_limit or game.cash(corp) < price:
-            raise Violation("company-ability", f"{corp} has no room or cash for a {card} train")
+            raise Violation("private-hunslet", f"{corp} has no room or cash for a {card} train")
         game.close_company(HUNSLET)
         game.pay(corp, None, price)
         game.deliver_train(train, corp, price, "bank")

@@ -47,7 +47,7 @@ class InitialAuction(Round):
         player = self.player_of(action)
         if player != self.current:
             role = "bid on" if self.item else "offer"
-            raise Violation("auction-order", f"it is {self.game.player_name(self.current)}'s turn to {role} an item")
+            raise Violation("draft-order", f"it is {self.game.player_name(self.current)}'s turn to {role} an item")
         return True
 
     def _seat(self, player: PlayerId, step: int) -> PlayerId:
@@ -66,9 +66,9 @@ class InitialAuction(Round):
         player = self.player_of(action)
         sym = str(action.fields.get("company"))
         if self.item is not None:
-            raise Violation("auction-offer", f"{self.item} is being auctioned; bid or pass")
+            raise Violation("draft-company", f"{self.item} is being auctioned; bid or pass")
         if sym not in self.piles[player]:
-            raise Violation("auction-offer", f"{sym} is not in {self.game.player_name(player)}'s pile ({', '.join(self.piles[player])})")
+            raise Violation("draft-company", f"{sym} is not in {self.game.player_name(player)}'s pile ({', '.join(self.piles[player])})")
         self._offer(player, sym)
 
     def _offer(self, player: PlayerId, sym: str) -> None:
@@ -85,13 +85,13 @@ class InitialAuction(Round):
         game = self.game
         player = self.player_of(action)
         if self.item is None:
-            raise Violation("auction-offer", "nothing is on offer: the auctioneer offers an item first")
+            raise Violation("draft-company", "nothing is on offer: the auctioneer offers an item first")
         if action.fields.get("company") != self.item:
-            raise Violation("auction-bid", f"{self.item} is on offer, not {action.fields.get('company')}")
+            raise Violation("draft-price", f"{self.item} is on offer, not {action.fields.get('company')}")
         price = action.fields.get("price")
         least = self._least_bid()
         if not isinstance(price, int) or price < least or price % INCREMENT:
-            raise Violation("auction-bid", f"a bid on {self.item} is a multiple of ${INCREMENT}, at least ${least}, not ${price}")
+            raise Violation("draft-price", f"a bid on {self.item} is a multiple of ${INCREMENT}, at least ${least}, not ${price}")
         if price > game.cash(player):
             raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
         self.bid = (player, price)
@@ -99,7 +99,7 @@ class InitialAuction(Round):
 
     def do_pass(self, action: Action) -> None:
         if self.item is None:
-            raise Violation("auction-offer", "the auctioneer must offer an item")
+            raise Violation("draft-company", "the auctioneer must offer an item")
         self._pass(self.player_of(action))
 
     def _pass(self, player: PlayerId) -> None:

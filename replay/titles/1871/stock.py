@@ -55,7 +55,7 @@ class StockRound1871(StockRound):
         if action.entity.kind == "company":
             company = self.game.companies.get(str(action.entity.id))
             if company is None or company.closed or company.owner not in self.game.order:
-                raise Violation("exchange", f"{action.entity.id} is not a private a player owns")
+                raise Violation("private-exchange", f"{action.entity.id} is not a private a player owns")
             if self.finished:
                 return False
             if company.owner != self.current:
@@ -230,12 +230,12 @@ class StockRound1871(StockRound):
         share = game.shares.get(share_ids[0]) if len(share_ids) == 1 else None
         if company.sym in SHORTLINE_EXCHANGES:
             if share is None or share.owner != RESERVED:
-                raise Violation("exchange", f"{company.name} exchanges for one of the Shortline's reserved shares")
+                raise Violation("private-exchange", f"{company.name} exchanges for one of the Shortline's reserved shares")
         elif company.sym == "IB":
             if share is None or share.id not in self._ice_boat_shares():
-                raise Violation("exchange", "Ice Boat Shipping exchanges for a pool share of a started company other than the Mainline, Shortline and PEIR")
+                raise Violation("private-exchange", "Ice Boat Shipping exchanges for a pool share of a started company other than the Mainline, Shortline and PEIR")
         else:
-            raise Violation("exchange", f"{company.name} cannot be exchanged for a share")
+            raise Violation("private-exchange", f"{company.name} cannot be exchanged for a share")
         game.move_share(share.id, player)  # type: ignore[arg-type]
         game.close_company(company.sym)
         self.title.float_if_ready(game, share.corporation)
@@ -249,14 +249,16 @@ class StockRound1871(StockRound):
         player = self.player_of(action)
         buyer = self._buyer(action, player)
         sym = str(action.fields.get("corporation"))
-        if sym not in game.corporations or not self.title.may_start(game, sym):
-            raise Violation("start", f"{sym} cannot be started now (a PEIR company not yet started, with a tranche place open)")
+        if sym not in game.flags["peir_companies"] or game.corporations[sym].par_price is not None:
+            raise Violation("start-peir", f"{sym} is not a PEIR company still to be started")
+        if not self.title.tranche_available(game):
+            raise Violation("tranche", "no tranche place is open: every company of the last tranche must first operate or sell out")
         self._check_may_buy(buyer, sym)
         price, row, column = parse_share_price(action)
         cell = game.market.cell(row, column)
         if cell is None or cell.price != price or price not in self.title.start_prices(game):
             allowed = ", ".join(f"${p}" for p in self.title.start_prices(game))
-            raise Violation("start-price", f"${price} is not an available start price ({allowed})")
+            raise Violation("par-value", f"${price} is not an available start price ({allowed})")
         if buyer != UNION_BANK:
             self._check_cert_limit(player, sym)
         self._charge(buyer, player, None, 2 * price)
@@ -279,7 +281,7 @@ class StockRound1871(StockRound):
         shares = [game.shares.get(i) for i in action.fields.get("shares") or []]
         sym = shares[0].corporation if shares and shares[0] is not None else None
         if "buy" in self.turn:
-            raise Violation("sell-after-buy", "a stock turn sells before its action, never after (6.2)")
+            raise Violation("sell-buy-sell", "a stock turn sells before its action, never after (6.2)")
         if sym in self.sold_in_turn:
             raise Violation("sell-once", f"{sym} was already sold this turn: one sale per company (6.4)")
         percent = sum(s.percent for s in shares if s is not None)
@@ -332,12 +334,12 @@ class StockRound1871(StockRound):
         choices = self.title.split_token_choices(game, split.parent)
         if choice == "done":
             if not split.swapped:
-                raise Violation("split-tokens", f"{split.branch} must take at least one station")
+                raise Violation("split-assets", f"{split.branch} must take at least one station")
         else:
             if not isinstance(choice, int) and not (isinstance(choice, str) and choice.isdigit()):
-                raise Violation("split-tokens", f"{choice!r} is not a station of {split.parent}")
+                raise Violation("split-assets", f"{choice!r} is not a station of {split.parent}")
             if int(choice) not in choices:
-                raise Violation("split-tokens", f"{choice!r} is not a station of {split.parent} the branch may take")
+                raise Violation("split-assets", f"{choice!r} is not a station of {split.parent} the branch may take")
             split.swapped.append(self.title.swap_station(game, split.parent, split.branch, int(choice)))  # type: ignore[arg-type]
             if self.title.split_token_choices(game, split.parent):
                 return
@@ -352,10 +354,10 @@ class StockRound1871(StockRound):
         try:
             price, row, column = (int(x) for x in str(choice).split(","))
         except ValueError:
-            raise Violation("start-price", f"{choice!r} is not a start price") from None
+            raise Violation("par-value", f"{choice!r} is not a start price") from None
         cell = game.market.cell(row, column)
         if cell is None or cell.price != price or price not in self.title.start_prices(game):
-            raise Violation("start-price", f"${price} is not an available start price")
+            raise Violation("par-value", f"${price} is not an available start price")
         assert split.branch is not None
         self.title.start_company(game, split.branch, cell)
         self.title.exchange_split_shares(game, split.parent, split.branch)
@@ -366,7 +368,7 @@ class StockRound1871(StockRound):
         if choice != "done":
             train = game.trains.get(str(choice))
             if train is None or train.owner != split.parent or train.rusted:
-                raise Violation("split-trains", f"{split.parent} owns no train {choice}")
+                raise Violation("split-assets", f"{split.parent} owns no train {choice}")
             train.owner = split.branch
             if game.corporation_trains(split.parent):
                 return
@@ -376,7 +378,7 @@ class StockRound1871(StockRound):
         game = self.game
         amount = int(choice) if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()) else -1
         if not 0 <= amount <= game.cash(split.parent):
-            raise Violation("split-cash", f"{split.parent} has ${game.cash(split.parent)}; it cannot give {choice!r}")
+            raise Violation("split-assets", f"{split.parent} has ${game.cash(split.parent)}; it cannot give {choice!r}")
         game.pay(split.parent, split.branch, amount)
         if game.companies["HSE"].owner == split.parent and not game.companies["HSE"].closed:
             split.stage = "hunslet"
@@ -385,7 +387,7 @@ class StockRound1871(StockRound):
 
     def _split_hunslet(self, split: Split, choice: Any) -> None:
         if choice not in ("yes", "no"):
-            raise Violation("split-hunslet", f"answer yes or no to moving the Hunslet, not {choice!r}")
+            raise Violation("split-assets", f"answer yes or no to moving the Hunslet, not {choice!r}")
         if choice == "yes":
             self.game.companies["HSE"].owner = split.branch
         self._split_done()

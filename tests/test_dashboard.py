@@ -40,15 +40,16 @@ def flagged_text() -> str:
     return text.replace('[Game "test-18ms-short"]', '[Game "test-18ms-flagged"]', 1)
 
 
-def build_archive(folder: Path) -> Path:
-    """Ingest the games into ``folder/dash.duckdb`` with the real command; returns its path."""
+def build_archive(folder: Path, engineless: bool = False) -> Path:
+    """Ingest the games into ``folder/dash.duckdb`` with the real command; returns its path.
+
+    ``engineless`` adds a game of a stand-in title without a rules engine (the caller makes the
+    title known)."""
     games = folder / "flagged"
     games.mkdir()
     (games / "18ms-flagged.rln").write_text(flagged_text(), encoding="utf-8")
-    engineless = (REPO / "examples" / "1871-auction.rln").read_text(encoding="utf-8")
-    engineless = engineless.replace('[Title "The Old Prince 1871"]', f'[Title "{ENGINELESS_TITLE}"]')
-    engineless = engineless.replace('[Game "example-1871-auction"]', '[Game "test-engineless"]')
-    (games / "engineless.rln").write_text(engineless, encoding="utf-8")
+    if engineless:
+        write_engineless_game(games)
     db = folder / "dash.duckdb"
     result = CliRunner().invoke(
         app, ["ingest", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
@@ -56,11 +57,18 @@ def build_archive(folder: Path) -> Path:
     return db
 
 
+def write_engineless_game(folder: Path) -> None:
+    engineless = (REPO / "examples" / "1871-auction.rln").read_text(encoding="utf-8")
+    engineless = engineless.replace('[Title "The Old Prince 1871"]', f'[Title "{ENGINELESS_TITLE}"]')
+    engineless = engineless.replace('[Game "example-1871-auction"]', '[Game "test-engineless"]')
+    (folder / "engineless.rln").write_text(engineless, encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(TITLES, ENGINELESS_TITLE, "engineless")  # known, but no engine module
-        yield build_archive(tmp_path_factory.mktemp("dashboard"))
+        yield build_archive(tmp_path_factory.mktemp("dashboard"), engineless=True)
 
 
 @pytest.fixture()

@@ -537,7 +537,7 @@ class OperatingRound(Round):
                 return True
             if not self.turn.acted and self._had_something_to_do():
                 raise Violation("operating-order", f"it is {self.corp}'s operating turn; {action.entity.id} must wait")
-            if not self.game.corporation_trains(self.corp) and self.game.title.available_from_bank(self.game):  # type: ignore[arg-type]
+            if self._must_buy_train():
                 raise Violation("must-buy-train", f"{self.corp} owns no train and must buy one before its turn ends")
             self._end_turn()
         return False
@@ -588,7 +588,7 @@ class OperatingRound(Round):
         assert corp is not None
         spec = next(c for c in game.title.corporations if c.sym == corp)
         placed = len(game.corporations[corp].tokens_placed)
-        if placed >= len(spec.token_costs) or game.cash(corp) < spec.token_costs[placed]:
+        if placed >= game.title.stations_of(game, corp) or game.cash(corp) < spec.token_costs[placed]:
             return False
         for hex_id, node in network_of(game, corp).nodes:
             if node[0] != "c":
@@ -617,13 +617,14 @@ class OperatingRound(Round):
                 return self.corp is not None and company.owner == game.president(self.corp)
             raise Violation("company-owner", f"{entity.id} is not owned by a company that operates")
         if entity.kind == "player" and action.type in ("sell_shares", "bankrupt"):
-            return self.corp is not None and entity.id == game.president(self.corp) and self._in_forced_purchase()
+            return self.corp is not None and entity.id == game.president(self.corp) and self._must_buy_train()
         return False
 
-    def _in_forced_purchase(self) -> bool:
-        """A company without trains while the bank sells one: its president may have to raise cash."""
-        game = self.game
-        return not game.corporation_trains(self.corp) and bool(game.title.available_from_bank(game))  # type: ignore[arg-type]
+    def _must_buy_train(self) -> bool:
+        """The company owns no train while the bank sells one, and its title says it must own one."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        return not game.corporation_trains(corp) and bool(game.title.available_from_bank(game)) and game.title.must_own_train(corp)
 
     def _advance_to(self, step: int) -> None:
         """Move on to ``step``; a corporation that ran no trains earns nothing and its price moves left."""
@@ -689,7 +690,7 @@ class OperatingRound(Round):
         state = game.corporations[corp]
         spec = next(c for c in game.title.corporations if c.sym == corp)
         placed = len(state.tokens_placed)
-        if placed >= len(spec.token_costs):
+        if placed >= game.title.stations_of(game, corp):
             raise Violation("token-none-left", f"{corp} has no station token left")
         hex_id, index = game.board.city(str(action.fields["city"]))
         slots = game.board.tokens_in(hex_id, index)
@@ -905,7 +906,7 @@ class OperatingRound(Round):
         step = self.turn.step
         if step in (ROUTE, DIVIDEND) and not game.corporation_trains(corp) and self.turn.ran is None:
             step = TRAIN
-        if step == TRAIN and not game.corporation_trains(corp) and game.title.available_from_bank(game):
+        if step == TRAIN and self._must_buy_train():
             raise Violation("must-buy-train", f"{corp} owns no train and must buy one")
         self._advance_to(min(step + 1, DONE))
 

@@ -378,6 +378,10 @@ class Title:
         game.board.place_token(spec.home_hex, spec.home_city, slots.index(None), corporation)
         game.corporations[corporation].tokens_placed.append(f"{spec.home_hex}-{spec.home_city}")
 
+    def stations_of(self, game: Game, corporation: str) -> int:
+        """How many stations a corporation has in all (placed or not)."""
+        return len(next(c for c in self.corporations if c.sym == corporation).token_costs)
+
     def slot_reserved(self, game: Game, corporation: str, hex_id: str, city: int) -> bool:
         """Whether the last free slot of a city is kept for a home station not yet placed."""
         free = game.board.tokens_in(hex_id, city).count(None)
@@ -395,6 +399,10 @@ class Title:
         """Bonuses for placing a station somewhere."""
 
     # -- trains
+
+    def must_own_train(self, corporation: str) -> bool:
+        """Whether a corporation without a train must buy one (7.6.3 in most titles)."""
+        return True
 
     def available_from_bank(self, game: Game) -> list[str]:
         """Train types the bank sells now: the lowest type left, plus any unlocked by a purchase."""

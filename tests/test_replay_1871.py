@@ -239,3 +239,17 @@ def bankrupt_record(change: dict[int, object]) -> tuple:
 ])
 def test_a_changed_split_answer_is_flagged(change: dict[int, object], rule: str, action_id: str) -> None:
     assert bankrupt_record(change) == (rule, action_id)
+
+
+def test_the_peir_need_not_own_a_train() -> None:
+    game, _, _ = game_until(SHORT, "600")
+    game.process(Action("pass", corp("PEIR"), 600, 0, {}))  # the other companies would have to buy one
+    assert game.round.label == "SR 2"  # the PEIR operates last: its turn and the round are over
+
+
+def test_a_4_plus_stays_with_its_company_after_the_first_diesel() -> None:
+    def diesel_phase(game: Game) -> None:
+        game.trains["4+-0"].owner = "Gt"
+        game.phase_index = [p.name for p in game.title.phases].index("D")
+    purchase = Action("buy_train", corp("C"), 520, 0, {"train": "4+-0", "price": 1})
+    assert process_at("520", purchase, diesel_phase).rule_id == f"{T}/7.6-train-source"

@@ -21,7 +21,7 @@ from replay.title import CorporationSpec, Phase, Title, read_title_file
 from .auction import InitialAuction
 from .draws import draw, peir_private
 from .operating import OperatingRound1871
-from .peir import PEIR, RESERVED, RETIRED, UNION_BANK, first_pool_share, peir_shares, readjust
+from .peir import PEIR, RESERVED, RETIRED, UNION_BANK, first_pool_share, readjust
 from .stock import SALE_LIMIT, StockRound1871
 
 if TYPE_CHECKING:
@@ -380,10 +380,21 @@ class Title1871(Title):
         if len(game.round.turn.laid) == 2:
             game.pay(corporation, None, SECOND_YELLOW_COST)
 
+    def stations_of(self, game: Game, corporation: str) -> int:
+        """A split parent's station taken by its branch leaves the game (6.7.4)."""
+        return super().stations_of(game, corporation) - game.flags.get("lost_stations", {}).get(corporation, 0)
+
     def slot_reserved(self, game: Game, corporation: str, hex_id: str, city: int) -> bool:
         return hex_id == NEUTRAL_CITY
 
     # -- trains (7.6, 13)
+
+    def must_own_train(self, corporation: str) -> bool:
+        return corporation != PEIR  # 7.7: the PEIR never has to own a train
+
+    def check_train_transfer(self, game: Game, round_: OperatingRound, train: Train) -> None:
+        if train.name == "4+" and game.phase.name == "D":
+            raise Violation("train-source", "a 4+ cannot change companies once the first Diesel is bought (13.2)")
 
     def buy_from_bank(self, game: Game, round_: OperatingRound, action: Action, train: Train, price: int) -> None:
         if round_.corp == PEIR and game.flags["peir_bank_trains"]:

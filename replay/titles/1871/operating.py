@@ -35,7 +35,7 @@ class OperatingRound1871(OperatingRound):
             return company is not None and company.owner == self.corp
         if action.entity.kind == "player" and action.type == "sell_shares" and self.corp is not None:
             acting = self.game.title.acting_president(self.game, self.corp)
-            return action.entity.id == acting and self._in_forced_purchase()
+            return action.entity.id == acting and self._must_buy_train()
         return super()._belongs_to_turn(action)
 
     def do_dividend(self, action: Action) -> None:

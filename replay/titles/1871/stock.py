@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.model import Action, PlayerId
 from replay.errors import Violation
-from replay.rounds import OperatingRound, Round, StockRound, parse_share_price, sell_shares
+from replay.rounds import Round, StockRound, parse_share_price, sell_shares
 from replay.state import IPO, MARKET
 
 from .peir import PEIR, RESERVED, UNION_BANK

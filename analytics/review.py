@@ -44,6 +44,7 @@ class HexView:
     """Per city, its station slots: a corporation symbol or None for a free slot."""
     towns: int
     offboards: int
+    layout: str = "pointy"  # the map's hex orientation: "pointy" or "flat" (1871)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,8 @@ def board_at(record: Record, seq: int) -> BoardView:
         raise KeyError(f"no replay engine for {record.title}")
     if not 0 <= seq < len(record.actions):
         raise IndexError(f"step {seq} is outside the record's {len(record.actions)} actions")
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules)
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
     flag = None
     for index, action in enumerate(record.actions[: seq + 1]):
         try:
@@ -133,7 +135,7 @@ def board_at(record: Record, seq: int) -> BoardView:
     hexes = []
     for hex_id, placed in game.board.hexes.items():
         geometry = placed.geometry
-        x, y = coordinates(hex_id)
+        x, y = coordinates(hex_id, game.title.layout)
         paths = tuple(sorted(tuple(sorted(path)) for path in geometry.paths))  # type: ignore[misc]
         hexes.append(HexView(
             hex=hex_id, x=x, y=y,
@@ -146,6 +148,7 @@ def board_at(record: Record, seq: int) -> BoardView:
             cities=tuple(tuple(placed.tokens.get(i, [None] * city.slots)) for i, city in enumerate(geometry.cities)),
             towns=len(geometry.towns),
             offboards=len(geometry.offboards),
+            layout=game.title.layout,
         ))
     seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
     return BoardView(seq, tuple(hexes), write_action(record.actions[seq], seats), flag)

@@ -1,7 +1,8 @@
-"""The map as a plotly figure: pointy hexes at their doubled coordinates, track, stations, towns.
+"""The map as a plotly figure: hexes at their doubled coordinates, track, stations, towns.
 
-Drawn from :class:`analytics.review.BoardView`. Hex size is 1 (centre to corner): a doubled
-column step is sqrt(3)/2 wide and a row 1.5 high, y pointing down the rows so row A is on top.
+Drawn from :class:`analytics.review.BoardView`. Hex size is 1 (centre to corner). On a pointy
+map a doubled column step is sqrt(3)/2 wide and a row 1.5 high; on a flat map (1871) a column
+is 1.5 wide and a doubled row sqrt(3)/2 high; y points down so the first row is on top.
 Track runs from an edge's midpoint to the stop it serves, or between two edges as a curve bent
 through the centre (a quadratic Bezier), which reads like the printed tiles' curves. Hexes of a
 colour are one trace (polygons separated by gaps), so a full map is a dozen traces, not hundreds.
@@ -14,35 +15,38 @@ import math
 import plotly.graph_objects as go
 
 from analytics.review import BoardView, HexView
-from replay.hexgrid import POINTY_OFFSETS
+from replay.hexgrid import OFFSETS
 
 HEX_COLOURS = {
     "white": "#f4f1e8", "yellow": "#f3dc4b", "green": "#72b86b", "brown": "#b98a5e",
     "gray": "#b4b4b4", "red": "#d9564a",
 }
 TRACK = "#222222"
-STEP_X = math.sqrt(3) / 2
-STEP_Y = 1.5
+GRID = {"pointy": (math.sqrt(3) / 2, 1.5, 30), "flat": (1.5, math.sqrt(3) / 2, 0)}
+"""Layout -> (x step, y step, angle of the first corner in degrees)."""
 CURVE_POINTS = 9
 
 Point = tuple[float, float]
 
 
 def centre(hex_: HexView) -> Point:
-    return hex_.x * STEP_X, -hex_.y * STEP_Y
+    step_x, step_y, _ = GRID[hex_.layout]
+    return hex_.x * step_x, -hex_.y * step_y
 
 
-def edge_midpoint(edge: int, at: Point) -> Point:
+def edge_midpoint(edge: int, hex_: HexView) -> Point:
     """Midpoint of side ``edge``: half way to the neighbour across it."""
-    dx, dy = POINTY_OFFSETS[edge]
-    return at[0] + dx * STEP_X / 2, at[1] - dy * STEP_Y / 2
+    step_x, step_y, _ = GRID[hex_.layout]
+    dx, dy = OFFSETS[hex_.layout][edge]
+    at = centre(hex_)
+    return at[0] + dx * step_x / 2, at[1] - dy * step_y / 2
 
 
-def corners(at: Point) -> list[Point]:
-    """The six corners of a pointy-topped hex, closed (first corner repeated)."""
-    points = [(at[0] + math.cos(math.radians(30 + 60 * k)), at[1] + math.sin(math.radians(30 + 60 * k)))
-              for k in range(7)]
-    return points
+def corners(hex_: HexView) -> list[Point]:
+    """The six corners of the hex, closed (first corner repeated)."""
+    at, first = centre(hex_), GRID[hex_.layout][2]
+    return [(at[0] + math.cos(math.radians(first + 60 * k)), at[1] + math.sin(math.radians(first + 60 * k)))
+            for k in range(7)]
 
 
 def stop_positions(hex_: HexView) -> dict[str, Point]:
@@ -57,7 +61,7 @@ def stop_positions(hex_: HexView) -> dict[str, Point]:
     for index, node in enumerate(nodes):
         edges = [int(end[1:]) for path in hex_.paths if node in path for end in path if end.startswith("e")]
         if edges:
-            mids = [edge_midpoint(e, at) for e in edges]
+            mids = [edge_midpoint(e, hex_) for e in edges]
             mx, my = sum(p[0] for p in mids) / len(mids), sum(p[1] for p in mids) / len(mids)
             positions[node] = (at[0] + (mx - at[0]) * 0.6, at[1] + (my - at[1]) * 0.6)
         else:
@@ -66,8 +70,8 @@ def stop_positions(hex_: HexView) -> dict[str, Point]:
     return positions
 
 
-def _end(end: str, at: Point, stops: dict[str, Point]) -> Point:
-    return edge_midpoint(int(end[1:]), at) if end.startswith("e") else stops[end]
+def _end(end: str, hex_: HexView, stops: dict[str, Point]) -> Point:
+    return edge_midpoint(int(end[1:]), hex_) if end.startswith("e") else stops[end]
 
 
 def _track(hex_: HexView) -> list[Point | None]:
@@ -76,7 +80,7 @@ def _track(hex_: HexView) -> list[Point | None]:
     stops = stop_positions(hex_)
     points: list[Point | None] = []
     for a, b in hex_.paths:
-        start, stop = _end(a, at, stops), _end(b, at, stops)
+        start, stop = _end(a, hex_, stops), _end(b, hex_, stops)
         if a.startswith("e") and b.startswith("e"):
             for i in range(CURVE_POINTS):
                 t = i / (CURVE_POINTS - 1)
@@ -101,7 +105,7 @@ def map_figure(view: BoardView, colours: dict[str, str]) -> go.Figure:
     figure = go.Figure()
     by_colour: dict[str, list[Point | None]] = {}
     for hex_ in view.hexes:
-        by_colour.setdefault(hex_.colour, []).extend([*corners(centre(hex_)), None])
+        by_colour.setdefault(hex_.colour, []).extend([*corners(hex_), None])
     for colour, points in by_colour.items():
         xs, ys = _xy(points)
         figure.add_scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=HEX_COLOURS.get(colour, "#dddddd"),

@@ -296,3 +296,25 @@ def test_the_short_18ms_game(tmp_path: Path) -> None:
         assert rows(correlations.filter((pl.col("scope") == "18MS") & (pl.col("factor") == "seat")).select(
             "value", "games", "wins")) == [("1", 1, 1), ("2", 1, 0), ("3", 1, 0)]
         assert correlations.filter(pl.col("factor") == "first_permanent").is_empty()
+
+
+@pytest.mark.parametrize("game", ["18ms-short.rln", "1871-short.rln"])  # a pointy map and a flat one
+def test_the_review_map_puts_neighbours_one_hex_apart(game: str) -> None:
+    """Both hex orientations draw every pair of neighbouring hexes sqrt(3) apart (hex size 1),
+    and the board shows the game's own setup (1871's seeded stations)."""
+    from analytics.review import board_at
+    from dashboard.board import centre
+    from replay.hexgrid import neighbour
+
+    record = notation.read((Path(__file__).resolve().parent / "games" / game).read_text())
+    view = board_at(record, len(record.actions) - 1)
+    hexes = {h.hex: h for h in view.hexes}
+    pairs = [(h, other) for h in hexes.values() for edge in range(6)
+             if (other := hexes.get(neighbour(h.hex, edge, h.layout) or ""))]
+    assert len(pairs) > 100
+    for a, b in pairs:
+        (ax, ay), (bx, by) = centre(a), centre(b)
+        assert abs(((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 - 3 ** 0.5) < 1e-9, (a.hex, b.hex)
+    if game.startswith("1871"):
+        assert {h.layout for h in hexes.values()} == {"flat"}
+        assert "PEIR" in hexes["D6"].cities[0] and "C" in hexes["L16"].cities[0]

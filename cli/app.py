@@ -35,8 +35,12 @@ from records import Archive, ArchiveError
 from records.archive import ARCHIVE_TABLES
 
 DEFAULT_DB = "railledger.duckdb"
-REFERENCE_REPLAY_MS = {"18MS": 280}
-"""18xx.games' Ruby engine on a whole record, where measured: 18MS 0.25-0.31 s on these 2-core machines."""
+REFERENCE_REPLAY_MS = {
+    "18MS": 280, "18Texas/65394": 238, "18Texas/hs_hqrmcntr_1641188459": 45,
+    "1871/1871_game_end_bankrupt": 295, "1871/1871_game_end_final_phase": 308,
+}
+"""18xx.games' Ruby engine loading a whole record (median of 5), by record or title folder, measured
+on these 2-core machines: 18MS 0.25-0.31 s."""
 
 app = typer.Typer(
     help="railledger: archive, replay and statistics for 18xx games.",
@@ -348,14 +352,14 @@ def bench(
         table.add_row(row.name, str(row.actions), *(f"{v:.2f}" for v in (
             row.parse_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
     out.print(table)
-    replay = Table(title="replay medians (whole game, every route checked; Ruby = 18xx.games, 0.28 s)")
+    replay = Table(title="replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine)")
     for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby"):
         replay.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
     for row in rows:
         if row.replay_ms is None:
             replay.add_row(row.name, str(row.actions), "no engine", "", "", "")
             continue
-        reference = REFERENCE_REPLAY_MS.get(row.name.split("/")[0])
+        reference = REFERENCE_REPLAY_MS.get(row.name, REFERENCE_REPLAY_MS.get(row.name.split("/")[0]))
         replay.add_row(row.name, str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
                        f"{row.replay_states_ms:.1f}", f"{reference / row.replay_ms:.0f}x" if reference else "")
     out.print(replay)

@@ -253,3 +253,26 @@ def test_a_4_plus_stays_with_its_company_after_the_first_diesel() -> None:
         game.phase_index = [p.name for p in game.title.phases].index("D")
     purchase = Action("buy_train", corp("C"), 520, 0, {"train": "4+-0", "price": 1})
     assert process_at("520", purchase, diesel_phase).rule_id == f"{T}/7.6-train-source"
+
+
+def test_a_company_at_400_pays_40_dollars_a_share_more() -> None:
+    game, record, index = game_until(SHORT, "740")  # Gt pays out $60
+    top = game.market.cell(0, 14)
+    assert top is not None and top.price == 400
+    game.market.place("Gt", top)
+    before = {who: game.cash(who) for who in ("Ada", "Cugnot", -1, "Gt")}
+    game.process(record.actions[index])
+    paid = {who: game.cash(who) - before[who] for who in before}
+    assert paid == {"Ada": 2 * 46, "Cugnot": 4 * 46, -1: 46, "Gt": 3 * 46}  # ($60 + 10 x $40) / 10 a share
+    assert game.share_price("Gt") == 400
+
+
+def test_a_discard_only_over_the_limit_and_the_train_leaves_the_game() -> None:
+    discard = Action("discard_train", corp("C"), 790, 0, {"train": "2H-0"})
+    assert process_at("790", discard, lambda g: None).rule_id == f"{T}/7.6.1-train-discard"
+    game, _, index = game_until(SHORT, "790")
+    game.trains["3H-2"].owner = "C"
+    game.phase_index = [p.name for p in game.title.phases].index("7")  # train limit 2
+    game.index = index
+    game.process(discard)
+    assert game.trains["2H-0"].owner is None and game.trains["2H-0"].rusted

@@ -276,3 +276,24 @@ def test_a_discard_only_over_the_limit_and_the_train_leaves_the_game() -> None:
     game.index = index
     game.process(discard)
     assert game.trains["2H-0"].owner is None and game.trains["2H-0"].rusted
+
+
+def short_of_cash(game: Game) -> None:
+    game.corporations["C"].cash = 50
+
+
+def test_a_company_sells_its_treasury_shares_before_its_president_helps() -> None:
+    def with_treasury(game: Game) -> None:
+        short_of_cash(game)
+        game.move_share("C_4", "ipo")
+    purchase = Action("buy_train", corp("C"), 520, 0, {"train": "2H-0", "price": 80, "variant": "2H"})
+    assert process_at("520", purchase, with_treasury).rule_id == f"{T}/7.6.4-emr-treasury"
+
+
+def test_a_union_bank_president_pays_what_it_can_and_its_owner_the_rest() -> None:
+    game, record, index = game_until(SHORT, "520")
+    short_of_cash(game)
+    game.move_share("C_0", -1)  # the Union Bank presides C
+    game.players[-1].cash, game.players["Ada"].cash = 20, 100
+    game.process(record.actions[index])  # a 2H at $80: C $50, the Union Bank $20, Ada $10
+    assert (game.cash("C"), game.cash(-1), game.cash("Ada")) == (0, 0, 90)

@@ -420,6 +420,29 @@ class Title1871(Title):
                 game.market.move_down(sym)
         game.pay(player, None, game.cash(player))
 
+    def fund_purchase(self, game: Game, round_: OperatingRound, price: int, train_name: str) -> None:
+        """A company without a train that cannot pay first sells its treasury shares, then its
+        president pays the rest; a Union Bank president pays what it can first and its owner the
+        rest (7.6.4, 15)."""
+        corp = round_.corp
+        assert corp is not None
+        shortfall = price - game.cash(corp)
+        if shortfall <= 0:
+            return
+        if game.corporation_trains(corp):
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${price}")
+        if any(s.owner == IPO for s in game.shares_of[corp]) and game.percent(MARKET, corp) + 10 <= self.market_pool_max:
+            raise Violation("emr-treasury", f"{corp} must sell its treasury shares before its president helps (7.6.4)")
+        payers = [game.president(corp)]
+        if payers[0] == UNION_BANK:
+            payers.append(game.companies["UB"].owner)
+        if None in payers or sum(game.cash(p) for p in payers) < shortfall:  # type: ignore[arg-type]
+            raise Violation("forced-purchase", f"{corp}'s president cannot pay the ${shortfall} it lacks")
+        for payer in payers:
+            part = min(game.cash(payer), shortfall)  # type: ignore[arg-type]
+            game.pay(payer, corp, part)
+            shortfall -= part
+
     def discard(self, game: Game, train: Train) -> None:
         train.owner = None
         train.rusted = True  # discarded trains leave the game (REF DISCARDED_TRAINS remove)

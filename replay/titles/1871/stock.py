@@ -21,6 +21,8 @@ from .peir import PEIR, RESERVED, UNION_BANK
 if TYPE_CHECKING:
     from replay.game import Game
 
+    from . import Title1871
+
 SALE_LIMIT = 30  # percent of one company a player may sell in a turn (6.4)
 SHORTLINE_EXCHANGES = ("MC", "VR", "SB")
 
@@ -46,8 +48,8 @@ class StockRound1871(StockRound):
         self._settle()
 
     @property
-    def title(self) -> Any:
-        return self.game.title
+    def title(self) -> Title1871:
+        return self.game.title  # type: ignore[return-value]
 
     # -- turn handling
 

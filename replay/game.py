@@ -272,8 +272,7 @@ class Game:
         corp = self.corporations[sym]
         if corp.floated or corp.par_price is None:
             return
-        in_ipo = self.percent(IPO, sym)
-        if 100 - in_ipo >= self.title.float_percent:
+        if self.title.floats(self, sym):
             corp.floated = True
             self.title.on_float(self, sym)
             self.note("float", sym, corp.cash)
@@ -281,11 +280,14 @@ class Game:
     def rust(self, card: str, salvage: int | None) -> None:
         """Remove every train of a type from play; owning corporations get the salvage value."""
         for train in self.trains.values():
-            if train.rusted or train.id.rsplit("-", 1)[0] != card:
-                continue
-            if train.owner in self.corporations and salvage:
-                self.pay(None, train.owner, salvage)
-            if train.owner is not None:
-                self.note("rust", train.id, salvage, train.owner)
-            train.rusted = True
-            train.owner = None
+            if not train.rusted and train.id.rsplit("-", 1)[0] == card and not self.title.rusts_later(self, train):
+                self.rust_train(train, salvage)
+
+    def rust_train(self, train: Train, salvage: int | None = None) -> None:
+        """Remove one train from play; its owning corporation gets the salvage value."""
+        if train.owner in self.corporations and salvage:
+            self.pay(None, train.owner, salvage)
+        if train.owner is not None:
+            self.note("rust", train.id, salvage, train.owner)
+        train.rusted = True
+        train.owner = None

@@ -405,12 +405,16 @@ class StockRound(Round):
     def next_round(self) -> Round:
         game = self.game
         for sym in sorted((s for s, c in game.corporations.items() if c.par_price is not None), key=game.market.order_key):
-            if all(s.owner not in (IPO, MARKET) for s in game.shares.values() if s.corporation == sym):
+            if game.title.sold_out(game, sym):
                 game.market.move_up(sym)
-        if self.last_actor is not None:
-            game.priority = game.next_player(self.last_actor)
+        self._hand_priority()
         game.ors_this_set = game.title.ors_in_set(game)
         return game.title.operating_round(game, 1)
+
+    def _hand_priority(self) -> None:
+        """The priority deal goes to the player after the last to act."""
+        if self.last_actor is not None:
+            self.game.priority = self.game.next_player(self.last_actor)
 
 
 def parse_share_price(action: Action) -> tuple[int, int, int]:
@@ -742,40 +746,45 @@ class OperatingRound(Round):
         if self.turn.ran is None:
             raise Violation("dividend-no-run", f"{corp} has not run trains this turn")
         kind = action.fields.get("kind")
-        kinds = self.game.title.dividend_kinds
+        title = self.game.title
+        kinds = title.dividend_choices(corp)
         if kind not in kinds:
-            raise Violation("dividend-kind", f"{kind!r} is not a dividend choice ({', '.join(kinds)})")
+            raise Violation("dividend-kind", f"{kind!r} is not a dividend choice of {corp} ({', '.join(kinds)})")
         revenue = self.turn.ran
-        paid = {"payout": revenue, "withhold": 0, "half": revenue - revenue // 20 * 10}[kind]
-        self._distribute(revenue, paid)
+        self._distribute(revenue, title.dividend_paid(corp, kind, revenue))
         self.turn.step = TRAIN
 
     def _distribute(self, revenue: int, paid: int) -> None:
-        """Pay ``paid`` as dividends (10% a share, rounded up) and keep the rest; move the price.
-
-        With full capitalization shares in the open market pay the company; with incremental
-        capitalization the company's own treasury shares do and the open market's pay nobody.
-        """
+        """Pay ``paid`` as dividends and keep the rest; move the price; the title's after-effects."""
         game, corp = self.game, self.corp
         assert corp is not None
         self.turn.paid = True
-        per_share = paid / 10
-        if per_share:
-            for pid in game.order:
-                amount = math.ceil(game.percent(pid, corp) / 10 * per_share)
-                if amount:
-                    game.pay(None, pid, amount)
-            own = MARKET if game.title.capitalization == "full" else IPO
-            to_company = math.ceil(game.percent(own, corp) / 10 * per_share)
-            if to_company:
-                game.pay(None, corp, to_company)
+        if paid:
+            self._pay_shareholders(paid)
         if revenue - paid:
             game.pay(None, corp, revenue - paid)
-        move = game.title.dividend_move(game, corp, paid)
+        move = game.title.dividend_move(game, corp, paid, revenue)
         if move == "right":
             game.market.move_right(corp)
         elif move == "left":
             game.market.move_left(corp)
+        game.title.after_dividend(game, corp, self.turn.first)
+
+    def _pay_shareholders(self, paid: int) -> None:
+        """Each holder gets its percent of ``paid`` (plus any title bonus), rounded up; the shares
+        the title says pay the company (the open market's with full capitalization, the treasury's
+        with incremental) pay it."""
+        game, corp = self.game, self.corp
+        assert corp is not None
+        per_share = (paid + game.title.dividend_bonus(game, corp)) / 10
+        for holder in [*game.order, *game.title.value_holders(game)]:
+            amount = math.ceil(game.percent(holder, corp) / 10 * per_share)
+            if amount:
+                game.pay(None, holder, amount)
+        for own in game.title.shares_paying_company(corp):
+            to_company = math.ceil(game.percent(own, corp) / 10 * per_share)
+            if to_company:
+                game.pay(None, corp, to_company)
 
     # -- trains
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from replay.errors import Rule
 from replay.geometry import Catalogue, TileGeometry, load_catalogue, load_hexes
 from replay.market import Cell, StockMarket
+from replay.state import IPO, MARKET
 from replay.titles import TITLES
 
 if TYPE_CHECKING:
@@ -278,9 +279,43 @@ class Title:
         if self.home_token_at_float:
             self.place_home_token(game, sym)
 
-    def dividend_move(self, game: Game, sym: str, paid: int) -> str:
-        """How the share price moves after a company distributed ``paid`` in total: right or left."""
+    def dividend_choices(self, corporation: str) -> tuple[str, ...]:
+        """The dividend kinds a corporation may choose."""
+        return self.dividend_kinds
+
+    def dividend_paid(self, corporation: str, kind: str, revenue: int) -> int:
+        """How much of ``revenue`` a dividend of ``kind`` distributes (a half pays the larger half
+        in whole $10 a share)."""
+        return {"payout": revenue, "withhold": 0, "half": revenue - revenue // 20 * 10}[kind]
+
+    def dividend_bonus(self, game: Game, sym: str) -> int:
+        """An amount distributed on top of a payout (e.g. at the top of the market)."""
+        return 0
+
+    def shares_paying_company(self, sym: str) -> tuple[str, ...]:
+        """Holders whose shares pay their dividends to the company itself."""
+        return (MARKET,) if self.capitalization == "full" else (IPO,)
+
+    def dividend_move(self, game: Game, sym: str, paid: int, revenue: int) -> str:
+        """How the share price moves after a company distributed ``paid`` of ``revenue``: right,
+        left or none."""
         return "right" if paid > 0 else "left"
+
+    def after_dividend(self, game: Game, sym: str, first: bool) -> None:
+        """Effects of a company's dividend step (``first``: its first operating turn)."""
+
+    def floats(self, game: Game, sym: str) -> bool:
+        """Whether a started company has sold enough to float: its percent out of the offering."""
+        return 100 - game.percent(IPO, sym) >= self.float_percent
+
+    def sold_out(self, game: Game, sym: str) -> bool:
+        """No share left in the initial offering or the open market (the price rises)."""
+        return not any(s.owner in (IPO, MARKET) for s in game.shares_of[sym])
+
+    def rusts_later(self, game: Game, train: Train) -> bool:
+        """Whether a train of a type that rusts now stays in play a little longer (it rusts later
+        through ``Game.rust_train``)."""
+        return False
 
     def on_phase(self, game: Game, phase: Phase) -> None:
         """A new phase has started: trains that rust on it leave play."""
@@ -441,8 +476,13 @@ class Title:
         if price != due:
             raise Violation("train-price", f"a new {variant or card} train costs ${due}, not ${price}")
         self.fund_purchase(game, round_, price, variant or card)
+        self.sell_bank_train(game, corp, train, price, variant or card)
+
+    def sell_bank_train(self, game: Game, corp: str, train: Train, price: int, name: str) -> None:
+        """The bank sells a train (already checked): payment, delivery, the phase it starts."""
+        card = train.id.rsplit("-", 1)[0]
         game.pay(corp, None, price)
-        train.name = variant or card
+        train.name = name
         game.deliver_train(train, corp, price, "bank")
         for phase in self.phases:
             if phase.on == card:

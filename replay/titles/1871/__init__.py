@@ -9,6 +9,7 @@ the engine follows.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ SHORTLINE_RESERVED = (6, 7, 8)  # the Shortline's exchange shares
 NEUTRAL_CITY = "G11"  # Malpeque Shipyard: no station may be placed (9.1)
 BRIDGE_HEX, BRIDGE_PRIVATE = "N18", "VR"
 SECOND_YELLOW_COST = 20
+TOP_BONUS = 40  # 10.2: a company at 400 pays $40 a share more
 UNLIMITED_DIESELS = 20
 HUNSLET, HUNSLET_PRICES, HUNSLET_FROM = "HSE", (1, 200), "4H"
 MIN_SPLIT_PERCENT, MIN_SPLIT_STATIONS = 40, 2
@@ -138,7 +140,7 @@ class Title1871(Title):
             which, number = SHARE_PRIVATES[sym]
             corp = game.flags[which]
             game.move_share(f"{corp}_{number}", player)
-            self.float_if_ready(game, corp)
+            game.float_if_ready(corp)
         if sym == "UB":
             company.value = 0  # its worth is the Union Bank's, counted for its owner
         if sym.startswith("P"):
@@ -160,15 +162,9 @@ class Title1871(Title):
         if current is None:
             return False
         return current == 0 or all(
-            game.corporations[sym].operated or self.sold_out(game, sym, counting_reserved=False)
-            for sym in tranches[current - 1]
+            game.corporations[sym].operated or not any(s.owner in (IPO, MARKET, RESERVED) for s in game.shares_of[sym])
+            for sym in tranches[current - 1]  # sold out: the Shortline's exchange shares still count as unsold
         )
-
-    def sold_out(self, game: Game, sym: str, counting_reserved: bool = True) -> bool:
-        """No share left in the pool or treasury (6.9; the Shortline's exchange shares count as sold
-        for the price move, not for the tranches)."""
-        left = (IPO, MARKET) if counting_reserved else (IPO, MARKET, RESERVED)
-        return not any(s.owner in left for s in game.shares_of[sym])
 
     def may_start(self, game: Game, sym: str) -> bool:
         return (
@@ -192,15 +188,10 @@ class Title1871(Title):
         tranche = next(t for t in game.flags["tranches"] if None in t)
         tranche[tranche.index(None)] = sym
 
-    def float_if_ready(self, game: Game, sym: str) -> None:
-        corp = game.corporations[sym]
-        if corp.floated or corp.par_price is None or sym == PEIR:
-            return
+    def floats(self, game: Game, sym: str) -> bool:
+        """60% (the Mainline 50%) out of the bank pool and any treasury (6.7.5)."""
         held = 100 - game.percent(MARKET, sym) - game.percent(IPO, sym)
-        if held >= (50 if sym == game.flags["mainline"] else self.float_percent):
-            corp.floated = True
-            self.on_float(game, sym)
-            game.note("float", sym, corp.cash)
+        return held >= (50 if sym == game.flags["mainline"] else self.float_percent)
 
     def on_float(self, game: Game, sym: str) -> None:
         """Full capitalization for PEIR companies; a PEIR company's PEIR station and PEIR share are
@@ -274,7 +265,7 @@ class Title1871(Title):
         game.pay(None, branch, game.corporations[branch].par_price * pool)  # type: ignore[operator]
         game.corporations[parent].abilities.add("treasury")
         game.note("par", branch, game.corporations[branch].par_price, president)
-        self.float_if_ready(game, branch)
+        game.float_if_ready(branch)
 
     def ipo_payee(self, sym: str) -> str | None:
         return sym
@@ -297,7 +288,28 @@ class Title1871(Title):
 
     # ---------------------------------------------------------------- operating rounds (7)
 
+    def dividend_choices(self, corporation: str) -> tuple[str, ...]:
+        return ("payout", "half", "withhold") if corporation == PEIR else ("payout", "withhold")
+
+    def dividend_paid(self, corporation: str, kind: str, revenue: int) -> int:
+        """The PEIR's half pay keeps the larger half (REF rounds the kept half up)."""
+        return revenue - math.ceil(revenue / 2) if kind == "half" else super().dividend_paid(corporation, kind, revenue)
+
+    def dividend_bonus(self, game: Game, sym: str) -> int:
+        return TOP_BONUS * 10 if game.share_price(sym) == self.top_price else 0  # 10.2
+
+    def shares_paying_company(self, sym: str) -> tuple[str, ...]:
+        return (IPO, MARKET)  # 7.5: treasury and bank pool shares pay the company
+
+    def dividend_move(self, game: Game, sym: str, paid: int, revenue: int) -> str:
+        """No dividend: left; a full payout: right; the PEIR's half pay (it has no price): none."""
+        if sym == PEIR:
+            return "none"
+        return "left" if paid == 0 else "right" if paid == revenue else "none"
+
     def after_dividend(self, game: Game, sym: str, first: bool) -> None:
+        """The Mainline and Shortline concessions close once their company has operated; a 4+
+        kept past the Diesel rusts once it has run (13.2)."""
         if first and sym == game.flags["mainline"]:
             game.close_company("ML")
         if first and sym == game.flags["shortline"]:
@@ -305,28 +317,21 @@ class Title1871(Title):
         for train in game.corporation_trains(sym):
             if train.id in game.flags["obsolete"]:
                 game.flags["obsolete"].discard(train.id)
-                train.rusted = True
-                train.owner = None
-                game.note("rust", train.id, None, sym)
+                game.rust_train(train)
 
     def game_over_after_or(self, game: Game, round_: OperatingRound) -> bool:
         last_set = game.flags.get("last_set_after_sr")
         return last_set is not None and game.sr_number >= last_set and round_.number_in_set >= game.ors_this_set
 
+    def rusts_later(self, game: Game, train: Train) -> bool:
+        """A 4+ that has not run yet runs once more before it rusts (13.2)."""
+        if train.name == "4+" and not train.operated and train.owner is not None:
+            game.flags["obsolete"].add(train.id)
+            return True
+        return False
+
     def on_phase(self, game: Game, phase: Phase) -> None:
-        for train_type in self.trains:
-            if phase.on is None or train_type.rusts_on != phase.on:
-                continue
-            for train in game.trains.values():
-                if train.rusted or train.id.rsplit("-", 1)[0] != train_type.name:
-                    continue
-                if train_type.name == "4+" and not train.operated and train.owner is not None:
-                    game.flags["obsolete"].add(train.id)  # 13.2: a 4+ runs once before it rusts
-                    continue
-                if train.owner is not None:
-                    game.note("rust", train.id, None, train.owner)
-                train.rusted = True
-                train.owner = None
+        super().on_phase(game, phase)
         if phase.name == "4+":
             self._close_privates(game)
         if phase.name == "D":
@@ -484,11 +489,7 @@ class Title1871(Title):
         if len(game.corporation_trains(corp)) >= game.phase.train_limit or game.cash(corp) < price:
             raise Violation("private-hunslet", f"{corp} has no room or cash for a {card} train")
         game.close_company(HUNSLET)
-        game.pay(corp, None, price)
-        game.deliver_train(train, corp, price, "bank")
-        for phase in self.phases:
-            if phase.on == card:
-                game.set_phase(phase.name)
+        self.sell_bank_train(game, corp, train, price, card)
 
 
 TITLE_CLASS = Title1871

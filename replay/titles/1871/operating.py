@@ -1,9 +1,10 @@
-"""The 1871 operating round (RB 7): the PEIR last, its dividends, hex trains, the Hunslet.
+"""The 1871 operating round (RB 7): the PEIR's dividends and the Hunslet's train purchase.
 
-Generic steps come from the core; 1871 changes what a dividend pays (each holder's share
-rounded up, the treasury's and the pool's shares paying the company, $40 a share more at 400,
-the PEIR paying per PEIR share and able to pay half), which price moves follow (only a full
-payout moves right), and adds the Hunslet's train purchase at any moment of its company's turn.
+Generic steps come from the core, and the title's hooks say how company dividends differ (both
+treasury and pool shares pay the company, $40 a share more at 400, only a full payout moves
+right). What is left here: the PEIR pays per PEIR share (the payout per share rounded up), the
+Hunslet buys a train at any moment of its company's turn, and a Union Bank president's owner
+raises cash for it.
 """
 
 from __future__ import annotations
@@ -12,16 +13,12 @@ import math
 from typing import TYPE_CHECKING
 
 from ingest.model import Action
-from replay.errors import Violation
-from replay.rounds import DIVIDEND, TRAIN, OperatingRound
-from replay.state import IPO, MARKET
+from replay.rounds import OperatingRound
 
 from .peir import PEIR, peir_shares
 
 if TYPE_CHECKING:
     from replay.game import Game
-
-TOP_BONUS = 40  # 10.2: a company at 400 pays $40 a share more
 
 
 class OperatingRound1871(OperatingRound):
@@ -38,60 +35,17 @@ class OperatingRound1871(OperatingRound):
             return action.entity.id == acting and self._must_buy_train()
         return super()._belongs_to_turn(action)
 
-    def do_dividend(self, action: Action) -> None:
-        corp = self.corp
-        assert corp is not None
-        self._check_step(DIVIDEND, "pay dividends")
-        if self.turn.ran is None:
-            raise Violation("dividend-no-run", f"{corp} has not run trains this turn")
-        kind = action.fields.get("kind")
-        kinds = ("payout", "half", "withhold") if corp == PEIR else ("payout", "withhold")
-        if kind not in kinds:
-            raise Violation("dividend-kind", f"{kind!r} is not a dividend choice of {corp} ({', '.join(kinds)})")
-        revenue = self.turn.ran
-        kept = {"payout": 0, "withhold": revenue, "half": math.ceil(revenue / 2)}[kind]
-        self._pay_out(revenue, kept, kind)
-        self.turn.step = TRAIN
-
-    def _distribute(self, revenue: int, paid: int) -> None:
-        """The no-run case of the core (a company without a run withholds nothing and moves left)."""
-        self._pay_out(revenue, revenue - paid, "payout" if paid else "withhold")
-
-    def _pay_out(self, revenue: int, kept: int, kind: str) -> None:
-        game, corp = self.game, self.corp
-        assert corp is not None
-        self.turn.paid = True
-        if kept:
-            game.pay(None, corp, kept)
-        paid = revenue - kept
-        if paid:
-            self._pay_holders(corp, paid)
-        if corp != PEIR:
-            if paid == 0:
-                game.market.move_left(corp)
-            elif paid == revenue:
-                game.market.move_right(corp)
-        game.title.after_dividend(game, corp, self.turn.first)
-
-    def _pay_holders(self, corp: str, paid: int) -> None:
-        game = self.game
-        if corp == PEIR:
-            shares = peir_shares(game)
-            per_share = math.ceil(paid / len(shares))
-            for share in shares:
-                if share.owner in game.players:
-                    game.pay(None, share.owner, per_share)
+    def _pay_shareholders(self, paid: int) -> None:
+        """The PEIR pays each PEIR share ``paid`` / shares left, rounded up (7.7)."""
+        if self.corp != PEIR:
+            super()._pay_shareholders(paid)
             return
-        if game.share_price(corp) == game.title.top_price:
-            paid += TOP_BONUS * 10
-        per_share = paid / 10
-        for holder in [*game.order, *game.title.value_holders(game)]:
-            amount = math.ceil(game.percent(holder, corp) / 10 * per_share)
-            if amount:
-                game.pay(None, holder, amount)
-        own = math.ceil(game.percent(IPO, corp) / 10 * per_share) + math.ceil(game.percent(MARKET, corp) / 10 * per_share)
-        if own:
-            game.pay(None, corp, own)
+        game = self.game
+        shares = peir_shares(game)
+        per_share = math.ceil(paid / len(shares))
+        for share in shares:
+            if share.owner in game.players:
+                game.pay(None, share.owner, per_share)
 
     def do_purchase_train(self, action: Action) -> None:
         """The Hunslet closes to buy the bank's next train at its price (11.3)."""

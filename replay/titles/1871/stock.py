@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.model import Action, PlayerId
 from replay.errors import Violation
-from replay.rounds import Round, StockRound, parse_share_price, sell_shares
+from replay.rounds import StockRound, parse_share_price, sell_shares
 from replay.state import IPO, MARKET
 
 from .peir import PEIR, RESERVED, UNION_BANK
@@ -60,18 +60,14 @@ class StockRound1871(StockRound):
                 raise Violation("private-exchange", f"{action.entity.id} is not a private a player owns")
             if self.finished:
                 return False
-            if company.owner != self.current:
-                self._end_turn_if_done()
+            if company.owner != self.current and self.turn:
+                self._end_turn()
             return self._is_turn_of(company.owner)
         if self.split is not None:
             if action.type != "choose" or action.entity.id != self.current:
                 raise Violation("split-order", f"{self.game.player_name(self.current)} must finish splitting {self.split.parent} first")
             return True
         return super().accepts(action)
-
-    def _end_turn_if_done(self) -> None:
-        if self.turn:
-            self._end_turn()
 
     def _is_turn_of(self, player: PlayerId) -> bool:
         while not self.finished and player != self.current and not self._can_act(self.current):
@@ -219,7 +215,7 @@ class StockRound1871(StockRound):
             self._check_cert_limit(player, sym)
         self._charge(buyer, player, sym if share.owner == IPO else None, price)
         game.move_share(share.id, buyer)
-        self.title.float_if_ready(game, sym)
+        game.float_if_ready(sym)
         game.check_presidency(sym)
         self._bought(player)
 
@@ -240,7 +236,7 @@ class StockRound1871(StockRound):
             raise Violation("private-exchange", f"{company.name} cannot be exchanged for a share")
         game.move_share(share.id, player)  # type: ignore[arg-type]
         game.close_company(company.sym)
-        self.title.float_if_ready(game, share.corporation)
+        game.float_if_ready(share.corporation)
         game.check_presidency(share.corporation)
         self.turn.append("exchange")
         self.last_actor = player  # type: ignore[assignment]
@@ -267,7 +263,7 @@ class StockRound1871(StockRound):
         self.title.start_company(game, sym, cell)
         game.move_share(f"{sym}_0", buyer)
         game.note("par", sym, price, buyer)
-        self.title.float_if_ready(game, sym)
+        game.float_if_ready(sym)
         self._bought(player)
 
     def _check_may_buy(self, buyer: PlayerId, sym: str) -> None:
@@ -400,13 +396,9 @@ class StockRound1871(StockRound):
 
     # -- end of round
 
-    def next_round(self) -> Round:
+    def _hand_priority(self) -> None:
+        """The next round goes in passing order: the first to pass leads (6.2)."""
         game = self.game
-        for sym in sorted((s for s, c in game.corporations.items() if c.floated and not c.closed and s != PEIR), key=game.market.order_key):
-            if self.title.sold_out(game, sym):
-                game.market.move_up(sym)
         if self.pass_order:
             game.order = self.pass_order + [p for p in game.order if p not in self.pass_order]
         game.priority = game.order[0]
-        game.ors_this_set = self.title.ors_in_set(game)
-        return self.title.operating_round(game, 1)

@@ -131,7 +131,7 @@ class EighteenTexas(Title):
 
     # -- dividends (12.5)
 
-    def dividend_move(self, game: Game, sym: str, paid: int) -> str:
+    def dividend_move(self, game: Game, sym: str, paid: int, revenue: int) -> str:
         if paid == 0:
             return "left"
         return "right" if paid >= game.share_price(sym) else "none"  # type: ignore[operator]

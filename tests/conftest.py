@@ -1,4 +1,5 @@
-"""Shared test helpers: where the shared 18xx.games fixtures are, and small record builders."""
+"""Shared test helpers: where the shared 18xx.games fixtures are, small record builders, and the
+title data tests' fixtures."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -51,3 +54,27 @@ def export(actions: list[dict], **extra: object) -> dict:
 def act(id_: int, type_: str = "pass", entity: object = 10, entity_type: str = "player", **fields: object) -> dict:
     """One raw 18xx.games action."""
     return {"type": type_, "entity": entity, "entity_type": entity_type, "id": id_, **fields}
+
+
+# ------------------------------------------------------------------ title data tests
+# Each tests/test_title_data_<slug>.py defines ``load = loader(<slug>)``; these read through it.
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> dict:
+    return catalogue_tiles()
+
+
+@pytest.fixture(scope="module")
+def manifest(request: pytest.FixtureRequest) -> dict:
+    return request.module.load("tiles.json")
+
+
+@pytest.fixture(scope="module")
+def mapdata(request: pytest.FixtureRequest) -> dict:
+    return request.module.load("map.json")
+
+
+@pytest.fixture(scope="module")
+def hexes(mapdata: dict) -> dict:
+    return mapdata["hexes"]

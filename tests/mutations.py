@@ -32,6 +32,21 @@ def apply_changes(text: str, change: tuple | list) -> str:
     return text
 
 
+def mutation_params(mutations: list[tuple]) -> list:
+    """pytest params ``(change, rule, label)`` of a title's ``(name, change, rule, label)`` list."""
+    return [pytest.param(change, rule, label, id=name) for name, change, rule, label in mutations]
+
+
+def assert_flagged(game: str, change: tuple | list, rule: str, label: str) -> None:
+    """The changed game's first flag is ``rule`` at the action labelled ``label``, at its index."""
+    text = apply_changes(game, change)
+    assert first_flag(text) == (rule, label, index_of(text, label))
+
+
+def distinct_rules(mutations: list[tuple]) -> int:
+    return len({rule for _, _, rule, _ in mutations})
+
+
 def first_flag(text: str) -> tuple[str, str, int]:
     """(rule id, action id, index) of the first action the engine flags."""
     flags = replay_record(notation.read(text), keep_going=True).flags

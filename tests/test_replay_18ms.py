@@ -14,7 +14,7 @@ from ingest.export import read_export
 from ingest.model import Action, Entity, Record
 from replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_params
-from tests.mutations import apply_changes, corp, edited, first_flag, illegal_at, index_of, player
+from tests.mutations import assert_flagged, corp, distinct_rules, edited, illegal_at, index_of, mutation_params, player
 from tests.mutations import game_until as play_until
 
 GAMES = Path(__file__).resolve().parent / "games"
@@ -106,14 +106,13 @@ MUTATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("change", "rule", "label"), [pytest.param(m[1], m[2], m[3], id=m[0]) for m in MUTATIONS])
+@pytest.mark.parametrize(("change", "rule", "label"), mutation_params(MUTATIONS))
 def test_a_changed_action_is_flagged_with_its_rule_and_index(change: tuple | list, rule: str, label: str) -> None:
-    text = apply_changes(SHORT, change)
-    assert first_flag(text) == (rule, label, index_of(text, label))
+    assert_flagged(SHORT, change, rule, label)
 
 
 def test_mutations_cover_many_distinct_rules() -> None:
-    assert len({m[2] for m in MUTATIONS}) >= 40
+    assert distinct_rules(MUTATIONS) >= 40
 
 
 # Rules whose breach needs a state the short game does not reach: the state is set directly.

@@ -4,10 +4,10 @@ Standard library only (plus pytest). Fixture tests need the shared 18xx.games re
 ``$RAILLEDGER_FIXTURES/1871/*.json`` or ``<repo>/../shared/fixtures/1871/*.json`` and are skipped
 with a message when absent.
 
-1871 is a FLAT map (replay/hexgrid.py handles pointy maps only). The flat neighbour maths lives in
-this file: a hex id is a column LETTER and a row NUMBER, doubled coordinates x = letter index,
-y = number - 1 (x + y even), and edge e leads to offset map.json ``neighbour_offsets[e]``
-(0 S (0,+2), 1 SW (-1,+1), 2 NW (-1,-1), 3 N (0,-2), 4 NE (+1,-1), 5 SE (+1,+1)).
+1871 is a FLAT map: a hex id is a column LETTER and a row NUMBER, doubled coordinates x = letter
+index, y = number - 1 (x + y even), and edge e leads to offset map.json ``neighbour_offsets[e]``
+(0 S (0,+2), 1 SW (-1,+1), 2 NW (-1,-1), 3 N (0,-2), 4 NE (+1,-1), 5 SE (+1,+1)). The data's offsets
+are checked against replay/hexgrid.py's flat grid, whose neighbour maths these tests then use.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.title_data import COLORS, catalogue_tiles, check_geometry, loader, tile_geometry
+from replay.hexgrid import FLAT_OFFSETS, coordinates, neighbour, shared_edge
+from tests.title_data import COLORS, check_geometry, loader, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "1871"
@@ -33,48 +34,6 @@ DATA_FILES = ["tiles.json", "map.json", "market.json", "trains.json", "phases.js
 
 
 load = loader("1871")
-
-
-@pytest.fixture(scope="module")
-def catalogue() -> dict:
-    return catalogue_tiles()
-
-
-@pytest.fixture(scope="module")
-def manifest() -> dict:
-    return load("tiles.json")
-
-
-@pytest.fixture(scope="module")
-def mapdata() -> dict:
-    return load("map.json")
-
-
-@pytest.fixture(scope="module")
-def hexes(mapdata) -> dict:
-    return mapdata["hexes"]
-
-
-# ---------------------------------------------------------------- flat hex maths (not in replay/ yet)
-
-
-def hex_xy(coord: str) -> tuple[int, int]:
-    m = re.fullmatch(r"([A-Z])(\d+)", coord)
-    assert m, coord
-    return ord(m.group(1)) - ord("A"), int(m.group(2)) - 1
-
-
-def neighbour(coord: str, edge: int, offsets: dict) -> str | None:
-    x, y = hex_xy(coord)
-    dx, dy = offsets[str(edge)]
-    nx, ny = x + dx, y + dy
-    if nx < 0 or ny < 0 or nx > 25:
-        return None
-    return f"{chr(ord('A') + nx)}{ny + 1}"
-
-
-def shared_edge(a: str, b: str, offsets: dict) -> int | None:
-    return next((e for e in range(6) if neighbour(a, e, offsets) == b), None)
 
 
 def turned(paths, rot: int) -> list[tuple[str, str]]:
@@ -148,11 +107,12 @@ def test_upgrades_are_geometrically_valid(manifest, catalogue):
 def test_map_hexes(mapdata, hexes):
     assert mapdata["layout"] == "flat" and mapdata["parity"] == 0
     offs = mapdata["neighbour_offsets"]
+    assert {int(e): tuple(o) for e, o in offs.items()} == FLAT_OFFSETS
     for e in range(6):  # opposite edges are opposite offsets
         assert [-v for v in offs[str(e)]] == offs[str((e + 3) % 6)]
     assert len(hexes) == 110
     for h, g in hexes.items():
-        x, y = hex_xy(h)
+        x, y = coordinates(h, "flat")
         assert (x + y) % 2 == 0, h
         check_geometry(h, g)
         assert g["color"] in ("white", "red", "blue", "gray", "yellow", "green"), h
@@ -163,7 +123,7 @@ def test_map_hexes(mapdata, hexes):
         # every printed track edge leads to a hex on the map
         edges = {int(p[1:]) for path in g["paths"] for p in path if p.startswith("e")}
         for e in edges:
-            assert neighbour(h, e, offs) in hexes, (h, e)
+            assert neighbour(h, e, "flat") in hexes, (h, e)
     labels = {h: g.get("label") for h, g in hexes.items() if g.get("label")}
     assert labels == {"D2": "T", "F14": "X", "L16": "X"}
     fut = {h: g["future_label"]["label"] for h, g in hexes.items() if "future_label" in g}
@@ -401,8 +361,7 @@ def test_fixture_ids_exist_in_data(games, manifest, hexes):
 
 
 @pytest.mark.fixtures
-def test_fixture_routes_step_between_neighbours(games, mapdata, hexes):
-    offsets = mapdata["neighbour_offsets"]
+def test_fixture_routes_step_between_neighbours(games, hexes):
     steps = 0
     for name, _, actions in games:
         for a in actions:
@@ -411,7 +370,7 @@ def test_fixture_routes_step_between_neighbours(games, mapdata, hexes):
             for route in a["routes"]:
                 for conn in route["connections"]:
                     for h1, h2 in zip(conn, conn[1:]):
-                        assert shared_edge(h1, h2, offsets) is not None, (name, a["id"], h1, h2)
+                        assert shared_edge(h1, h2, "flat") is not None, (name, a["id"], h1, h2)
                         steps += 1
     assert steps > 200
 

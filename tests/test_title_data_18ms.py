@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.title_data import CATALOGUE, COLORS, catalogue_tiles, check_geometry, loader, node_ids, tile_geometry
+from tests.title_data import CATALOGUE, COLORS, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "18ms"
@@ -21,21 +21,6 @@ RULEBOOK = REPO.parent / "shared" / "rules" / "18MS.txt"
 
 
 load = loader("18ms")
-
-
-@pytest.fixture(scope="module")
-def catalogue() -> dict:
-    return catalogue_tiles()
-
-
-@pytest.fixture(scope="module")
-def manifest() -> dict:
-    return load("tiles.json")
-
-
-@pytest.fixture(scope="module")
-def hexes() -> dict:
-    return load("map.json")["hexes"]
 
 
 def edge_signature(t: dict, rot: int = 0) -> set:

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, catalogue_tiles, check_geometry, loader, node_ids, tile_geometry
+from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "18texas"
@@ -27,26 +27,6 @@ DATA_FILES = ["tiles.json", "map.json", "market.json", "trains.json", "phases.js
 
 
 load = loader("18texas")
-
-
-@pytest.fixture(scope="module")
-def catalogue() -> dict:
-    return catalogue_tiles()
-
-
-@pytest.fixture(scope="module")
-def manifest() -> dict:
-    return load("tiles.json")
-
-
-@pytest.fixture(scope="module")
-def mapdata() -> dict:
-    return load("map.json")
-
-
-@pytest.fixture(scope="module")
-def hexes(mapdata) -> dict:
-    return mapdata["hexes"]
 
 
 # ---------------------------------------------------------------- geometry helpers (no engine imports)

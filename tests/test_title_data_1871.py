@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from replay.hexgrid import FLAT_OFFSETS, coordinates, neighbour, shared_edge
-from tests.title_data import COLORS, check_geometry, loader, tile_geometry
+from tests.title_data import COLORS, check_city_id, check_geometry, loader, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "1871"
@@ -320,11 +320,7 @@ def test_fixture_ids_exist_in_data(games, manifest, hexes):
                 assert tile in counts and int(copy) < counts[tile], where
                 assert a["hex"] in hexes and a["rotation"] in range(6), where
             elif t == "place_token":
-                base, copy, city = a["city"].rsplit("-", 2)
-                if base in hexes:
-                    assert copy == "0" and int(city) < len(hexes[base]["cities"]), where
-                else:
-                    assert base in counts and int(copy) < counts[base], where
+                check_city_id(a["city"], hexes, counts, where)
                 assert a["tokener"] in corps, where
             elif t == "buy_train":
                 tname, _, idx = a["train"].rpartition("-")

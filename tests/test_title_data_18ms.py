@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.title_data import CATALOGUE, COLORS, check_geometry, loader, node_ids, tile_geometry
+from tests.title_data import CATALOGUE, COLORS, check_city_id, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "18ms"
@@ -254,11 +254,7 @@ def test_fixture_ids_exist_in_data(manifest, catalogue, hexes):
                     assert a["hex"] in geo["only_hexes"], where
                 assert a["rotation"] in range(6), where
             elif t == "place_token":
-                tile_or_hex, copy, city = a["city"].rsplit("-", 2)
-                if tile_or_hex in hexes:
-                    assert copy == "0" and int(city) < len(hexes[tile_or_hex]["cities"]), where
-                else:
-                    assert tile_or_hex in counts and int(copy) < counts[tile_or_hex], where
+                check_city_id(a["city"], hexes, counts, where)
             elif t == "buy_train":
                 assert a["train"] in train_ids, where
                 if "variant" in a:

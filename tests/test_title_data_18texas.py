@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, check_geometry, loader, node_ids, tile_geometry
+from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, check_city_id, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = REPO / "replay" / "titles" / "18texas"
@@ -417,11 +417,7 @@ def test_fixture_ids_exist_in_data(games, manifest, hexes):
                 assert tile in counts and int(copy) < counts[tile], where
                 assert a["hex"] in hexes and a["rotation"] in range(6), where
             elif t == "place_token":
-                tile_or_hex, copy, city = a["city"].rsplit("-", 2)
-                if tile_or_hex in hexes:
-                    assert copy == "0" and int(city) < len(hexes[tile_or_hex]["cities"]), where
-                else:
-                    assert tile_or_hex in counts and int(copy) < counts[tile_or_hex], where
+                check_city_id(a["city"], hexes, counts, where)
                 if "tokener" in a:
                     assert a["tokener"] in corps, where
             elif t == "buy_train":

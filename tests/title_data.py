@@ -62,3 +62,13 @@ def check_geometry(where: str, t: dict) -> set[str]:
     for c in t.get("cities", []):
         assert c["slots"] >= 1, where
     return used
+
+
+def check_city_id(city_id: str, hexes: dict, counts: dict, where: str) -> None:
+    """A record's city id names a printed city (``<hex>-0-<city>``) or a city of a tile copy in
+    the manifest (``<tile>-<copy>-<city>``)."""
+    tile_or_hex, copy, city = city_id.rsplit("-", 2)
+    if tile_or_hex in hexes:
+        assert copy == "0" and int(city) < len(hexes[tile_or_hex]["cities"]), where
+    else:
+        assert tile_or_hex in counts and int(copy) < counts[tile_or_hex], where

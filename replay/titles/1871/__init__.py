@@ -60,10 +60,9 @@ class Title1871(Title):
         ) + (CorporationSpec(PEIR, peir["name"], "", 0, tuple(peir["token_costs"])),)
         self.trains = tuple(replace(t, count=UNLIMITED_DIESELS) if t.count == 0 else t for t in self.trains)
         self.market_pool_max = 80  # REF MARKET_SHARE_LIMIT; RB 15 says no limit (notes.md)
-        rows = read_title_file(self.slug, "market.json")["rows"]
         self.start_cells: dict[int, tuple[int, int, str | None]] = {
             cell["price"]: (r, c, cell.get("par_until_first"))
-            for r, row in enumerate(rows) for c, cell in enumerate(row) if cell and cell.get("par")
+            for r, row in enumerate(self._market_rows) for c, cell in enumerate(row) if cell and cell.get("par")
         }
 
     def certificates_of(self, sym: str) -> tuple[tuple[int, bool], ...]:

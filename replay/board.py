@@ -15,7 +15,7 @@ from replay.geometry import TileGeometry, preserves
 from replay.hexgrid import neighbour, opposite
 
 if TYPE_CHECKING:
-    from replay.title import Title
+    from replay.data import TitleData
 
 COLOURS = ("white", "yellow", "green", "brown", "gray")
 
@@ -33,7 +33,7 @@ class Placed:
 class Board:
     """Tiles and tokens on the map, with the supply of tiles not on it."""
 
-    def __init__(self, title: Title, printed: Mapping[str, TileGeometry]) -> None:
+    def __init__(self, title: TitleData, printed: Mapping[str, TileGeometry]) -> None:
         self.title = title
         self.hexes: dict[str, Placed] = {}
         for hex_id, geometry in printed.items():
@@ -48,6 +48,7 @@ class Board:
         self.version = 0  # bumped by every tile and station: cached networks are valid until it changes
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
         self.networks: dict[str, tuple[int, Any]] = {}
+        self.routes: dict[str, tuple[int, bool]] = {}  # route_available per company, by version
 
     def tile(self, hex_id: str) -> TileGeometry:
         return self.hexes[hex_id].geometry
@@ -92,7 +93,7 @@ class Board:
         old = self.hexes[hex_id].geometry
         if as_if is not None:
             old = replace(old, color=as_if)
-        label = _label_for(spec, geometry.color) or old.label
+        label = self.label_for(hex_id, geometry.color) or old.label
         if not preserves(old, geometry, rotation, label):
             what = "upgrade" if old.color != "white" else "lay"
             raise Violation(
@@ -108,6 +109,27 @@ class Board:
             if neighbour_spec.get("color") in ("red", "gray") and opposite(edge) not in self.tile(other).edges:
                 raise Violation("tile-edge", f"tile {name} on {hex_id} runs track into a blank side of {other}")
         return turned
+
+    def label_for(self, hex_id: str, colour: str) -> str | None:
+        """The label a tile of ``colour`` on this hex must carry (printed, or from a colour on)."""
+        spec = self.title.map[hex_id]
+        future = spec.get("future_label")
+        if future and COLOURS.index(colour) >= COLOURS.index(future["color"]):
+            return str(future["label"])
+        label = spec.get("label")
+        return str(label) if label is not None else None
+
+    def free_copy(self, name: str) -> str | None:
+        """The lowest-numbered copy of a tile that is not on the map, as 18xx.games hands them out."""
+        for number in range(self.title.tiles.counts.get(name, 0)):
+            tile_id = f"{name}-{number}"
+            if tile_id not in self.hex_of_tile:
+                return tile_id
+        return None
+
+    def neighbour(self, hex_id: str, edge: int) -> str | None:
+        other = neighbour(hex_id, edge, self.title.layout)
+        return other if other in self.hexes else None
 
     def terrain_cost_of(self, hex_id: str) -> int:
         """River (or other terrain) cost due for a tile on ``hex_id``: only the first tile pays."""
@@ -153,10 +175,3 @@ class Board:
             for index, slots in self.hexes[hex_id].tokens.items()
             if corporation in slots
         ]
-
-
-def _label_for(spec: dict, colour: str) -> str | None:
-    future = spec.get("future_label")
-    if future and COLOURS.index(colour) >= COLOURS.index(future["color"]):
-        return future["label"]
-    return spec.get("label")

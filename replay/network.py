@@ -1,93 +1,145 @@
-"""A corporation's network: the track, cities and hex sides it can reach from its stations.
+"""A corporation's network: the track, stops and hex sides it reaches from its stations.
 
-Track is followed from each station along paths; a route may pass through a town or a city
-with a free or own station circle, but not through a city filled by other companies' stations
-nor through an off-board area. Tile lays must touch the network and stations go in cities on
-it (11.4.1, 11.5).
+Reach is what a train could follow: from each station, walk track path by path, never over a
+path or out of a hex side twice on the way, never through a city filled by other companies'
+stations nor through an off-board area (both are reached, not passed). Where several paths of
+a tile share a side (a converging exit), every way through it is tried. This is the walk
+18xx.games' graph makes, so what it lets a company build on, place stations in and run to is
+what this lets it. Tile lays must join a hex side the network uses (a station's hex counts all
+its sides), stations go in cities on it (11.4.1, 11.5), and a company has a route when some
+station reaches another stop.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from replay.hexgrid import neighbour, opposite
+from replay.geometry import PathEnds, TileGeometry
+from replay.hexgrid import opposite
 
 if TYPE_CHECKING:
-    from replay.game import Game
+    from replay.state import GameState
+
+Node = tuple[str, str]  # (hex, node id such as "c0")
 
 
 @dataclass(frozen=True)
 class Network:
-    nodes: frozenset[tuple[str, str]]  # (hex, node) reachable
-    sides: frozenset[tuple[str, int]]  # (hex, edge) whose track the network uses
-    layout: str = "pointy"
+    nodes: frozenset[Node]  # stops on walked track (passable or not), and the stations
+    sides: frozenset[tuple[str, int]]  # (hex, edge) the network uses or may build out of
+    route: bool  # some station reaches another stop
 
     def touches(self, hex_id: str, edges: frozenset[int]) -> bool:
-        """Whether track through these sides of ``hex_id`` would join the network."""
-        for edge in edges:
-            other = neighbour(hex_id, edge, self.layout)
-            if other is not None and (other, opposite(edge)) in self.sides:
-                return True
-        return any(h == hex_id for h, _ in self.nodes) or any(h == hex_id for h, _ in self.sides)
+        """Whether a tile with track out of these sides of ``hex_id`` would join the network."""
+        return any((hex_id, edge) in self.sides for edge in edges)
 
 
-def network_of(game: Game, corporation: str) -> Network:
+def network_of(game: GameState, corporation: str) -> Network:
     """Everything reachable along track from the corporation's stations (cached until the board changes)."""
     cached = game.board.networks.get(corporation)
     if cached is not None and cached[0] == game.board.version:
         return cached[1]
-    network = _walk(game, corporation)
+    network = _Walk(game, corporation).network()
     game.board.networks[corporation] = (game.board.version, network)
     return network
 
 
-def _walk(game: Game, corporation: str) -> Network:
-    board = game.board
-    start = [(hex_id, f"c{index}") for hex_id, index in board.tokened(corporation)]
-    nodes: set[tuple[str, str]] = set(start)
-    sides: set[tuple[str, int]] = set()
-    visited: set[tuple[str, str]] = set(start)
-    queue = list(start)
-    while queue:
-        hex_id, end = queue.pop()
-        for path in board.tile(hex_id).paths:
-            if end not in path:
+def route_available(game: GameState, corporation: str) -> bool:
+    """Whether some station of the corporation reaches another stop along track (18xx.games:
+    a train could run; a company without trains must then buy one)."""
+    return network_of(game, corporation).route
+
+
+def _ends(path: PathEnds) -> tuple[list[int], list[str]]:
+    edges = sorted(int(e[1:]) for e in path if e.startswith("e"))
+    nodes = sorted(e for e in path if not e.startswith("e"))
+    return edges, nodes
+
+
+class _Walk:
+    """One walk of a corporation's track from each of its stations in turn."""
+
+    def __init__(self, game: GameState, corporation: str) -> None:
+        self.game = game
+        self.board = game.board
+        self.corporation = corporation
+        self.stations: list[Node] = [(h, f"c{i}") for h, i in self.board.tokened(corporation)]
+        self.nodes: set[Node] = set(self.stations)
+        self.sides: set[tuple[str, int]] = set()
+        for hex_id, _ in self.stations:
+            self.sides.update((hex_id, e) for e in range(6) if self.board.neighbour(hex_id, e) is not None)
+        self.route = False
+
+    def network(self) -> Network:
+        for start in self.stations:
+            self.local: set[Node] = set()
+            self.visited_nodes = set(self.stations) - {start}
+            self.visited_paths: set[tuple[str, PathEnds]] = set()
+            self.used_sides: dict[tuple[str, int], int] = {}
+            self.walk_node(start, start, converging=False)
+            if len(self.local) > 1:
+                self.route = True
+        return Network(frozenset(self.nodes), frozenset(self.sides), self.route)
+
+    def tile(self, hex_id: str) -> TileGeometry:
+        return self.board.tile(hex_id)
+
+    def paths_at(self, hex_id: str, end: str) -> Iterator[PathEnds]:
+        return (p for p in self.tile(hex_id).paths if end in p)
+
+    def walk_node(self, node: Node, origin: Node, converging: bool) -> None:
+        if node in self.visited_nodes:
+            return
+        self.visited_nodes.add(node)
+        hex_id, end = node
+        for path in self.paths_at(hex_id, end):
+            self.walk_path(hex_id, path, None, origin, converging)
+        if converging:
+            self.visited_nodes.discard(node)
+
+    def walk_path(self, hex_id: str, path: PathEnds, entered: int | None, origin: Node, converging: bool) -> None:
+        key = (hex_id, path)
+        edges, nodes = _ends(path)
+        if key in self.visited_paths or any(self.used_sides.get((hex_id, e)) for e in edges):
+            return
+        self.visited_paths.add(key)
+        for end in nodes:
+            node = (hex_id, end)
+            self.nodes.add(node)
+            self.local.add(node)
+        for edge in edges:
+            self.sides.add((hex_id, edge))
+        for end in nodes:
+            node = (hex_id, end)
+            if node != origin and self.passable(node):
+                self.walk_node(node, origin, converging)
+        tile = self.tile(hex_id)
+        for edge in edges:
+            if edge == entered:
                 continue
-            other = next(iter(path - {end}), end)
-            if other.startswith("e"):
-                edge = int(other[1:])
-                sides.add((hex_id, edge))
-                target = _across(game, hex_id, edge)
-                if target is None:
-                    continue
-                sides.add(target)
-                entry = (target[0], f"e{target[1]}")
-            else:
-                nodes.add((hex_id, other))
-                if not _passable(game, corporation, hex_id, other):
-                    continue
-                entry = (hex_id, other)
-            if entry not in visited:
-                visited.add(entry)
-                queue.append(entry)
-    return Network(frozenset(nodes), frozenset(sides), game.title.layout)
+            neighbour = self.board.neighbour(hex_id, edge)
+            if neighbour is None:
+                continue
+            back = opposite(edge)
+            self.sides.add((neighbour, back))
+            if back not in self.tile(neighbour).edges:
+                continue
+            self.used_sides[(hex_id, edge)] = self.used_sides.get((hex_id, edge), 0) + 1
+            joins = converging or sum(1 for p in tile.paths if f"e{edge}" in p) > 1
+            for other in list(self.paths_at(neighbour, f"e{back}")):
+                self.walk_path(neighbour, other, back, origin, joins)
+            self.used_sides[(hex_id, edge)] -= 1
+        if converging:
+            self.visited_paths.discard(key)
 
-
-def _across(game: Game, hex_id: str, edge: int) -> tuple[str, int] | None:
-    """The side of the neighbouring hex that track leaving ``hex_id`` over ``edge`` runs into."""
-    other = neighbour(hex_id, edge, game.title.layout)
-    if other is None or other not in game.board.hexes:
-        return None
-    back = opposite(edge)
-    return (other, back) if back in game.board.tile(other).edges else None
-
-
-def _passable(game: Game, corporation: str, hex_id: str, node: str) -> bool:
-    """Whether a route may go on through this node (not an off-board, not a blocked city)."""
-    if node.startswith("o"):
-        return False
-    if node.startswith("c"):
-        slots = game.board.tokens_in(hex_id, int(node[1:]))
-        return any(s is None or s == corporation for s in slots)
-    return True
+    def passable(self, node: Node) -> bool:
+        """Whether a walk may go on through this stop (not an off-board, not a blocked city)."""
+        hex_id, end = node
+        if end.startswith("o"):
+            return False
+        if end.startswith("c"):
+            slots = self.board.tokens_in(hex_id, int(end[1:]))
+            return any(s is None or s == self.corporation for s in slots)
+        return True

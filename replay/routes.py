@@ -15,8 +15,8 @@ from replay.errors import Violation
 from replay.hexgrid import opposite, shared_edge
 
 if TYPE_CHECKING:
-    from replay.game import Game
-    from replay.title import TrainType
+    from replay.state import GameState
+    from replay.data import TrainType
 
 Node = tuple[str, str]  # (hex, node id such as "c0", "t0", "o0")
 
@@ -30,7 +30,7 @@ class Route:
     revenue: int
 
 
-def _node_at_edge(game: Game, hex_id: str, edge: int) -> str:
+def _node_at_edge(game: GameState, hex_id: str, edge: int) -> str:
     """The stop node in a hex that track from ``edge`` runs into."""
     tile = game.board.tile(hex_id)
     for node, edges in tile.node_edges.items():
@@ -39,7 +39,7 @@ def _node_at_edge(game: Game, hex_id: str, edge: int) -> str:
     raise Violation("route-track", f"no station, town or off-board on {hex_id} is reached from that side")
 
 
-def _nodes_within(game: Game, hex_id: str) -> tuple[str, str]:
+def _nodes_within(game: GameState, hex_id: str) -> tuple[str, str]:
     tile = game.board.tile(hex_id)
     for path in tile.paths:
         ends = sorted(path)
@@ -48,7 +48,7 @@ def _nodes_within(game: Game, hex_id: str) -> tuple[str, str]:
     raise Violation("route-track", f"{hex_id} has no track joining two stops inside it")
 
 
-def connection_stops(game: Game, chain: list[str]) -> tuple[Node, Node, list[tuple[str, frozenset[str]]]]:
+def connection_stops(game: GameState, chain: list[str]) -> tuple[Node, Node, list[tuple[str, frozenset[str]]]]:
     """The two stops a connection joins and the track pieces it uses."""
     if not chain:
         raise Violation("route-track", "a connection names no hex")
@@ -80,7 +80,7 @@ def connection_stops(game: Game, chain: list[str]) -> tuple[Node, Node, list[tup
     return (chain[0], start), (chain[-1], end), segments
 
 
-def build_route(game: Game, corporation: str, raw: dict[str, Any]) -> Route:
+def build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Route:
     """Check one route of a run and compute its revenue."""
     train_id = raw.get("train")
     train = game.trains.get(train_id) if isinstance(train_id, str) else None
@@ -122,14 +122,14 @@ def build_route(game: Game, corporation: str, raw: dict[str, Any]) -> Route:
     return replace(route, revenue=revenue + game.title.route_bonus(game, corporation, route))
 
 
-def _stop_revenue(game: Game, node: Node, colour: str) -> int:
+def _stop_revenue(game: GameState, node: Node, colour: str) -> int:
     hex_id, node_id = node
     tile = game.board.tile(hex_id)
     stops = {"c": tile.cities, "t": tile.towns, "o": tile.offboards}[node_id[0]]
     return stops[int(node_id[1:])].revenue_in(colour)
 
 
-def _check_stop_kinds(game: Game, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
+def _check_stop_kinds(game: GameState, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
     tokened = set(game.board.tokened(corporation))
     if not any(n[1][0] == "c" and (n[0], int(n[1][1:])) in tokened for n in stops):
         raise Violation("route-token", f"the route of train {train_id} includes no station of {corporation}")
@@ -147,7 +147,7 @@ def _check_stop_kinds(game: Game, corporation: str, train_id: str, train: TrainT
         raise Violation("route-length", f"train {train_id} ({train.name}) reaches {len(counted)} {kinds}, more than {train.distance}")
 
 
-def check_run(game: Game, corporation: str, routes: list[Route]) -> None:
+def check_run(game: GameState, corporation: str, routes: list[Route]) -> None:
     """Checks across the routes of one run: each train once, no track shared between trains."""
     trains = [r.train_id for r in routes]
     if len(set(trains)) != len(trains):

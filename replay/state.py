@@ -1,18 +1,29 @@
-"""The mutable state of a game in progress: players, companies, shares, trains, the bank.
+"""The state of a game in progress: players, companies, certificates, trains, the bank, the phase.
 
-Objects refer to one another by id (a corporation's symbol, a share's id) so that a whole state
-is a handful of small dicts: cheap to copy for ``Game.legal`` and to snapshot.
+Objects refer to one another by id (a corporation's symbol, a share's id) so that the whole state
+is a handful of small dicts of small records. :class:`GameState` also holds the moves every rule
+shares: paying, moving certificates, the presidency, floating, phases and rusting. Rounds and
+steps change the game only through it; :class:`replay.game.Game` adds the round in progress.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from ingest.model import PlayerId
+from ingest.model import Player, PlayerId
+from replay.board import Board
 
-IPO = "ipo"  # the initial offering: shares never owned by a player
+if TYPE_CHECKING:
+    from replay.data import Phase
+    from replay.rules import Rules
+
+IPO = "ipo"  # the initial offering (or a company's treasury): shares never owned by a player
 MARKET = "market"  # the open market (bank pool)
-BANK = "bank"
+
+Holder = PlayerId | str
+"""Who holds a certificate or cash: a player id, a corporation symbol, IPO or MARKET."""
 
 
 @dataclass
@@ -30,8 +41,9 @@ class Share:
     corporation: str
     percent: int
     president: bool
-    owner: PlayerId | str = IPO  # a player id, IPO or MARKET
-    acquired: int = 0  # when its owner got it (a game-wide counter): "the first share" of a holder
+    owner: Holder = IPO
+    acquired: int = 0  # when its owner got it (a game-wide counter): a holder's shares in arrival order
+    number: int = 0  # position on the charter: ties in arrival order keep charter order
 
 
 @dataclass
@@ -41,7 +53,13 @@ class Train:
     owner: str | None = None  # corporation symbol; None while in the bank
     operated: bool = False  # ran in the current operating round
     rusted: bool = False
-    reserved: bool = False  # kept out of the bank (e.g. a train only a private can bring)
+    reserved: bool = False  # out of trade: not offered by the bank, not for sale between companies
+    discarded: bool = False  # given back to the bank, which sells it again beside the new ones
+
+    @property
+    def card(self) -> str:
+        """The train type printed on the card ("2D" for a 2D bought as 4D)."""
+        return self.id.rsplit("-", 1)[0]
 
 
 @dataclass
@@ -52,7 +70,7 @@ class CorporationState:
     par_price: int | None = None
     floated: bool = False
     operated: bool = False  # has had at least one operating turn
-    tokens_placed: list[str] = field(default_factory=list)  # city ids
+    tokens_placed: list[str] = field(default_factory=list)  # "<hex>-<city>"
     abilities: set[str] = field(default_factory=set)  # title-specific abilities, e.g. "new_orleans_bonus"
     closed: bool = False  # merged away or bankrupt (titles where companies can close)
     operator: PlayerId | None = None  # who runs a company that has no president's certificate
@@ -66,7 +84,7 @@ class CompanyState:
     name: str
     value: int
     revenue: int
-    owner: PlayerId | str | None = None  # player id, corporation symbol, or None (bank)
+    owner: Holder | None = None  # player id, corporation symbol, or None (bank)
     closed: bool = False
     uses: int = 0  # how many times its ability was used
 
@@ -78,7 +96,227 @@ class Event:
     before) which it happened."""
 
     index: int
-    kind: str  # private (bought from the bank), par, float, president, train, rust, phase, private_closed, bankruptcy, game_end
+    kind: str  # private, par, float, president, train, rust, phase, private_closed, bankruptcy, game_end
     subject: str  # company, train id, phase name, or reason
     amount: int | None = None  # price, treasury, salvage
     detail: str | None = None  # who: player id, buyer, seller/source
+
+
+class TitleState:
+    """What a title keeps per game beyond the generic state (a subclass per title, typed)."""
+
+
+class GameState:
+    """Everything of a game but the round in progress."""
+
+    def __init__(self, title: Rules, players: Iterable[Player], seed: int | None = None,
+                 optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> None:
+        self.title = title
+        self.seed = seed
+        self.game_id = game_id
+        self.created = created
+        self.optional_rules = tuple(optional_rules)
+        roster = list(players)
+        cash = title.starting_cash[len(roster)]
+        self.players: dict[PlayerId, PlayerState] = {p.id: PlayerState(p.id, p.name, cash) for p in roster}
+        self.order: list[PlayerId] = [p.id for p in roster]
+        self.bank = (title.bank_cash or 0) - cash * len(roster)  # an unlimited bank just goes negative
+        self.corporations: dict[str, CorporationState] = {
+            c.sym: CorporationState(c.sym, c.name) for c in title.corporations
+        }
+        self.companies: dict[str, CompanyState] = {
+            c.sym: CompanyState(c.sym, c.name, c.value, c.revenue) for c in title.companies
+        }
+        self.shares: dict[str, Share] = {}
+        self.share_moves = 0  # counts certificate moves: the order in which holders got them
+        for corp in title.corporations:
+            for i, (percent, president) in enumerate(title.certificates_of(corp.sym)):
+                self.shares[f"{corp.sym}_{i}"] = Share(f"{corp.sym}_{i}", corp.sym, percent, president, number=i)
+        self.shares_of: dict[str, list[Share]] = {
+            sym: [s for s in self.shares.values() if s.corporation == sym] for sym in self.corporations
+        }  # the same Share objects, by company: percentages are asked for all the time
+        self.trains: dict[str, Train] = {}
+        for train_type in title.trains:
+            for i in range(train_type.count):
+                self.trains[f"{train_type.name}-{i}"] = Train(f"{train_type.name}-{i}", train_type.name)
+        self.market = title.new_market()
+        self.board = Board(title, title.printed_for(created))
+        self.phase_index = 0
+        self.or_number = 0  # operating rounds started so far
+        self.ors_this_set = 1
+        self.sr_number = 0
+        self.priority: PlayerId = self.order[0]
+        self.finished = False
+        self.end_reason: str | None = None
+        self.index = 0  # canonical index of the next action
+        self.events: list[Event] = []
+        self.extra: TitleState = title.new_state()
+
+    # ------------------------------------------------------------------ events and phases
+
+    def note(self, kind: str, subject: str, amount: int | None = None, detail: object = None) -> None:
+        """Record an event of the current action for timelines and statistics."""
+        self.events.append(Event(max(self.index - 1, 0), kind, subject, amount, None if detail is None else str(detail)))
+
+    def end_game(self, reason: str) -> None:
+        if not self.finished:
+            self.finished = True
+            self.end_reason = reason
+            self.note("game_end", reason)
+
+    @property
+    def phase(self) -> Phase:
+        return self.title.phases[self.phase_index]
+
+    def set_phase(self, name: str) -> None:
+        """Move on to a later phase (never back), with that phase's events."""
+        index = self.title.phase_index(name)
+        if index > self.phase_index:
+            self.phase_index = index
+            self.note("phase", name)
+            self.title.on_phase(self, self.phase)
+
+    def close_company(self, sym: str) -> None:
+        company = self.companies[sym]
+        if not company.closed:
+            company.closed = True
+            self.note("private_closed", sym, detail=company.owner)
+
+    # ------------------------------------------------------------------ money
+
+    def pay(self, payer: Holder | None, payee: Holder | None, amount: int) -> None:
+        """Move cash; ``None`` is the bank. Corporations are named by symbol, players by id."""
+        if payer is None:
+            self.bank -= amount
+        else:
+            self.account(payer).cash -= amount
+        if payee is None:
+            self.bank += amount
+        else:
+            self.account(payee).cash += amount
+
+    def account(self, who: Holder) -> PlayerState | CorporationState:
+        if isinstance(who, str) and who in self.corporations:
+            return self.corporations[who]
+        return self.players[who]
+
+    def cash(self, who: Holder) -> int:
+        return self.account(who).cash
+
+    def player_name(self, pid: PlayerId) -> str:
+        player = self.players.get(pid)
+        return player.name if player is not None else str(pid)
+
+    # ------------------------------------------------------------------ certificates
+
+    def move_share(self, share_id: str, owner: Holder) -> None:
+        share = self.shares[share_id]
+        share.owner = owner
+        self.share_moves += 1
+        share.acquired = self.share_moves
+
+    def held(self, owner: Holder, sym: str) -> list[Share]:
+        """A holder's certificates of a company in the order the holder got them."""
+        return sorted((s for s in self.shares_of[sym] if s.owner == owner), key=lambda s: (s.acquired, s.number))
+
+    def percent(self, owner: Holder, sym: str) -> int:
+        return sum(s.percent for s in self.shares_of[sym] if s.owner == owner)
+
+    def president(self, sym: str) -> PlayerId | None:
+        shares = self.shares_of[sym]
+        share = shares[0] if shares else None
+        if share is None or not share.president:
+            return self.corporations[sym].operator
+        owner = share.owner
+        return None if owner in (IPO, MARKET) else owner
+
+    def share_price(self, sym: str) -> int | None:
+        cell = self.market.position.get(sym)
+        return cell.price if cell else None
+
+    def in_yellow_zone(self, sym: str) -> bool:
+        cell = self.market.position.get(sym)
+        return cell is not None and cell.zone == "yellow"
+
+    def certificates(self, pid: PlayerId) -> int:
+        """Certificates counting against the limit: shares outside the yellow zone, and privates."""
+        count = sum(1 for s in self.shares.values() if s.owner == pid and not self.in_yellow_zone(s.corporation))
+        return count + sum(
+            1 for c in self.companies.values() if c.owner == pid and not c.closed and self.title.private_counts(c.sym)
+        )
+
+    def cert_limit(self) -> int:
+        return self.title.cert_limits[len(self.order)]
+
+    def presidency_holders(self) -> list[PlayerId]:
+        """Who may hold a presidency, in the order that breaks ties (seat order, from the first)."""
+        return list(self.order)
+
+    # ------------------------------------------------------------------ companies and trains
+
+    def corporation_trains(self, sym: str) -> list[Train]:
+        return [t for t in self.trains.values() if t.owner == sym and not t.rusted]
+
+    def floated_in_order(self) -> list[str]:
+        floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]
+        return self.title.operating_order(self, floated)
+
+    def next_player(self, pid: PlayerId) -> PlayerId:
+        return self.order[(self.order.index(pid) + 1) % len(self.order)]
+
+    def float_if_ready(self, sym: str) -> None:
+        corp = self.corporations[sym]
+        if corp.floated or corp.par_price is None:
+            return
+        if self.title.floats(self, sym):
+            corp.floated = True
+            self.title.on_float(self, sym)
+            self.note("float", sym, corp.cash)
+
+    def deliver_train(self, train: Train, corporation: str, price: int, source: str) -> None:
+        """A corporation takes a train it has paid for, from the bank or another corporation."""
+        train.owner = corporation
+        self.note("train", train.id, price, f"{corporation} from {source}")
+
+    def rust(self, card: str, salvage: int | None) -> None:
+        """Remove every train of a type from play; owning corporations get the salvage value."""
+        for train in self.trains.values():
+            if not train.rusted and train.card == card and not self.title.rusts_later(self, train):
+                self.rust_train(train, salvage)
+
+    def rust_train(self, train: Train, salvage: int | None = None) -> None:
+        """Remove one train from play; its owning corporation gets the salvage value."""
+        if train.owner in self.corporations and salvage:
+            self.pay(None, train.owner, salvage)
+        if train.owner is not None:
+            self.note("rust", train.id, salvage, train.owner)
+        train.rusted = True
+        train.owner = None
+
+    def value_of(self, pid: PlayerId) -> int:
+        """A player's worth: cash, shares at market price, open privates (titles add holders)."""
+        worth = self.cash(pid)
+        for share in self.shares.values():
+            if share.owner == pid:
+                worth += (self.share_price(share.corporation) or 0) * share.percent // 10
+        return worth + sum(c.value for c in self.companies.values() if c.owner == pid and not c.closed)
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Every value of the generic state, for tests that an illegal action changed nothing."""
+        board = tuple(
+            (h, p.tile_id, p.rotation, tuple(sorted((i, tuple(s)) for i, s in p.tokens.items())))
+            for h, p in sorted(self.board.hexes.items())
+        )
+        return (
+            tuple((p.id, p.cash) for p in self.players.values()),
+            tuple(sorted((c.sym, c.cash, c.par_price, c.floated, c.operated, tuple(c.tokens_placed),
+                          tuple(sorted(c.abilities)), c.closed, c.operator) for c in self.corporations.values())),
+            tuple(sorted((c.sym, c.owner, c.closed, c.uses, c.value) for c in self.companies.values())),
+            tuple(sorted((s.id, s.owner, s.acquired, s.percent) for s in self.shares.values())),
+            tuple(sorted((t.id, t.name, t.owner, t.operated, t.rusted, t.reserved, t.discarded) for t in self.trains.values())),
+            tuple(sorted((k, c.row, c.column) for k, c in self.market.position.items())),
+            tuple(sorted((k, tuple(v)) for k, v in self.market.stacks.items())),
+            board, tuple(sorted(self.board.supply.items())),
+            self.bank, self.phase_index, self.or_number, self.sr_number, self.ors_this_set, self.priority,
+            tuple(self.order), self.finished, len(self.events), repr(vars(self.extra)),
+        )

@@ -1,18 +1,24 @@
-"""Titles the engine knows, by the name 18xx.games gives them, and where each one's data lives.
+"""Titles the engine knows, by the name 18xx.games gives them, and the package of each.
 
-Generic 18xx rules live in :mod:`replay`; each title's data (map, tiles, market, trains,
-phases, companies) and rule overrides live in ``replay/titles/<slug>/``.
+Generic 18xx rules live in :mod:`replay`; each title's data (map, tiles, market, trains, phases,
+companies) and its own rules and steps live in ``replay/titles/<package>/``.
 """
 
 from __future__ import annotations
 
-TITLES: dict[str, str] = {
-    "18MS": "18ms",
-    "18Texas": "18texas",
-    "The Old Prince 1871": "1871",
-}
-"""18xx.games title name -> folder slug."""
+import importlib
+from functools import cache
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from replay.titles.base import Title
+
+TITLES: dict[str, str] = {
+    "18MS": "g18ms",
+    "18Texas": "g18texas",
+    "The Old Prince 1871": "g1871",
+}
+"""18xx.games title name -> title package under replay/titles."""
 
 SUPPORTED: frozenset[str] = frozenset({"18MS", "18Texas", "The Old Prince 1871"})
 """Titles whose replay engine is complete: a conformance FAIL on these fails the build."""
@@ -20,3 +26,23 @@ SUPPORTED: frozenset[str] = frozenset({"18MS", "18Texas", "The Old Prince 1871"}
 
 def is_known_title(title: object) -> bool:
     return isinstance(title, str) and title in TITLES
+
+
+@cache
+def title_named(name: str) -> Title:
+    """The title with this 18xx.games name, its data loaded once per process.
+
+    Raises KeyError for an unknown name and NotImplementedError for a known title whose engine
+    is not written yet.
+    """
+    if name not in TITLES:
+        raise KeyError(f"unknown title {name!r}")
+    try:
+        module = importlib.import_module(f"replay.titles.{TITLES[name]}")
+    except ModuleNotFoundError:
+        module = None
+    title_class = getattr(module, "TITLE_CLASS", None)  # a title folder may hold its data before its rules
+    if title_class is None:
+        raise NotImplementedError(f"no replay engine for {name} yet (its data is in replay/titles/{TITLES[name]})")
+    title: Title = title_class()
+    return title

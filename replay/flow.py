@@ -1,0 +1,199 @@
+"""Rounds made of steps: who may act, what each step offers, and when turns end.
+
+The shape is 18xx.games': a round is a sequence of steps, and a step says which action types it
+offers an entity now (:meth:`Step.offers`). A step that *blocks* and offers something to its
+actor must be dealt with (acted in or passed) before any later step; a blocking step that
+offers nothing is passed at once (:meth:`Step.skip`, which may have effects, such as the price
+drop of a company that ran no trains). After every action the round skips what offers nothing
+and hands the turn on, so a turn, a step or a round ends with the action that ends it.
+
+Every action handler is a generator, ``do_<type>(action)``: everything before its first
+``yield`` checks and changes nothing; everything after it applies the action and may not fail.
+:meth:`Step.check` runs only the first part, so ``is_legal`` and ``process`` share one set of
+checks and an illegal action leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from ingest.model import Action, Entity
+from replay.errors import Violation
+
+if TYPE_CHECKING:
+    from replay.state import GameState
+
+Effects = Iterator[None]
+"""An action handler: checks, then ``yield``, then effects."""
+
+
+class Step:
+    """One part of a round (a track step, a dividend step, a stock turn's buying and selling)."""
+
+    blocks: ClassVar[bool] = True
+    """Whether the step holds up later ones while it offers its actor something."""
+    name: ClassVar[str] = "step"
+    """How messages name the step ("track", "train purchase")."""
+    timing: ClassVar[str | None] = None
+    """The name private abilities' timings give this step (18xx.games: "track", "buy_train")."""
+
+    def __init__(self, round_: Round) -> None:
+        self.round = round_
+        self.game: GameState = round_.game
+        self.passed = False
+        self.acted = False
+
+    # -- lifecycle
+
+    def setup(self) -> None:
+        """A new turn begins (a new entity in the round): reset what the step tracks per turn."""
+
+    def skip(self) -> None:
+        """The step offers nothing: it is passed; subclasses add the effects of passing it."""
+        self.passed = True
+
+    # -- what the step offers
+
+    def actor(self) -> Entity | None:
+        """The entity this step waits for: by default the round's entity on turn."""
+        return self.round.current
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        """The action types ``entity`` may take in this step now (empty: none)."""
+        return frozenset()
+
+    def blocking(self) -> bool:
+        actor = self.actor()
+        return self.blocks and actor is not None and bool(self.offers(actor))
+
+    def legal(self) -> Iterator[Action]:
+        """Every concrete legal action this step offers now (each passes :meth:`check`)."""
+        return iter(())
+
+    # -- acting
+
+    def handler(self, action: Action) -> Effects:
+        method: Callable[[Action], Effects] | None = getattr(self, f"do_{action.type}", None)
+        if method is None:
+            raise Violation("action-type", f"{action.type} is not an action of the {self.name} step")
+        return method(action)
+
+    def check(self, action: Action) -> None:
+        """Raise a Violation if ``action`` is illegal in this step; changes nothing."""
+        effects = self.handler(action)
+        next(effects, None)
+        effects.close()
+
+    def apply(self, action: Action) -> None:
+        """Check and apply ``action``."""
+        effects = self.handler(action)
+        next(effects, None)
+        for _ in effects:
+            pass
+        self.acted = True
+
+    def do_pass(self, action: Action) -> Effects:
+        yield
+        self.passed = True
+
+    def passes(self, entity: Entity) -> Iterator[Action]:
+        """The pass action of this step, if it offers one."""
+        if "pass" in self.offers(entity):
+            yield make_action("pass", entity)
+
+
+class Round:
+    """A round: its steps, the entities taking turns in it, and the label snapshots carry."""
+
+    kind: ClassVar[str] = "round"
+    """"stock", "operating", "auction" or "draft": what a title's next round follows."""
+
+    def __init__(self, game: GameState, label: str) -> None:
+        self.game = game
+        self.label = label
+        self.steps: list[Step] = []
+
+    def add_steps(self, *kinds: Callable[[Round], Step]) -> None:
+        self.steps.extend(kind(self) for kind in kinds)
+
+    @property
+    def current(self) -> Entity | None:
+        """The entity whose turn it is (a player in a stock round, a company in an operating one)."""
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def active_step(self) -> Step | None:
+        """The first step that blocks now: the one waiting for an action."""
+        return next((s for s in self.steps if not s.passed and s.blocking()), None)
+
+    def step_for(self, action: Action) -> Step:
+        """The step that takes ``action`` now, or a Violation saying why none does."""
+        for step in self.steps:
+            if step.passed:
+                continue
+            if action.type in step.offers(action.entity):
+                return step
+            if step.blocking():
+                raise self.refusal(action, step)
+        raise self.refusal(action, None)
+
+    def refusal(self, action: Action, blocking: Step | None) -> Violation:
+        """Why no step takes ``action``: the entity is not on turn, the step is over or not yet
+        reached, or the action belongs to no step of this round."""
+        current = self.current
+        if blocking is not None and blocking.actor() != action.entity and current != action.entity:
+            return self.not_on_turn(action, blocking)
+        if any(action.type in s.offers(action.entity) for s in self.steps):
+            return Violation("step-order", f"{action.entity.id} cannot {action.type.replace('_', ' ')} now")
+        if blocking is not None:
+            return self.blocked(action, blocking)
+        return Violation("action-type", f"{action.type} by {action.entity.id} is not possible in {self.label}")
+
+    def not_on_turn(self, action: Action, blocking: Step) -> Violation:
+        actor = blocking.actor()
+        who = actor.id if actor is not None else "nobody"
+        return Violation("turn-order", f"it is {who}'s turn, not {action.entity.id}'s")
+
+    def blocked(self, action: Action, step: Step) -> Violation:
+        """The entity on turn tries something a step still under way does not allow."""
+        return Violation("step-order", f"{action.entity.id} must first finish the {step.name} step")
+
+    def process(self, action: Action) -> None:
+        """Apply an action already checked (``step_for`` and ``Step.check``), then move on."""
+        self.step_for(action).apply(action)
+        self.after_action()
+
+    def after_action(self) -> None:
+        """Skip steps that offer nothing and hand the turn on (a subclass's turn order)."""
+        self.skip_steps()
+
+    def skip_steps(self) -> None:
+        """Pass every blocking-kind step that offers nothing, up to the first that waits."""
+        for step in self.steps:
+            if step.passed or not step.blocks:
+                continue
+            if step.blocking():
+                return
+            step.skip()
+
+    def legal(self) -> Iterator[Action]:
+        """Every concrete legal action now: each step's up to the first that waits."""
+        for step in self.steps:
+            if step.passed:
+                continue
+            yield from step.legal()
+            if step.blocking():
+                return
+
+    def close_at_end(self) -> bool:
+        """At the end of a record: conclude what is under way; True if the game moves on."""
+        return False
+
+
+def make_action(kind: str, entity: Entity, **fields: object) -> Action:
+    """An action as the generator offers it (id 0: records number their own actions)."""
+    return Action(kind, entity, 0, 0, fields)

@@ -1,0 +1,92 @@
+"""Running trains: a company with trains and a route declares its run.
+
+The step is open when the company owns a train and some station of it reaches another stop
+(18xx.games' "route available"). The engine checks every declared route (track, stops, a
+station, blocking, length) and computes its revenue; every declared number of the run (each
+route's revenue, stops and nodes, the run's extra revenue and subsidy) must be what the engine
+computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ingest.model import Action, Entity
+from replay.errors import Violation
+from replay.flow import Effects, make_action
+from replay.steps.base import OperatingStep
+from replay.network import route_available
+from replay.routes import Route, build_route, check_run
+from replay.state import GameState
+
+
+
+class RunRoutes(OperatingStep):
+    name = "run"
+    timing = "route"
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        sym = self.round.corporation
+        if entity != self.round.current or sym is None:
+            return frozenset()
+        if not self.game.corporation_trains(sym) or not route_available(self.game, sym):
+            return frozenset()
+        return frozenset({"run_routes"})
+
+    def legal(self) -> Iterator[Action]:
+        """A run is offered as the step (any set of routes may be declared): an empty run."""
+        current = self.round.current
+        if current is not None and self.offers(current):
+            yield make_action("run_routes", current, routes=[])
+
+    def do_run_routes(self, action: Action) -> Effects:
+        game = self.game
+        sym = self.round.corporation
+        assert sym is not None
+        if action.entity != self.round.current:
+            raise Violation("operating-order", f"{action.entity.id} is not operating")
+        raw_routes: list[dict[str, Any]] = list(action.fields.get("routes") or [])
+        routes = [build_route(game, sym, raw) for raw in raw_routes]
+        check_run(game, sym, routes)
+        for route, raw in zip(routes, raw_routes):
+            check_declared_route(game, sym, route, raw)
+        for name in ("extra_revenue", "subsidy"):
+            declared = action.fields.get(name)
+            if declared not in (None, 0):
+                raise Violation("route-revenue", f"{game.title.name} has no {name.replace('_', ' ')}; the run declares ${declared}")
+        yield
+        self.round.turn.routes = routes
+        self.round.turn.ran = True
+        self.passed = True
+        self.after_run(routes)
+
+    def after_run(self, routes: list[Route]) -> None:
+        """Effects of having run (a title may mark trains)."""
+
+
+def check_declared_route(game: GameState, sym: str, route: Route, raw: dict[str, Any]) -> None:
+    """A route's declared revenue, stop hexes, nodes and text must be what the engine computed."""
+    hexes = stop_hexes(route)
+    stops = "-".join(hexes)
+    declared = raw.get("revenue")
+    if declared is not None and declared != route.revenue:
+        raise Violation("route-revenue", f"train {route.train_id} on {stops} earns ${route.revenue}, not the declared ${declared}")
+    declared_hexes = raw.get("hexes")
+    if declared_hexes is not None and list(declared_hexes) not in (hexes, hexes[::-1]):
+        raise Violation("route-stops", f"train {route.train_id} stops at {stops}, not the declared {'-'.join(map(str, declared_hexes))}")
+    nodes = raw.get("nodes")
+    if nodes is not None:
+        mine = sorted({f"{h}-{game.board.tile(h).nodes().index(n)}" for h, n in route.stops})
+        if sorted(set(map(str, nodes))) != mine:
+            raise Violation("route-stops", f"train {route.train_id} stops at nodes {', '.join(mine)}, not the declared {', '.join(map(str, nodes))}")
+    text = raw.get("revenue_str")
+    if text is not None:
+        expected = game.title.revenue_text(game, sym, route, hexes)
+        if text not in (expected, game.title.revenue_text(game, sym, route, hexes[::-1])):
+            raise Violation("route-stops", f"train {route.train_id}'s run reads {expected!r}, not the declared {text!r}")
+
+
+def stop_hexes(route: Route) -> list[str]:
+    """The hex of each of a route's stops, in order (a hex with two stops is named twice)."""
+    return [hex_id for hex_id, _ in route.stops]

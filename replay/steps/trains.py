@@ -1,0 +1,398 @@
+"""Buying trains, selling shares to pay for one, discarding over the limit, going bankrupt.
+
+The step follows 18xx.games' train step. A company with room for a train it can afford may buy
+(from the bank at face value, from another company for $1 up to its cash) or pass. A company
+with no train and a route must buy one and cannot pass: its president then pays what it lacks
+for a bank train, and may sell shares for it. After each purchase the step goes on while the
+company could buy more. A company over its train limit (a purchase that changed the phase)
+discards before anything else happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ingest.model import Action, Entity, PlayerId
+from replay.abilities import held_for, in_time
+from replay.data import Ability
+from replay.errors import Violation
+from replay.flow import Effects, make_action
+from replay.steps.base import OperatingStep
+from replay.network import route_available
+from replay.shares import can_dump, sale_bundles
+from replay.state import MARKET, CompanyState, Share, Train
+from replay.steps.shares import sell_to_market
+
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """A checked train purchase: the train, as which variant, at what price, and who pays what."""
+
+    train: Train
+    variant: str
+    price: int
+    from_bank: bool
+    president_pays: int = 0  # cash the president gives the company for it
+
+
+class BuyTrain(OperatingStep):
+    name = "train"
+    timing = "buy_train"
+    buy_from_others = True
+    """Whether a company may buy trains from other companies (18xx.games: always, here)."""
+    president_helps_with_others = True
+    """Whether a president may pay towards a train bought from another company (EBUY_FROM_OTHERS)."""
+    sell_more_than_needed = False
+    """Whether a president may sell more shares than the purchase needs (EBUY_SELL_MORE_THAN_NEEDED)."""
+    president_swap_allowed = True
+    """Whether an emergency sale may hand over the presidency of another company (EBUY_PRES_SWAP)."""
+    cheapest_when_helped = True
+    """Whether a president helping to pay must take the cheapest bank train (EBUY_DEPOT_TRAIN_MUST_BE_CHEAPEST)."""
+
+
+    def president(self) -> PlayerId | None:
+        return self.game.president(self.corporation)
+
+    # ------------------------------------------------------------------ what is open
+
+    def room(self) -> bool:
+        return len(self.game.corporation_trains(self.corporation)) < self.game.phase.train_limit
+
+    def depot(self) -> list[Train]:
+        return self.game.title.bank_trains(self.game)
+
+    def others(self) -> list[Train]:
+        """Trains of other companies this company may buy."""
+        if not self.buy_from_others:
+            return []
+        corp = self.corporation
+        return [t for t in self.game.trains.values()
+                if t.owner is not None and t.owner != corp and not t.rusted and self.transferable(t)]
+
+    def transferable(self, train: Train) -> bool:
+        """Whether another company's train may change hands now (title rules on obsolete trains)."""
+        return True
+
+    def must_buy(self) -> bool:
+        game, corp = self.game, self.corporation
+        return (not game.corporation_trains(corp) and bool(self.depot())
+                and game.title.must_own_train(corp) and route_available(game, corp))
+
+    def cheapest_depot_price(self) -> int | None:
+        prices = [self.game.title.train_price(t, v) for t in self.depot() for v in self.game.title.variants_of(t)]
+        return min(prices) if prices else None
+
+    def can_buy(self) -> bool:
+        if not self.room():
+            return False
+        cash = self.game.cash(self.corporation)
+        if self.others() and cash >= 1:
+            return True
+        cheapest = self.cheapest_depot_price()
+        return cheapest is not None and cash >= cheapest
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        president = self.president()
+        if entity.kind == "player" and entity.id == president and self.round.current is not None:
+            return frozenset({"sell_shares"})
+        if entity != self.round.current:
+            return frozenset()
+        if self.must_buy():
+            return frozenset({"buy_train"})
+        if self.can_buy():
+            return frozenset({"buy_train", "pass"})
+        return frozenset()
+
+    def legal(self) -> Iterator[Action]:
+        current = self.round.current
+        if current is None or not self.offers(current):
+            return
+        for train in self.depot():
+            for variant in self.game.title.variants_of(train):
+                action = make_action("buy_train", current, train=train.id, price=self.game.title.train_price(train, variant), variant=variant)
+                if self.ok(action):
+                    yield action
+        for train in self.others():
+            low, high = self.price_range(train)
+            if low <= high:
+                yield make_action("buy_train", current, train=train.id, price=low, variant=train.name, price_range=[low, high])
+        president = self.president()
+        if president is not None:
+            seller = Entity("player", president)
+            for shares, percent in self.emergency_bundles(president):
+                yield make_action("sell_shares", seller, shares=[s.id for s in shares], percent=percent)
+        if "pass" in self.offers(current):
+            yield make_action("pass", current)
+
+    def ok(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except Violation:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ buying
+
+    def price_range(self, train: Train) -> tuple[int, int]:
+        """What may be paid for another company's train: $1 up to the company's cash (with the
+        president's cash where the title lets him help, up to the train's face value)."""
+        cash = self.game.cash(self.corporation)
+        president = self.president()
+        if self.president_helps_with_others and self.must_buy() and president is not None and cash < self.face(train):
+            return 1, min(self.face(train), cash + max(self.game.cash(president), 0))
+        return 1, cash
+
+    def face(self, train: Train) -> int:
+        return self.game.title.train_price(train, train.name if train.name != train.card else None)
+
+    def do_buy_train(self, action: Action) -> Effects:
+        if action.entity != self.round.current:
+            raise Violation("operating-order", f"{action.entity.id} is not operating")
+        purchase = self.check_purchase(action)
+        yield
+        self.buy(purchase)
+
+    def check_purchase(self, action: Action) -> Purchase:
+        game, corp = self.game, self.corporation
+        train = game.trains.get(str(action.fields.get("train")))
+        if train is None or train.rusted or train.reserved:
+            raise Violation("train-unknown", f"there is no train {action.fields.get('train')} in play")
+        if train.owner == corp:
+            raise Violation("train-source", f"{corp} cannot buy its own train {train.id}")
+        if not self.room():
+            raise Violation("train-limit", f"{corp} already owns {game.phase.train_limit} trains, the limit")
+        price = action.fields.get("price")
+        if not isinstance(price, int) or price < 1:
+            raise Violation("train-price", f"a train costs at least $1, not {price!r}")
+        for name in ("exchange", "shell"):
+            if action.fields.get(name) not in (None, ""):
+                raise Violation("field-unsupported", f"buy_train declares {name}={action.fields[name]!r}, which {game.title.name} has no rule for")
+        if action.fields.get("extra_due") not in (None, False):
+            raise Violation("field-unsupported", f"{game.title.name} has no extra payment on a train purchase")
+        if train.owner is None:
+            return self.check_bank_purchase(action, train, price)
+        return self.check_transfer(action, train, price)
+
+    def check_bank_purchase(self, action: Action, train: Train, price: int) -> Purchase:
+        game = self.game
+        depot = self.depot()
+        if train not in depot and not any(t.card == train.card and t.owner is None for t in depot):
+            names = ", ".join(sorted({t.card for t in depot}))
+            raise Violation("train-order", f"{train.card} trains are not for sale yet; the bank sells {names}")
+        variant = str(action.fields.get("variant") or train.card)
+        if variant not in game.title.variants_of(train):
+            raise Violation("train-price", f"a {train.card} train cannot be bought as a {variant!r}")
+        due = game.title.train_price(train, variant)
+        if price != due:
+            raise Violation("train-price", f"a new {variant} train costs ${due}, not ${price}")
+        return self.fund(Purchase(train, variant, price, from_bank=True))
+
+    def check_transfer(self, action: Action, train: Train, price: int) -> Purchase:
+        game, corp = self.game, self.corporation
+        if train.owner not in game.corporations or not self.buy_from_others:
+            raise Violation("train-source", f"{corp} cannot buy train {train.id} from {train.owner}")
+        if not self.transferable(train):
+            raise Violation("train-obsolete", f"train {train.id} cannot change companies now")
+        variant = str(action.fields.get("variant") or train.name)
+        if variant not in game.title.variants_of(train):
+            raise Violation("train-price", f"{train.id} cannot run as a {variant} train")
+        low, high = self.price_range(train)
+        declared_range = action.fields.get("price_range")
+        if declared_range is not None and list(declared_range) != [low, high]:
+            raise Violation("train-price", f"{train.id} may be bought for ${low} to ${high}, not {declared_range}")
+        if not low <= price <= high:
+            raise Violation("cash", f"{corp} may pay ${low} to ${high} for {train.id}, not ${price}")
+        helped = max(price - game.cash(corp), 0)
+        return Purchase(train, variant, price, from_bank=False, president_pays=helped)
+
+    def fund(self, purchase: Purchase) -> Purchase:
+        """Who pays for a bank train: the company, and where it must buy, its president what it
+        lacks (the cheapest train only, where the title says so)."""
+        game, corp = self.game, self.corporation
+        lacking = purchase.price - game.cash(corp)
+        if lacking <= 0:
+            return purchase
+        president = self.president()
+        if not self.must_buy() or president is None:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${purchase.price}")
+        cheapest = self.cheapest_depot_price()
+        if self.cheapest_when_helped and cheapest is not None and purchase.price > cheapest:
+            raise Violation("forced-purchase", f"with its president's help {corp} buys the cheapest train (${cheapest})")
+        if game.cash(president) < lacking:
+            raise Violation("forced-purchase", f"{game.player_name(president)} cannot pay the ${lacking} {corp} lacks")
+        return Purchase(purchase.train, purchase.variant, purchase.price, True, lacking)
+
+    def buy(self, purchase: Purchase) -> None:
+        game, corp = self.game, self.corporation
+        train = purchase.train
+        president = self.president()
+        if purchase.president_pays and president is not None:
+            game.pay(president, corp, purchase.president_pays)
+        seller = train.owner
+        game.pay(corp, seller, purchase.price)
+        train.name = purchase.variant
+        train.discarded = False
+        game.deliver_train(train, corp, purchase.price, "bank" if seller is None else seller)
+        self.round.turn.trains_bought += 1
+        game.title.after_train_bought(game, corp, train, purchase.from_bank)
+        if not self.can_buy():
+            self.passed = True
+
+    # ------------------------------------------------------------------ emergency sales
+
+    def emergency_bundles(self, president: PlayerId) -> Iterator[tuple[list[Share], int]]:
+        for sym in self.game.corporations:
+            for shares, percent in sale_bundles(self.game, president, sym):
+                if self.emergency_sale_problem(president, shares, percent) is None:
+                    yield shares, percent
+
+    def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int) -> Violation | None:
+        game = self.game
+        sym = shares[0].corporation
+        if not game.title.may_sell(game, sym, 0):
+            return Violation("sell-after-operate", f"{sym} has not yet operated, so its shares cannot be sold")
+        if not can_dump(game, president, shares):
+            return Violation("president-sale", f"nobody else holds 20% of {sym}, so its president's certificate cannot be sold")
+        if game.percent(MARKET, sym) + percent > game.title.market_pool_max:
+            return Violation("market-limit", f"selling {percent}% of {sym} would put more than {game.title.market_pool_max}% in the open market")
+        if game.president(sym) == president and (not self.president_swap_allowed or sym == self.corporation):
+            others = max((game.percent(p, sym) for p in game.presidency_holders() if p != president), default=0)
+            if game.percent(president, sym) - percent < others:
+                return Violation("emergency-sale", f"the sale would hand over the presidency of {sym}")
+        if not self.sell_more_than_needed:
+            needed = (self.cheapest_depot_price() or 0) - game.cash(president) - game.cash(self.corporation)
+            smaller = percent - min(s.percent for s in shares)
+            price = game.share_price(sym) or 0
+            if smaller * price // 10 >= needed:
+                return Violation("emergency-sale", f"{game.player_name(president)} may sell only what the purchase needs")
+        return None
+
+    def do_sell_shares(self, action: Action) -> Effects:
+        game = self.game
+        president = self.president()
+        if action.entity.kind != "player" or action.entity.id != president:
+            raise Violation("turn-order", f"only {self.corporation}'s president may sell shares now")
+        ids = action.fields.get("shares") or []
+        shares = [game.shares.get(i) for i in ids]
+        if not shares or any(s is None or s.owner != president for s in shares):
+            raise Violation("sell-own", f"{game.player_name(president)} does not hold {', '.join(map(str, ids))}")
+        held = [s for s in shares if s is not None]
+        if len({s.corporation for s in held}) != 1:
+            raise Violation("share-bundle", "a bundle holds certificates of one company")
+        total = sum(s.percent for s in held)
+        percent = action.fields.get("percent", total)
+        pres = next((s for s in held if s.president), None)
+        least = total if pres is None else total - (pres.percent - 10)
+        if not isinstance(percent, int) or not least <= percent <= total:
+            raise Violation("share-percent", f"the certificates make {total}%, not {percent}%")
+        problem = self.emergency_sale_problem(president, held, percent)
+        if problem is not None:
+            raise problem
+        yield
+        sell_to_market(game, president, held, percent)
+        self.round.reorder()
+
+
+class DiscardTrain(OperatingStep):
+    """A company over its train limit gives a train back, before anything else happens."""
+
+    name = "discard"
+
+    def crowded(self) -> list[str]:
+        game = self.game
+        return [sym for sym in game.corporations if len(game.corporation_trains(sym)) > game.phase.train_limit]
+
+    def actor(self) -> Entity | None:
+        crowded = self.crowded()
+        return Entity("corporation", crowded[0]) if crowded else None
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        return frozenset({"discard_train"}) if entity == self.actor() else frozenset()
+
+    def skip(self) -> None:
+        """Not passed: it wakes whenever a company is over its limit."""
+
+    def legal(self) -> Iterator[Action]:
+        actor = self.actor()
+        if actor is not None:
+            for train in self.game.corporation_trains(str(actor.id)):
+                yield make_action("discard_train", actor, train=train.id)
+
+    def do_discard_train(self, action: Action) -> Effects:
+        game = self.game
+        if action.entity != self.actor():
+            raise Violation("train-discard", f"{action.entity.id} is within its train limit and keeps its trains")
+        sym = str(action.entity.id)
+        train = game.trains.get(str(action.fields.get("train")))
+        if train is None or train.owner != sym or train.rusted:
+            raise Violation("train-unknown", f"{sym} owns no train {action.fields.get('train')}")
+        yield
+        game.title.discard(game, train)
+
+
+class CompanyTrain(BuyTrain):
+    """A private's ``train_discount``: the operating company buys a bank train of the listed
+    types for less, in its train step; the private may close once used."""
+
+    name = "private train"
+    timing = None
+    blocks = False
+
+    def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
+        corp = self.round.corporation
+        if entity.kind != "company" or corp is None or self.round.step_kind() != "buy_train":
+            return None
+        for company, ability in held_for(self.game, corp, "train_discount"):
+            if company.sym == entity.id and in_time(self.game, corp, company, ability, "buy_train"):
+                return company, ability
+        return None
+
+    def discounted(self, ability: Ability) -> list[Train]:
+        return [t for t in self.depot() if t.card in ability.get("trains", ())]
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        found = self.ability(entity)
+        if found is None or not self.room():
+            return frozenset()
+        return frozenset({"buy_train"}) if self.discounted(found[1]) else frozenset()
+
+    def legal(self) -> Iterator[Action]:
+        corp = self.round.corporation
+        if corp is None:
+            return
+        for company, ability in held_for(self.game, corp, "train_discount"):
+            entity = Entity("company", company.sym)
+            if not self.offers(entity):
+                continue
+            for train in self.discounted(ability):
+                price = self.game.title.train_price(train, None) - int(ability.get("discount", 0))
+                action = make_action("buy_train", entity, train=train.id, price=price, variant=train.card)
+                if self.ok(action):
+                    yield action
+
+    def do_buy_train(self, action: Action) -> Effects:
+        found = self.ability(action.entity)
+        if found is None:
+            raise Violation("company-ability", f"{action.entity.id} gives no train discount now")
+        company, ability = found
+        game, corp = self.game, self.corporation
+        train = game.trains.get(str(action.fields.get("train")))
+        if train is None or train not in self.discounted(ability):
+            names = " or ".join(ability.get("trains", ()))
+            raise Violation("company-ability", f"{company.name} gives a discount only on a new {names} train")
+        if not self.room():
+            raise Violation("train-limit", f"{corp} already owns {game.phase.train_limit} trains, the limit")
+        due = game.title.train_price(train, None) - int(ability.get("discount", 0))
+        if action.fields.get("price") != due:
+            raise Violation("train-price", f"a {train.card} train with the {company.name} discount costs ${due}, not ${action.fields.get('price')}")
+        if action.fields.get("variant") not in (None, train.card):
+            raise Violation("train-price", f"{train.card} trains have no {action.fields.get('variant')} variant")
+        if game.cash(corp) < due:
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${due}")
+        yield
+        company.uses += 1
+        self.buy(Purchase(train, train.card, due, from_bank=True))
+        if ability.get("closes_company"):
+            game.close_company(company.sym)

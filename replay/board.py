@@ -48,7 +48,7 @@ class Board:
         self.version = 0  # bumped by every tile and station: cached networks are valid until it changes
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
         self.networks: dict[str, tuple[int, Any]] = {}
-        self.routes: dict[str, tuple[int, bool]] = {}  # route_available per company, by version
+        self.had_route: set[str] = set()  # companies once found to have a route (see network.route_available)
 
     def tile(self, hex_id: str) -> TileGeometry:
         return self.hexes[hex_id].geometry

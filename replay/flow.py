@@ -71,6 +71,11 @@ class Step:
         """Every concrete legal action this step offers now (each passes :meth:`check`)."""
         return iter(())
 
+    def why_not(self, action: Action) -> Violation | None:
+        """While this step waits, why ``action`` (which it does not take) cannot happen; None
+        leaves the round's own explanation (not on turn, later step)."""
+        return None
+
     # -- acting
 
     def handler(self, action: Action) -> Effects:
@@ -145,6 +150,9 @@ class Round:
         """Why no step takes ``action``: the entity is not on turn, the step is over or not yet
         reached, or the action belongs to no step of this round."""
         current = self.current
+        explained = blocking.why_not(action) if blocking is not None else None
+        if explained is not None:
+            return explained
         if blocking is not None and blocking.actor() != action.entity and current != action.entity:
             return self.not_on_turn(action, blocking)
         if any(action.type in s.offers(action.entity) for s in self.steps):

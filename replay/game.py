@@ -36,8 +36,10 @@ class Game(GameState):
         self.moves: list[Action] = []  # the actions applied, for pop()
         self.acted_in = ""  # label of the round the last action was taken in
         title.setup(self)
+        self.applying = True
         self.round: Round = title.first_round(self)
         self.settle_rounds()
+        self.applying = False
 
     @classmethod
     def start(cls, title: str, players: Iterable[Player], seed: int | None = None,
@@ -93,12 +95,16 @@ class Game(GameState):
             return
         step, effects = prepared
         self.acted_in = self.round.label
-        for _ in effects:
-            pass
-        if step is not None:
-            step.acted = True
-            self.round.after_action()
-        self.settle_rounds()
+        self.applying = True
+        try:
+            for _ in effects:
+                pass
+            if step is not None:
+                step.acted = True
+                self.round.after_action()
+            self.settle_rounds()
+        finally:
+            self.applying = False
 
     def push(self, action: Action) -> None:
         """python-chess's name for :meth:`process`."""

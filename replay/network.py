@@ -48,8 +48,19 @@ def network_of(game: GameState, corporation: str) -> Network:
 
 def route_available(game: GameState, corporation: str) -> bool:
     """Whether some station of the corporation reaches another stop along track (18xx.games:
-    a train could run; a company without trains must then buy one)."""
-    return network_of(game, corporation).route
+    a train could run; a company without trains must then buy one).
+
+    18xx.games keeps the answer once it has found one, even when later track leaves no route
+    (two cities merged by an upgrade), so the answer depends on when it was asked: the engine
+    remembers it when its turn order asks while applying an action (``game.applying``), never
+    while only checking one.
+    """
+    if corporation in game.board.had_route:
+        return True
+    found = network_of(game, corporation).route
+    if found and game.applying:
+        game.board.had_route.add(corporation)
+    return found
 
 
 def _ends(path: PathEnds) -> tuple[list[int], list[str]]:

@@ -162,14 +162,21 @@ class Rules(TitleData):
 
     # ---------------------------------------------------------------- stations
 
+    def home_city(self, game: GameState, corporation: str) -> tuple[str, int]:
+        """(hex, city) of a company's home: the printed city, or the one it merged into when an
+        upgrade joined a hex's cities."""
+        spec = self.corporation_spec(corporation)
+        cities = len(game.board.tile(spec.home_hex).cities)
+        return spec.home_hex, min(spec.home_city, cities - 1)
+
     def place_home_token(self, game: GameState, corporation: str) -> None:
         """Put a corporation's home station down (at its float or first operating turn)."""
-        spec = self.corporation_spec(corporation)
-        slots = game.board.tokens_in(spec.home_hex, spec.home_city)
+        hex_id, city = self.home_city(game, corporation)
+        slots = game.board.tokens_in(hex_id, city)
         if corporation in slots or None not in slots:
             return
-        game.board.place_token(spec.home_hex, spec.home_city, slots.index(None), corporation)
-        game.corporations[corporation].tokens_placed.append(f"{spec.home_hex}-{spec.home_city}")
+        game.board.place_token(hex_id, city, slots.index(None), corporation)
+        game.corporations[corporation].tokens_placed.append(f"{hex_id}-{city}")
 
     def stations_of(self, game: GameState, corporation: str) -> int:
         """How many stations a corporation has in all (placed or not)."""
@@ -180,7 +187,7 @@ class Rules(TitleData):
         free = game.board.tokens_in(hex_id, city).count(None)
         waiting = [
             c for c in self.corporations
-            if c.sym != corporation and c.home_hex == hex_id and c.home_city == city
+            if c.sym != corporation and c.home_hex == hex_id and self.home_city(game, c.sym) == (hex_id, city)
             and not game.corporations[c.sym].tokens_placed
         ]
         return bool(waiting) and free <= len(waiting)
@@ -262,6 +269,6 @@ class Rules(TitleData):
         """Extra revenue a route earns beyond its stops (e.g. a company's hex bonus)."""
         return 0
 
-    def revenue_text(self, game: GameState, corporation: str, route: Route, hexes: list[str]) -> str:
-        """How 18xx.games writes a route's run (``revenue_str``): its stop hexes."""
-        return "-".join(hexes)
+    def revenue_suffix(self, game: GameState, corporation: str, route: Route) -> str:
+        """What 18xx.games writes after a route's stops in its ``revenue_str`` (a bonus's name)."""
+        return ""

@@ -151,6 +151,7 @@ class GameState:
         self.index = 0  # canonical index of the next action
         self.events: list[Event] = []
         self.extra: TitleState = title.new_state()
+        self.applying = False  # an action's effects are under way (see network.route_available)
 
     # ------------------------------------------------------------------ events and phases
 
@@ -316,7 +317,7 @@ class GameState:
             tuple(sorted((t.id, t.name, t.owner, t.operated, t.rusted, t.reserved, t.discarded) for t in self.trains.values())),
             tuple(sorted((k, c.row, c.column) for k, c in self.market.position.items())),
             tuple(sorted((k, tuple(v)) for k, v in self.market.stacks.items())),
-            board, tuple(sorted(self.board.supply.items())),
+            board, tuple(sorted(self.board.supply.items())), tuple(sorted(self.board.had_route)),
             self.bank, self.phase_index, self.or_number, self.sr_number, self.ors_this_set, self.priority,
             tuple(self.order), self.finished, len(self.events), repr(vars(self.extra)),
         )

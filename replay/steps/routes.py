@@ -66,15 +66,24 @@ class RunRoutes(OperatingStep):
 
 
 def check_declared_route(game: GameState, sym: str, route: Route, raw: dict[str, Any]) -> None:
-    """A route's declared revenue, stop hexes, nodes and text must be what the engine computed."""
+    """A route's declared revenue, stop hexes, nodes and text must be what the engine computed.
+
+    18xx.games writes ``hexes`` from its connections' end stops, in an order that may name a hex
+    with two stops more than twice ("D9-D9-D9-E4"); the hexes must be the route's stops once
+    repeats in a row are merged. ``nodes`` names each stop ``<hex>-<index>``, counting a hex's
+    cities, towns and off-boards together; ``revenue_str`` is the hexes joined by "-", plus
+    the title's bonus text.
+    """
     hexes = stop_hexes(route)
     stops = "-".join(hexes)
     declared = raw.get("revenue")
     if declared is not None and declared != route.revenue:
         raise Violation("route-revenue", f"train {route.train_id} on {stops} earns ${route.revenue}, not the declared ${declared}")
     declared_hexes = raw.get("hexes")
-    if declared_hexes is not None and list(declared_hexes) not in (hexes, hexes[::-1]):
-        raise Violation("route-stops", f"train {route.train_id} stops at {stops}, not the declared {'-'.join(map(str, declared_hexes))}")
+    if declared_hexes is not None:
+        merged = merge_repeats([str(h) for h in declared_hexes])
+        if merged not in (merge_repeats(hexes), merge_repeats(hexes[::-1])):
+            raise Violation("route-stops", f"train {route.train_id} stops at {stops}, not the declared {'-'.join(map(str, declared_hexes))}")
     nodes = raw.get("nodes")
     if nodes is not None:
         mine = sorted({f"{h}-{game.board.tile(h).nodes().index(n)}" for h, n in route.stops})
@@ -82,9 +91,14 @@ def check_declared_route(game: GameState, sym: str, route: Route, raw: dict[str,
             raise Violation("route-stops", f"train {route.train_id} stops at nodes {', '.join(mine)}, not the declared {', '.join(map(str, nodes))}")
     text = raw.get("revenue_str")
     if text is not None:
-        expected = game.title.revenue_text(game, sym, route, hexes)
-        if text not in (expected, game.title.revenue_text(game, sym, route, hexes[::-1])):
+        named = [str(h) for h in declared_hexes] if declared_hexes is not None else hexes
+        expected = "-".join(named) + game.title.revenue_suffix(game, sym, route)
+        if text != expected:
             raise Violation("route-stops", f"train {route.train_id}'s run reads {expected!r}, not the declared {text!r}")
+
+
+def merge_repeats(hexes: list[str]) -> list[str]:
+    return [h for i, h in enumerate(hexes) if i == 0 or hexes[i - 1] != h]
 
 
 def stop_hexes(route: Route) -> list[str]:

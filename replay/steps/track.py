@@ -278,7 +278,7 @@ class CompanyTrack(TrackLaying):
         colours = ability.get("tile_colors")
         if colours and (geometry is None or geometry.color not in colours):
             raise Violation("company-ability", f"{company.name} lays {' or '.join(colours)} tiles only")
-        lay = self.check_tile(action, 0, needs_route=bool(ability.get("must_connect", True)))
+        lay = self.check_tile(action, 0, needs_route=bool(ability.get("must_connect", False)))
         if ability.get("free"):
             lay = Lay(lay.hex_id, lay.tile_id, lay.rotation, lay.geometry, lay.upgrade, 0)
         yield

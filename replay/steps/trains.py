@@ -248,7 +248,8 @@ class BuyTrain(OperatingStep):
                 if self.emergency_sale_problem(president, shares, percent) is None:
                     yield shares, percent
 
-    def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int) -> Violation | None:
+    def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int,
+                               needed_check: bool = True) -> Violation | None:
         game = self.game
         sym = shares[0].corporation
         if not game.title.may_sell(game, sym, 0):
@@ -261,7 +262,7 @@ class BuyTrain(OperatingStep):
             others = max((game.percent(p, sym) for p in game.presidency_holders() if p != president), default=0)
             if game.percent(president, sym) - percent < others:
                 return Violation("emergency-sale", f"the sale would hand over the presidency of {sym}")
-        if not self.sell_more_than_needed:
+        if needed_check and not self.sell_more_than_needed:
             needed = (self.cheapest_depot_price() or 0) - game.cash(president) - game.cash(self.corporation)
             smaller = percent - min(s.percent for s in shares)
             price = game.share_price(sym) or 0
@@ -396,3 +397,57 @@ class CompanyTrain(BuyTrain):
         self.buy(Purchase(train, train.card, due, from_bank=True))
         if ability.get("closes_company"):
             game.close_company(company.sym)
+
+
+class Bankrupt(BuyTrain):
+    """A company that must buy a train its president cannot pay for, even selling all he may,
+    goes bankrupt: the president sells what he can, his cash goes to the bank, the game ends
+    (e.g. 18Texas 12.6). It does not hold the turn up."""
+
+    name = "bankruptcy"
+    timing = None
+    blocks = False
+
+    def buying_power(self, president: PlayerId) -> int:
+        game = self.game
+        raised = 0
+        for sym in game.corporations:
+            best = [percent for shares, percent in sale_bundles(game, president, sym)
+                    if self.emergency_sale_problem(president, shares, percent, needed_check=False) is None]
+            if best:
+                raised += max(best) * (game.share_price(sym) or 0) // 10
+        return game.cash(self.corporation) + max(game.cash(president), 0) + raised
+
+    def can_go_bankrupt(self) -> bool:
+        president = self.president()
+        cheapest = self.cheapest_depot_price()
+        return (president is not None and cheapest is not None and self.must_buy()
+                and self.buying_power(president) < cheapest)
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        return frozenset({"bankrupt"}) if entity == self.round.current and self.can_go_bankrupt() else frozenset()
+
+    def legal(self) -> Iterator[Action]:
+        current = self.round.current
+        if current is not None and self.offers(current):
+            yield make_action("bankrupt", current)
+
+    def do_bankrupt(self, action: Action) -> Effects:
+        game = self.game
+        if action.entity != self.round.current or not self.can_go_bankrupt():
+            raise Violation("bankrupt", f"{action.entity.id} can still buy a train: it is not bankrupt")
+        president = self.president()
+        assert president is not None
+        yield
+        game.note("bankruptcy", self.corporation, detail=president)
+        for sym in sorted(game.corporations):
+            while True:
+                bundles = [(shares, percent) for shares, percent in sale_bundles(game, president, sym)
+                           if self.emergency_sale_problem(president, shares, percent, needed_check=False) is None]
+                if not bundles:
+                    break
+                shares, percent = max(bundles, key=lambda b: b[1])
+                sell_to_market(game, president, shares, percent)
+        game.title.on_bankruptcy(game, president)
+        game.pay(president, None, game.cash(president))
+        game.end_game("bankruptcy")

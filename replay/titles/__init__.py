@@ -37,9 +37,12 @@ def title_named(name: str) -> Title:
     """
     if name not in TITLES:
         raise KeyError(f"unknown title {name!r}")
+    package = f"replay.titles.{TITLES[name]}"
     try:
-        module = importlib.import_module(f"replay.titles.{TITLES[name]}")
-    except ModuleNotFoundError:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as missing:
+        if missing.name != package:
+            raise  # the title's own code is broken: say so, do not call it unwritten
         module = None
     title_class = getattr(module, "TITLE_CLASS", None)  # a title folder may hold its data before its rules
     if title_class is None:

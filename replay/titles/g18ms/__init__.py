@@ -131,9 +131,8 @@ class EighteenMS(Title):
         held = NEW_ORLEANS_BONUS in game.corporations[corporation].abilities
         return self.new_orleans_route_bonus if held and any(h == self.new_orleans_hex for h, _ in route.stops) else 0
 
-    def revenue_text(self, game: GameState, corporation: str, route: Route, hexes: list[str]) -> str:
-        text = super().revenue_text(game, corporation, route, hexes)
-        return text + " + New Orleans" if self.route_bonus(game, corporation, route) else text
+    def revenue_suffix(self, game: GameState, corporation: str, route: Route) -> str:
+        return " + New Orleans" if self.route_bonus(game, corporation, route) else ""
 
 
 TITLE_CLASS = EighteenMS

@@ -45,10 +45,8 @@ class Board:
         self.hex_of_tile: dict[str, str] = {p.tile_id: h for h, p in self.hexes.items()}
         self.supply: dict[str, int] = dict(title.tiles.counts)
         self.terrain_paid: set[str] = set()
-        self.version = 0  # bumped by every tile and station: cached networks are valid until it changes
+        self.version = 0  # bumped by every tile and station: what was computed of the map is valid until it changes
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
-        self.networks: dict[str, tuple[int, Any]] = {}
-        self.had_route: set[str] = set()  # companies once found to have a route (see network.route_available)
 
     def tile(self, hex_id: str) -> TileGeometry:
         return self.hexes[hex_id].geometry

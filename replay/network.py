@@ -12,7 +12,7 @@ station reaches another stop.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -36,30 +36,81 @@ class Network:
         return any((hex_id, edge) in self.sides for edge in edges)
 
 
-def network_of(game: GameState, corporation: str) -> Network:
-    """Everything reachable along track from the corporation's stations (cached until the board changes)."""
-    cached = game.board.networks.get(corporation)
-    if cached is not None and cached[0] == game.board.version:
-        return cached[1]
+class GraphCache:
+    """18xx.games' memory of what companies reach, kept as it keeps it.
+
+    18xx.games computes a company's reach when a step first asks for it and keeps the answer
+    until the next tile lay or station placed by a step; a home station, a PEIR station swapped
+    for a company's or a split's stations do not clear it, and a route once found is kept even
+    then. What it accepted was decided on those kept answers, so the engine keeps the same ones:
+    an answer is kept when first asked while an action is applied (``game.applying``) and read
+    back until the same events clear it. A check only reads (and computes afresh what is not
+    kept), so asking never changes a game.
+    """
+
+    def __init__(self) -> None:
+        self.networks: dict[str, Network] = {}
+        self.tokens: dict[str, bool] = {}
+        self.routes: dict[str, bool] = {}
+        self.fresh: dict[str, tuple[int, Network]] = {}  # by board version: a pure memo, not state
+
+    def clear(self) -> None:
+        """A tile lay or a step's station: forget reach, but keep every route found."""
+        self.networks.clear()
+        self.tokens.clear()
+        self.routes = {sym: True for sym, found in self.routes.items() if found}
+
+    def state(self) -> tuple[object, ...]:
+        return (tuple(sorted(self.networks)), tuple(sorted(self.tokens.items())), tuple(sorted(self.routes.items())))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GraphCache:
+        twin = GraphCache()
+        twin.networks, twin.tokens, twin.routes = dict(self.networks), dict(self.tokens), dict(self.routes)
+        return twin
+
+
+def fresh_network(game: GameState, corporation: str) -> Network:
+    """What the company reaches on the board as it is now."""
+    memo = game.graph.fresh.get(corporation)
+    if memo is not None and memo[0] == game.board.version:
+        return memo[1]
     network = _Walk(game, corporation).network()
-    game.board.networks[corporation] = (game.board.version, network)
+    game.graph.fresh[corporation] = (game.board.version, network)
+    return network
+
+
+def network_of(game: GameState, corporation: str) -> Network:
+    """What the company reaches, as 18xx.games would answer now (see :class:`GraphCache`)."""
+    kept = game.graph.networks.get(corporation)
+    if kept is not None:
+        return kept
+    network = fresh_network(game, corporation)
+    if game.applying:
+        game.graph.networks[corporation] = network
+        game.graph.routes.setdefault(corporation, network.route)
     return network
 
 
 def route_available(game: GameState, corporation: str) -> bool:
     """Whether some station of the corporation reaches another stop along track (18xx.games:
-    a train could run; a company without trains must then buy one).
+    a train could run; a company without trains must then buy one)."""
+    kept = game.graph.routes.get(corporation)
+    if kept is not None:
+        return kept
+    found = fresh_network(game, corporation).route
+    if game.applying:
+        game.graph.routes[corporation] = found
+    return found
 
-    18xx.games keeps the answer once it has found one, even when later track leaves no route
-    (two cities merged by an upgrade), so the answer depends on when it was asked: the engine
-    remembers it when its turn order asks while applying an action (``game.applying``), never
-    while only checking one.
-    """
-    if corporation in game.board.had_route:
-        return True
-    found = network_of(game, corporation).route
-    if found and game.applying:
-        game.board.had_route.add(corporation)
+
+def can_token(game: GameState, corporation: str, tokenable: Callable[[Node], bool]) -> bool:
+    """Whether the company reaches a city ``tokenable`` accepts, as 18xx.games would answer now."""
+    kept = game.graph.tokens.get(corporation)
+    if kept is not None:
+        return kept
+    found = any(tokenable(node) for node in sorted(fresh_network(game, corporation).nodes) if node[1].startswith("c"))
+    if game.applying:
+        game.graph.tokens[corporation] = found
     return found
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from replay.data import Phase, TitleData
 from replay.errors import Violation
 from replay.geometry import TileGeometry
+from ingest.model import PlayerId
 from replay.state import IPO, MARKET, Holder, TitleState, Train
 
 if TYPE_CHECKING:
@@ -70,6 +71,14 @@ class Rules(TitleData):
     def private_counts(self, sym: str) -> bool:
         """Whether a private company counts against the certificate limit."""
         return True
+
+    def presidency_holders(self, game: GameState) -> list[PlayerId]:
+        """Who may hold a presidency, in the order that breaks ties (seat order)."""
+        return list(game.order)
+
+    def loses_presidency_ties(self, holder: PlayerId) -> bool:
+        """Whether a holder is the last choice among equals for a presidency."""
+        return False
 
     def value_holders(self, game: GameState) -> dict[Holder, Holder]:
         """Holders outside the turn order whose net worth belongs to a player (holder -> player)."""
@@ -203,10 +212,11 @@ class Rules(TitleData):
         return False
 
     def on_phase(self, game: GameState, phase: Phase) -> None:
-        """A new phase has started: trains that rust on it leave play."""
-        for train_type in self.trains:
-            if phase.on is not None and train_type.rusts_on == phase.on:
-                game.rust(train_type.name, None)
+        """A new phase has started (its events)."""
+
+    def counts_for_limit(self, game: GameState, train: Train) -> bool:
+        """Whether a train counts against its company's train limit."""
+        return True
 
     def bank_trains(self, game: GameState) -> list[Train]:
         """The trains the bank sells now: the next new train, new trains of types an earlier
@@ -245,11 +255,15 @@ class Rules(TitleData):
         return (card.name, *(v.name for v in card.variants))
 
     def after_train_bought(self, game: GameState, corporation: str, train: Train, from_bank: bool) -> None:
-        """Phases a purchase starts (the first of a type), and title events."""
+        """The phase a purchase starts (the first of a type), then the trains it rusts: 18xx.games
+        rusts on every purchase of the type, which matters for trains that escaped the first."""
         if from_bank:
             for phase in self.phases:
                 if phase.on == train.card:
                     game.set_phase(phase.name)
+        for train_type in self.trains:
+            if train_type.rusts_on == train.card:
+                game.rust(train_type.name, None)
 
     def discard(self, game: GameState, train: Train) -> None:
         """A discarded train goes back to the bank, or leaves the game in titles that say so."""

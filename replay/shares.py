@@ -65,7 +65,7 @@ def _settle(game: GameState, sym: str, previous: PlayerId | None, counted: dict[
     candidates = [p for p in majority if game.percent(p, sym) >= president_share.percent]
     if not candidates:
         return
-    new = min(candidates, key=lambda p: _distance(holders, previous, p))
+    new = min(candidates, key=lambda p: (game.title.loses_presidency_ties(p), _distance(holders, previous, p)))
     if owner == new or previous is None:
         return
     swap_to: Holder = previous if game.percent(previous, sym) >= president_share.percent else MARKET

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.model import Player, PlayerId
 from replay.board import Board
+from replay.network import GraphCache
 
 if TYPE_CHECKING:
     from replay.data import Phase
@@ -52,6 +53,7 @@ class Train:
     name: str  # the type bought ("4D" for a 2D card bought as 4D)
     owner: str | None = None  # corporation symbol; None while in the bank
     operated: bool = False  # ran in the current operating round
+    ever_operated: bool = False  # has run at least once
     rusted: bool = False
     reserved: bool = False  # out of trade: not offered by the bank, not for sale between companies
     discarded: bool = False  # given back to the bank, which sells it again beside the new ones
@@ -151,7 +153,8 @@ class GameState:
         self.index = 0  # canonical index of the next action
         self.events: list[Event] = []
         self.extra: TitleState = title.new_state()
-        self.applying = False  # an action's effects are under way (see network.route_available)
+        self.applying = False  # an action is being applied (see network.GraphCache)
+        self.graph = GraphCache()
 
     # ------------------------------------------------------------------ events and phases
 
@@ -250,13 +253,17 @@ class GameState:
         return self.title.cert_limits[len(self.order)]
 
     def presidency_holders(self) -> list[PlayerId]:
-        """Who may hold a presidency, in the order that breaks ties (seat order, from the first)."""
-        return list(self.order)
+        """Who may hold a presidency, in the order that breaks ties."""
+        return self.title.presidency_holders(self)
 
     # ------------------------------------------------------------------ companies and trains
 
     def corporation_trains(self, sym: str) -> list[Train]:
         return [t for t in self.trains.values() if t.owner == sym and not t.rusted]
+
+    def trains_for_limit(self, sym: str) -> int:
+        """The company's trains that count against its train limit."""
+        return sum(1 for t in self.corporation_trains(sym) if self.title.counts_for_limit(self, t))
 
     def floated_in_order(self) -> list[str]:
         floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]
@@ -314,10 +321,10 @@ class GameState:
                           tuple(sorted(c.abilities)), c.closed, c.operator) for c in self.corporations.values())),
             tuple(sorted((c.sym, c.owner, c.closed, c.uses, c.value) for c in self.companies.values())),
             tuple(sorted((s.id, s.owner, s.acquired, s.percent) for s in self.shares.values())),
-            tuple(sorted((t.id, t.name, t.owner, t.operated, t.rusted, t.reserved, t.discarded) for t in self.trains.values())),
+            tuple(sorted((t.id, t.name, t.owner, t.operated, t.ever_operated, t.rusted, t.reserved, t.discarded) for t in self.trains.values())),
             tuple(sorted((k, c.row, c.column) for k, c in self.market.position.items())),
             tuple(sorted((k, tuple(v)) for k, v in self.market.stacks.items())),
-            board, tuple(sorted(self.board.supply.items())), tuple(sorted(self.board.had_route)),
+            board, tuple(sorted(self.board.supply.items())), self.graph.state(),
             self.bank, self.phase_index, self.or_number, self.sr_number, self.ors_this_set, self.priority,
             tuple(self.order), self.finished, len(self.events), repr(vars(self.extra)),
         )

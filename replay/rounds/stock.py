@@ -82,7 +82,8 @@ class StockRound(Round):
         """The round is over: sold-out companies rise; the priority deal moves on."""
         self.done = True
         game = self.game
-        floated = [sym for sym, c in game.corporations.items() if c.floated and not c.closed]
+        floated = [sym for sym, c in game.corporations.items()
+                   if c.floated and not c.closed and sym in game.market.position]
         for sym in sorted(floated, key=game.market.order_key):
             if game.title.sold_out(game, sym):
                 game.market.move_up(sym)

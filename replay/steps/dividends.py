@@ -64,7 +64,7 @@ class Dividend(OperatingStep):
         first = not game.corporations[corp].operated
         game.corporations[corp].operated = True
         for train in game.corporation_trains(corp):
-            train.operated = True
+            train.operated = train.ever_operated = True
         if paid:
             self.pay_holders(paid)
         if revenue - paid:

@@ -17,7 +17,7 @@ from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, make_action
 from replay.steps.base import OperatingStep
-from replay.network import network_of
+from replay.network import can_token, network_of
 from replay.state import CompanyState
 
 
@@ -92,6 +92,7 @@ class Tokening(OperatingStep):
         game.pay(corp, None, placement.cost)
         game.board.place_token(placement.hex_id, placement.city, placement.slot, corp)
         game.corporations[corp].tokens_placed.append(f"{placement.hex_id}-{placement.city}")
+        game.graph.clear()
         self.round.turn.tokened = True
         self.after_placement(placement)
 
@@ -129,7 +130,7 @@ class Token(Tokening):
         cheapest = min([cost, *(int(cost * (1 - d)) for d in discounts)])
         if self.game.cash(self.corporation) < cheapest:
             return False
-        return any(True for _ in self.open_cities())
+        return can_token(self.game, self.corporation, lambda node: self.city_problem(node[0], int(node[1][1:]), needs_route=False) is None)
 
     def offers(self, entity: Entity) -> frozenset[str]:
         if entity != self.round.current or not self.can_place():

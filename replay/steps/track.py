@@ -90,6 +90,7 @@ class TrackLaying(OperatingStep):
     def put_down(self, lay: Lay) -> None:
         game = self.game
         game.board.lay(lay.hex_id, lay.tile_id, lay.rotation, lay.geometry)
+        game.graph.clear()
         if lay.cost:
             game.pay(self.corporation, None, lay.cost)
         self.after_lay(lay)

@@ -58,7 +58,7 @@ class BuyTrain(OperatingStep):
     # ------------------------------------------------------------------ what is open
 
     def room(self) -> bool:
-        return len(self.game.corporation_trains(self.corporation)) < self.game.phase.train_limit
+        return self.game.trains_for_limit(self.corporation) < self.game.phase.train_limit
 
     def depot(self) -> list[Train]:
         return self.game.title.bank_trains(self.game)
@@ -303,7 +303,7 @@ class DiscardTrain(OperatingStep):
 
     def crowded(self) -> list[str]:
         game = self.game
-        return [sym for sym in game.corporations if len(game.corporation_trains(sym)) > game.phase.train_limit]
+        return [sym for sym in game.corporations if game.trains_for_limit(sym) > game.phase.train_limit]
 
     def actor(self) -> Entity | None:
         crowded = self.crowded()
@@ -440,6 +440,14 @@ class Bankrupt(BuyTrain):
         assert president is not None
         yield
         game.note("bankruptcy", self.corporation, detail=president)
+        self.liquidate(president)
+        game.title.on_bankruptcy(game, president)
+        game.pay(president, None, game.cash(president))
+        game.end_game("bankruptcy")
+
+    def liquidate(self, president: PlayerId) -> None:
+        """The bankrupt president sells every bundle he may, the largest first (18xx.games)."""
+        game = self.game
         for sym in sorted(game.corporations):
             while True:
                 bundles = [(shares, percent) for shares, percent in sale_bundles(game, president, sym)
@@ -448,6 +456,3 @@ class Bankrupt(BuyTrain):
                     break
                 shares, percent = max(bundles, key=lambda b: b[1])
                 sell_to_market(game, president, shares, percent)
-        game.title.on_bankruptcy(game, president)
-        game.pay(president, None, game.cash(president))
-        game.end_game("bankruptcy")

@@ -7,10 +7,10 @@ then once per auction item to deal the piles. Only the facts of that procedure a
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-RAND_A, RAND_C, RAND_M = 1_103_515_245, 12_345, 2**31
+from replay.seeded import SeededDraws
+
 PEIR_COMPANIES = ("So", "A", "MS", "MR", "S", "Gt", "C")
 """The seven PEIR companies in the order 18xx.games draws for them; index + 1 is the PEIR share number."""
 AUCTION_ITEMS = ("MC", "VR", "IB", "RA", "RF", "SB", "HSE", "ML", "SBC", "SL", "UB")
@@ -31,28 +31,12 @@ def peir_private(company: str) -> str:
     return f"P{PEIR_COMPANIES.index(company) + 1}"
 
 
-def initial_state(seed: int | None, game_id: str | None) -> int:
-    if seed is None:
-        digits = re.search(r"\d+", game_id or "")
-        seed = int(digits.group()) if digits else 0
-    return seed % RAND_M
-
-
 def draw(seed: int | None, game_id: str | None, n_players: int) -> Draws:
-    state = initial_state(seed, game_id)
-
-    def shuffled(items: list[str]) -> list[str]:
-        nonlocal state
-        keyed = []
-        for item in items:
-            state = (RAND_A * state + RAND_C) % RAND_M
-            keyed.append((state, item))
-        return [item for _, item in sorted(keyed)]
-
-    order = shuffled(list(PEIR_COMPANIES))
+    draws = SeededDraws(seed, game_id)
+    order = draws.shuffled(list(PEIR_COMPANIES))
     peir = tuple(sorted(order[2:], key=PEIR_COMPANIES.index))
     items = [i for i in AUCTION_ITEMS if n_players >= 4 or i not in FOUR_PLAYERS_ONLY]
-    deck = shuffled(items + [peir_private(c) for c in peir])
+    deck = draws.shuffled(items + [peir_private(c) for c in peir])
     size = 5 if n_players == 3 else 4
     piles = tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(n_players))
     return Draws(order[0], order[1], order[2], peir, piles)

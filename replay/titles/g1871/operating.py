@@ -1,44 +1,66 @@
-"""The 1871 operating round (RB 7): the PEIR's dividends and the Hunslet's train purchase.
-
-Generic steps come from the core, and the title's hooks say how company dividends differ (both
-treasury and pool shares pay the company, $40 a share more at 400, only a full payout moves
-right). What is left here: the PEIR pays per PEIR share (the payout per share rounded up), the
-Hunslet buys a train at any moment of its company's turn, and a Union Bank president's owner
-raises cash for it.
+"""The 1871 operating round's own steps (RB 7): two lays (the second yellow, for $20), the
+bridge and Schreiber and Burpee rules, the PEIR's dividends per PEIR share, the Hunslet bought
+from any player and its train purchase, forced purchases (treasury shares first, the Union Bank
+before its owner), and bankruptcy.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ingest.model import Action
-from replay.rounds import OperatingRound
+from ingest.model import Action, Entity, PlayerId
+from replay.errors import Violation
+from replay.flow import Effects, make_action
+from replay.geometry import TileGeometry
+from replay.shares import sale_bundles
+from replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
+from replay.steps.base import OperatingStep
+from replay.steps.companies import BuyCompany, BuyCompanyLast
+from replay.steps.dividends import Dividend
+from replay.steps.shares import sell_to_market
+from replay.steps.track import TileLay, Track
+from replay.steps.trains import Bankrupt, BuyTrain, Purchase
 
-from .peir import PEIR, peir_shares
+from .peir import PEIR, UNION_BANK, peir_shares
 
 if TYPE_CHECKING:
-    from replay.game import Game
+    from . import Title1871
+
+HUNSLET = "HSE"
+SECOND_YELLOW = 20
 
 
-class OperatingRound1871(OperatingRound):
-    def __init__(self, game: Game, number_in_set: int) -> None:
-        game.flags["peir_bank_trains"] = 0
-        super().__init__(game, number_in_set)
+def title_of(game: GameState) -> Title1871:
+    return game.title  # type: ignore[return-value]
 
-    def _belongs_to_turn(self, action: Action) -> bool:
-        if action.entity.kind == "company" and action.type == "purchase_train":
-            company = self.game.companies.get(str(action.entity.id))
-            return company is not None and company.owner == self.corp
-        if action.entity.kind == "player" and action.type == "sell_shares" and self.corp is not None:
-            acting = self.game.title.acting_president(self.game, self.corp)
-            return action.entity.id == acting and self._must_buy_train()
-        return super()._belongs_to_turn(action)
 
-    def _pay_shareholders(self, paid: int) -> None:
+class Track1871(Track):
+    """7.2: a yellow lay or an upgrade, then, unless upgraded, a second yellow for $20."""
+
+    def tile_lays(self) -> tuple[TileLay, ...]:
+        return (TileLay(), TileLay(lay="unless upgraded", upgrade=False, cost=SECOND_YELLOW))
+
+    def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
+        game = self.game
+        acting = title_of(game).acting_president(game, self.corporation)
+        for spec in game.title.companies:
+            company = game.companies[spec.sym]
+            consent = spec.ability("blocks_hexes_consent")
+            if consent is not None and hex_id in consent.get("hexes", ()) and not company.closed \
+                    and company.owner is not None and company.owner != acting:
+                raise Violation("private-block", f"{hex_id} needs the consent of the {company.name} owner (12.2)")
+            tile = spec.ability("tile")
+            if tile is not None and geometry.name in tile.get("tiles", ()) and (company.closed or company.owner != acting):
+                raise Violation("private-sbc", f"tile {geometry.name} is laid only by a company whose president owns {company.name} (11.3)")
+
+
+class Dividend1871(Dividend):
+    def pay_holders(self, paid: int) -> None:
         """The PEIR pays each PEIR share ``paid`` / shares left, rounded up (7.7)."""
-        if self.corp != PEIR:
-            super()._pay_shareholders(paid)
+        if self.corporation != PEIR:
+            super().pay_holders(paid)
             return
         game = self.game
         shares = peir_shares(game)
@@ -47,6 +69,213 @@ class OperatingRound1871(OperatingRound):
             if share.owner in game.players:
                 game.pay(None, share.owner, per_share)
 
-    def do_purchase_train(self, action: Action) -> None:
-        """The Hunslet closes to buy the bank's next train at its price (11.3)."""
-        self.game.title.hunslet_purchase(self.game, self)
+
+class HunsletPurchase(OperatingStep):
+    """The Hunslet closes to buy its company the bank's next train at its price, at any moment of
+    the company's turn (11.3)."""
+
+    name = "Hunslet"
+    blocks = False
+
+    def next_train(self) -> Train | None:
+        offered = self.game.title.bank_trains(self.game)
+        return offered[0] if offered else None
+
+    def can_purchase(self) -> bool:
+        hunslet = self.game.companies[HUNSLET]
+        corp = self.round.corporation
+        train = self.next_train()
+        return (not hunslet.closed and corp is not None and hunslet.owner == corp and train is not None
+                and self.game.trains_for_limit(corp) < self.game.phase.train_limit
+                and self.game.cash(corp) >= self.game.title.train_price(train, None))
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        return frozenset({"purchase_train"}) if entity == Entity("company", HUNSLET) and self.can_purchase() else frozenset()
+
+    def legal(self) -> Iterator[Action]:
+        if self.offers(Entity("company", HUNSLET)):
+            yield make_action("purchase_train", Entity("company", HUNSLET))
+
+    def do_purchase_train(self, action: Action) -> Effects:
+        if not self.can_purchase():
+            raise Violation("private-hunslet", f"{self.round.corporation} cannot buy a train with the Hunslet now")
+        yield
+        game, corp = self.game, self.corporation
+        train = self.next_train()
+        assert train is not None
+        price = game.title.train_price(train, None)
+        game.close_company(HUNSLET)
+        game.pay(corp, None, price)
+        train.name = train.card
+        game.deliver_train(train, corp, price, "bank")
+        game.title.after_train_bought(game, corp, train, from_bank=True)
+
+
+class HunsletForSale(BuyCompany):
+    """Only the Hunslet is sold to companies, by any player, from phase 4H, for $1 to $200,
+    never to the PEIR (7.1.1)."""
+
+    def terms(self) -> dict[str, object]:
+        ability = self.game.title.company_spec(HUNSLET).ability("sell_to_corporation")
+        return ability.params if ability is not None else {}
+
+    def phase_allows(self) -> bool:
+        from_phase = str(self.terms().get("from_phase", ""))
+        return self.game.phase_index >= self.game.title.phase_index(from_phase) if from_phase else True
+
+    def for_sale(self) -> list[CompanyState]:
+        hunslet = self.game.companies[HUNSLET]
+        not_to = self.terms().get("not_to", ())
+        if hunslet.closed or hunslet.owner not in self.game.order or self.corporation in not_to:  # type: ignore[operator]
+            return []
+        return [hunslet]
+
+    def price_range(self, company: CompanyState) -> tuple[int, int]:
+        low, high = self.terms().get("price_range", (1, company.value))  # type: ignore[misc]
+        return int(low), int(high)
+
+    def check_for_sale(self, company: CompanyState) -> None:
+        if company.sym != HUNSLET:
+            raise Violation("company-buy", f"{company.name} cannot be sold to a company; only the Hunslet can")
+        if self.corporation == PEIR:
+            raise Violation("company-buy", "the PEIR may not buy the Hunslet (7.7)")
+        if not self.phase_allows():
+            raise Violation("company-buy-phase", f"the Hunslet may be sold to a company from phase {self.terms().get('from_phase')} (7.1.1)")
+        super().check_for_sale(company)
+
+
+class BuyHunslet(HunsletForSale):
+    pass
+
+
+class BuyHunsletLast(HunsletForSale, BuyCompanyLast):
+    pass
+
+
+class BuyTrain1871(BuyTrain):
+    """The PEIR buys at most one bank train an OR (7.7); a 4+ stays put once the first Diesel is
+    bought (13.2); a company that must buy first sells its treasury shares (7.6.4); a Union Bank
+    president pays what it can before its owner pays the rest (15)."""
+
+    president_helps_with_others = False  # REF EBUY_FROM_OTHERS :never
+
+    def president(self) -> PlayerId | None:
+        return title_of(self.game).acting_president(self.game, self.corporation)
+
+    def depot(self) -> list[Train]:
+        if self.corporation == PEIR and title_of(self.game).state(self.game).peir_bank_trains:
+            return []
+        return super().depot()
+
+    def transferable(self, train: Train) -> bool:
+        return train.id not in title_of(self.game).state(self.game).obsolete
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        offered = super().offers(entity)
+        if entity == self.round.current and self.must_buy() and self.treasury_issue():
+            offered = offered | {"sell_shares"}
+        return offered
+
+    def treasury_issue(self) -> tuple[list[Share], int] | None:
+        """The treasury shares a company that must buy and cannot pay sells first: as many as it
+        can (REF emergency_issuable_bundles)."""
+        game, corp = self.game, self.corporation
+        if game.corporation_trains(corp):
+            return None
+        cheapest = self.cheapest_depot_price()
+        if cheapest is None or game.cash(corp) >= cheapest:
+            return None
+        room = game.title.market_pool_max - game.percent(MARKET, corp)
+        bundles = [b for b in sale_bundles(game, IPO, corp) if b[1] <= room]
+        return max(bundles, key=lambda b: b[1]) if bundles else None
+
+    def fund(self, purchase: Purchase) -> Purchase:
+        game, corp = self.game, self.corporation
+        lacking = purchase.price - game.cash(corp)
+        if lacking <= 0:
+            return purchase
+        if game.corporation_trains(corp) or not self.must_buy():
+            raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${purchase.price}")
+        if self.treasury_issue() is not None:
+            raise Violation("emr-treasury", f"{corp} must sell its treasury shares before its president helps (7.6.4)")
+        payers = self.payers()
+        if not payers or sum(max(game.cash(p), 0) for p in payers) < lacking:
+            raise Violation("forced-purchase", f"{corp}'s president cannot pay the ${lacking} it lacks")
+        cheapest = self.cheapest_depot_price()
+        if cheapest is not None and purchase.price > cheapest:
+            raise Violation("forced-purchase", f"with its president's help {corp} buys the cheapest train (${cheapest})")
+        return Purchase(purchase.train, purchase.variant, purchase.price, True, lacking)
+
+    def payers(self) -> list[PlayerId]:
+        president = self.game.president(self.corporation)
+        if president is None:
+            return []
+        if president == UNION_BANK:
+            owner = self.game.companies["UB"].owner
+            return [UNION_BANK, owner] if owner in self.game.players else [UNION_BANK]  # type: ignore[list-item]
+        return [president]
+
+    def buy(self, purchase: Purchase) -> None:
+        game, corp = self.game, self.corporation
+        lacking = purchase.president_pays
+        for payer in self.payers() if lacking else []:
+            part = min(max(game.cash(payer), 0), lacking)
+            game.pay(payer, corp, part)
+            lacking -= part
+        from_bank = purchase.train.owner is None
+        super().buy(Purchase(purchase.train, purchase.variant, purchase.price, purchase.from_bank, 0))
+        if corp == PEIR and from_bank:
+            title_of(game).state(game).peir_bank_trains += 1
+            if not self.can_buy():
+                self.passed = True
+
+    def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int,
+                               needed_check: bool = True) -> Violation | None:
+        limit = self.game.title.turn_sell_limit
+        if limit is not None and percent > limit:
+            return Violation("sell-limit", f"at most {limit}% of a company may be sold at once, not {percent}%")
+        if shares[0].corporation == PEIR:
+            return Violation("sell-own", "PEIR shares are not sold")
+        return super().emergency_sale_problem(president, shares, percent, needed_check)
+
+    def do_sell_shares(self, action: Action) -> Effects:
+        if action.entity.kind != "corporation":
+            yield from super().do_sell_shares(action)
+            return
+        game, corp = self.game, self.corporation
+        if action.entity != self.round.current:
+            raise Violation("issue-own", f"{action.entity.id} does not operate")
+        issue = self.treasury_issue()
+        if issue is None:
+            raise Violation("emr-treasury", f"{corp} sells treasury shares only to buy a train it must have (7.6.4)")
+        ids = action.fields.get("shares") or []
+        shares = [game.shares.get(i) for i in ids]
+        if not shares or any(s is None or s.corporation != corp or s.owner != IPO for s in shares):
+            raise Violation("issue-own", f"{corp} may only issue its own treasury shares")
+        held = [s for s in shares if s is not None]
+        percent = sum(s.percent for s in held)
+        if action.fields.get("percent", percent) != percent:
+            raise Violation("share-percent", f"the certificates make {percent}%, not {action.fields.get('percent')}%")
+        if percent != issue[1]:
+            raise Violation("emr-treasury", f"{corp} sells all the treasury shares it can ({issue[1]}%), not {percent}%")
+        yield
+        sell_to_market(game, corp, held, percent)
+
+
+class Bankrupt1871(Bankrupt):
+    def president(self) -> PlayerId | None:
+        return title_of(self.game).acting_president(self.game, self.corporation)
+
+    def liquidate(self, president: PlayerId) -> None:
+        """8.1 / REF: the bankrupt player sells what he may (one sale per company, up to 30%,
+        never a president's certificate nobody can take)."""
+        game = self.game
+        for sym in sorted({s.corporation for s in game.shares.values() if s.owner == president}):
+            corp = game.corporations[sym]
+            if sym == PEIR or not corp.operated:
+                continue
+            limit = game.title.turn_sell_limit or 100
+            room = min(limit, game.title.market_pool_max - game.percent(MARKET, sym))
+            plain = [s for s in game.held(president, sym) if not s.president][: room // 10]
+            if plain:
+                sell_to_market(game, president, plain, sum(s.percent for s in plain))

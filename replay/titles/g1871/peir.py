@@ -9,12 +9,7 @@ and shares for the owner of its charter; it is outside the turn order and the re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from replay.state import MARKET
-
-if TYPE_CHECKING:
-    from replay.game import Game
+from replay.state import MARKET, GameState, Share
 
 PEIR = "PEIR"
 UNION_BANK = -1  # the id 18xx.games gives the Union Bank's pseudo-player (records' purchase_for)
@@ -22,11 +17,11 @@ RETIRED = "retired"  # owner of a PEIR share whose company has floated
 RESERVED = "reserved"  # owner of the Shortline's three exchange shares
 
 
-def peir_shares(game: Game) -> list:
+def peir_shares(game: GameState) -> list[Share]:
     return [s for s in game.shares_of[PEIR] if s.owner != RETIRED]
 
 
-def readjust(game: Game) -> None:
+def readjust(game: GameState) -> None:
     """Re-divide the PEIR among its remaining shares and name its operator (or close it)."""
     shares = peir_shares(game)
     peir = game.corporations[PEIR]

@@ -1,30 +1,37 @@
 """The 1871 stock round (RB 6): sell, then one action; exchanges; the Union Bank; splits.
 
 A turn is: sales (at most 30% of a company, one sale per company, its price dropping once a
-sale), then one action: buy a share, start a company, split one, or act for the Union Bank
-(once a round). Exchanging a private for a share is extra. The first to pass leads the next
-round, then the others in the order they passed.
+sale), then one action: buy a share, start a company, split one, or act for the Union Bank (once
+a round). Exchanging a private for a share is extra. The first to pass leads the next round,
+then the others in the order they passed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ingest.model import Action, PlayerId
+from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.rounds import StockRound, parse_share_price, sell_shares
-from replay.state import IPO, MARKET
+from replay.flow import Effects, Step, make_action
+from replay.market import Cell
+from replay.rounds.stock import StockRound
+from replay.shares import transfer
+from replay.state import IPO, MARKET, GameState, Share
+from replay.steps.shares import BuySellParShares, parse_share_price
 
 from .peir import PEIR, RESERVED, UNION_BANK
 
 if TYPE_CHECKING:
-    from replay.game import Game
-
     from . import Title1871
 
-SALE_LIMIT = 30  # percent of one company a player may sell in a turn (6.4)
 SHORTLINE_EXCHANGES = ("MC", "VR", "SB")
+ICE_BOAT = "IB"
+
+
+def title_of(game: GameState) -> Title1871:
+    return game.title  # type: ignore[return-value]
 
 
 @dataclass
@@ -38,367 +45,475 @@ class Split:
 
 
 class StockRound1871(StockRound):
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        self.current = game.order[0]
+    def __init__(self, game: GameState) -> None:
         self.pass_order: list[PlayerId] = []
         self.union_bank_acted = False
-        self.sold_in_turn: dict[str, int] = {}
         self.split: Split | None = None
-        self._settle()
+        super().__init__(game, (Exchange1871, SplitChoices, BuySellParSplit))
 
-    @property
-    def title(self) -> Title1871:
-        return self.game.title  # type: ignore[return-value]
+    def player_passes(self, pid: PlayerId, acted: bool) -> None:
+        super().player_passes(pid, acted)
+        if acted:
+            if pid in self.pass_order:
+                self.pass_order.remove(pid)
+        elif pid not in self.pass_order:
+            self.pass_order.append(pid)
 
-    # -- turn handling
-
-    def accepts(self, action: Action) -> bool:
-        if action.entity.kind == "company":
-            company = self.game.companies.get(str(action.entity.id))
-            if company is None or company.closed or company.owner not in self.game.order:
-                raise Violation("private-exchange", f"{action.entity.id} is not a private a player owns")
-            if self.finished:
-                return False
-            if company.owner != self.current and self.turn:
-                self._end_turn()
-            return self._is_turn_of(company.owner)
-        if self.split is not None:
-            if action.type != "choose" or action.entity.id != self.current:
-                raise Violation("split-order", f"{self.game.player_name(self.current)} must finish splitting {self.split.parent} first")
-            return True
-        return super().accepts(action)
-
-    def _is_turn_of(self, player: PlayerId) -> bool:
-        while not self.finished and player != self.current and not self._can_act(self.current):
-            self._pass_turn()
-        if self.finished:
-            return False
-        if player != self.current:
-            raise Violation("turn-order", f"it is {self.game.player_name(self.current)}'s stock turn")
-        return True
-
-    def _pass_turn(self) -> None:
-        if self.current not in self.pass_order:
-            self.pass_order.append(self.current)
-        super()._pass_turn()
-
-    def _end_turn(self) -> None:
-        if self.turn and self.current in self.pass_order:
-            self.pass_order.remove(self.current)
-        self.sold_in_turn = {}
-        super()._end_turn()
-
-    def _settle(self) -> None:
-        if self.split is None:
-            super()._settle()
-
-    def _can_continue(self, player: PlayerId) -> bool:
-        if "buy" in self.turn:
-            return self._can_exchange(player)
-        return self._can_act(player)
-
-    def _can_act(self, player: PlayerId) -> bool:
-        return self._can_sell(player) or self._can_buy(player) or self._can_exchange(player)
-
-    def _can_exchange(self, player: PlayerId) -> bool:
-        game = self.game
-        for company in game.companies.values():
-            if company.owner != player or company.closed:
-                continue
-            if company.sym in SHORTLINE_EXCHANGES:
-                return True
-            if company.sym == "IB" and any(self._ice_boat_shares()):
-                return True
-        return False
-
-    def _ice_boat_shares(self) -> list[str]:
-        game, flags = self.game, self.game.flags
-        excluded = (flags["mainline"], flags["shortline"], PEIR)
-        return [
-            s.id for sym, corp in game.corporations.items() if corp.par_price is not None and sym not in excluded
-            for s in game.shares_of[sym] if s.owner == MARKET
-        ]
-
-    def _can_sell(self, player: PlayerId) -> bool:
-        game = self.game
-        if "buy" in self.turn:
-            return False
-        for share in game.shares.values():
-            if share.owner != player or share.corporation == PEIR or share.corporation in self.sold_in_turn:
-                continue
-            if not game.corporations[share.corporation].operated or share.percent > SALE_LIMIT:
-                continue
-            if game.percent(MARKET, share.corporation) + share.percent > game.title.market_pool_max:
-                continue
-            if share.president and not any(
-                game.percent(p, share.corporation) >= 20 for p in game.order if p != player
-            ):
-                continue
-            return True
-        return False
-
-    def _can_buy(self, player: PlayerId) -> bool:
-        if "buy" in self.turn:
-            return False
-        game = self.game
-        cash = game.cash(player)
-        bank_cash = cash + game.cash(UNION_BANK) if self._may_act_for_bank(player) else 0
-        for sym, corp in game.corporations.items():
-            if sym == PEIR:
-                continue
-            if corp.par_price is None:
-                if self.title.may_start(game, sym) and max(cash, bank_cash) >= 2 * min(self.title.start_prices(game)):
-                    return True
-                continue
-            if (player, sym) in self.sold:
-                continue
-            price = game.share_price(sym) or 0
-            if not any(s.owner in (IPO, MARKET) for s in game.shares_of[sym]):
-                continue
-            if cash >= price and game.percent(player, sym) + 10 <= game.title.max_ownership:
-                return True
-            if bank_cash >= price and game.percent(UNION_BANK, sym) + 10 <= game.title.max_ownership:
-                return True
-        return self._can_split(player)
-
-    def _may_act_for_bank(self, player: PlayerId) -> bool:
-        company = self.game.companies["UB"]
-        return company.owner == player and not self.union_bank_acted
-
-    # -- buying
-
-    def _buyer(self, action: Action, player: PlayerId) -> PlayerId:
-        """Who takes the certificate: the player, or the Union Bank when its owner acts for it."""
-        target = action.fields.get("purchase_for")
-        if target is None:
-            return player
-        if target != UNION_BANK or not self._may_act_for_bank(player):
-            raise Violation("union-bank", f"{self.game.player_name(player)} cannot act for the Union Bank now (once a round, by its owner)")
-        return UNION_BANK
-
-    def _charge(self, buyer: PlayerId, player: PlayerId, payee: str | None, price: int) -> None:
-        """The Union Bank pays what it can and its owner the rest (6.8)."""
-        game = self.game
-        if buyer != UNION_BANK:
-            self._check_cash(player, price)
-            game.pay(player, payee, price)
-            return
-        own = min(game.cash(UNION_BANK), price)
-        if game.cash(player) < price - own:
-            raise Violation("cash", f"the Union Bank and {game.player_name(player)} have ${own + game.cash(player)}, less than ${price}")
-        game.pay(UNION_BANK, payee, own)
-        game.pay(player, payee, price - own)
-        self.union_bank_acted = True
-
-    def do_buy_shares(self, action: Action) -> None:
-        if action.entity.kind == "company":
-            self._exchange(action)
-            return
-        game = self.game
-        player = self.player_of(action)
-        buyer = self._buyer(action, player)
-        share_ids = action.fields.get("shares") or []
-        if len(share_ids) != 1 or share_ids[0] not in game.shares:
-            raise Violation("buy-one", "a stock turn buys exactly one certificate")
-        share = game.shares[share_ids[0]]
-        sym = share.corporation
-        if game.corporations[sym].par_price is None or sym == PEIR:
-            raise Violation("buy-unparred", f"{sym} has not been started; its shares are not for sale")
-        if share.owner not in (IPO, MARKET):
-            raise Violation("buy-source", f"certificate {share.id} is not for sale (held by {share.owner})")
-        self._check_may_buy(buyer, sym)  # the Union Bank may buy what its owner sold
-        price = game.share_price(sym) * share.percent // 10  # type: ignore[operator]
-        if game.percent(buyer, sym) + share.percent > game.title.max_ownership:
-            raise Violation("ownership-limit", f"{sym}: {game.percent(buyer, sym) + share.percent}% would be over the {game.title.max_ownership}% limit")
-        if buyer != UNION_BANK:
-            self._check_cert_limit(player, sym)
-        self._charge(buyer, player, sym if share.owner == IPO else None, price)
-        game.move_share(share.id, buyer)
-        game.float_if_ready(sym)
-        game.check_presidency(sym)
-        self._bought(player)
-
-    def _exchange(self, action: Action) -> None:
-        """A private exchanged for a share (6.2, 11.3): extra to the turn's action, counts as acting."""
-        game = self.game
-        company = game.companies[str(action.entity.id)]
-        player = company.owner
-        share_ids = action.fields.get("shares") or []
-        share = game.shares.get(share_ids[0]) if len(share_ids) == 1 else None
-        if company.sym in SHORTLINE_EXCHANGES:
-            if share is None or share.owner != RESERVED:
-                raise Violation("private-exchange", f"{company.name} exchanges for one of the Shortline's reserved shares")
-        elif company.sym == "IB":
-            if share is None or share.id not in self._ice_boat_shares():
-                raise Violation("private-exchange", "Ice Boat Shipping exchanges for a pool share of a started company other than the Mainline, Shortline and PEIR")
-        else:
-            raise Violation("private-exchange", f"{company.name} cannot be exchanged for a share")
-        game.move_share(share.id, player)  # type: ignore[arg-type]
-        game.close_company(company.sym)
-        game.float_if_ready(share.corporation)
-        game.check_presidency(share.corporation)
-        self.turn.append("exchange")
-        self.last_actor = player  # type: ignore[assignment]
-        self.passes = 0
-
-    def do_par(self, action: Action) -> None:
-        game = self.game
-        player = self.player_of(action)
-        buyer = self._buyer(action, player)
-        sym = str(action.fields.get("corporation"))
-        if sym not in game.flags["peir_companies"] or game.corporations[sym].par_price is not None:
-            raise Violation("start-peir", f"{sym} is not a PEIR company still to be started")
-        if not self.title.tranche_available(game):
-            raise Violation("tranche", "no tranche place is open: every company of the last tranche must first operate or sell out")
-        self._check_may_buy(buyer, sym)
-        price, row, column = parse_share_price(action)
-        cell = game.market.cell(row, column)
-        if cell is None or cell.price != price or price not in self.title.start_prices(game):
-            allowed = ", ".join(f"${p}" for p in self.title.start_prices(game))
-            raise Violation("par-value", f"${price} is not an available start price ({allowed})")
-        if buyer != UNION_BANK:
-            self._check_cert_limit(player, sym)
-        self._charge(buyer, player, None, 2 * price)
-        self.title.start_company(game, sym, cell)
-        game.move_share(f"{sym}_0", buyer)
-        game.note("par", sym, price, buyer)
-        game.float_if_ready(sym)
-        self._bought(player)
-
-    def _check_may_buy(self, buyer: PlayerId, sym: str) -> None:
-        if "buy" in self.turn:
-            raise Violation("buy-one", f"{self.game.player_name(self.current)} already acted this turn")
-        super()._check_may_buy(buyer, sym)
-
-    # -- selling
-
-    def do_sell_shares(self, action: Action) -> None:
-        game = self.game
-        player = self.player_of(action)
-        shares = [game.shares.get(i) for i in action.fields.get("shares") or []]
-        sym = shares[0].corporation if shares and shares[0] is not None else None
-        if "buy" in self.turn:
-            raise Violation("sell-buy-sell", "a stock turn sells before its action, never after (6.2)")
-        if sym in self.sold_in_turn:
-            raise Violation("sell-once", f"{sym} was already sold this turn: one sale per company (6.4)")
-        percent = sum(s.percent for s in shares if s is not None)
-        if percent > SALE_LIMIT:
-            raise Violation("sell-limit", f"at most {SALE_LIMIT}% of a company may be sold in a turn, not {percent}% (6.4)")
-        sold = sell_shares(game, player, action, self.sold)
-        self.sold_in_turn[sold] = percent
-        self.turn.append("sell")
-        self.last_actor = player
-        self.passes = 0
-
-    # -- splitting (6.7.4)
-
-    def _can_split(self, player: PlayerId) -> bool:
-        return any(self.title.may_split(self.game, sym, player) for sym in self.game.corporations)
-
-    def do_split(self, action: Action) -> None:
-        game = self.game
-        player = self.player_of(action)
-        sym = str(action.fields.get("corporation"))
-        if "buy" in self.turn:
-            raise Violation("buy-one", f"{game.player_name(player)} already acted this turn")
-        if sym not in game.corporations or not self.title.may_split(game, sym, player):
-            raise Violation("split", f"{sym} cannot be split by {game.player_name(player)} (president with 40%, two stations, an open tranche place)")
-        if player in self.pass_order:
-            self.pass_order.remove(player)
-        self.split = Split(sym)
-        self._bought(player)
-
-    def do_choose(self, action: Action) -> None:
-        split = self.split
-        if split is None:
-            raise Violation("split-order", "there is no split in progress to choose for")
-        choice = action.fields.get("choice")
-        getattr(self, f"_split_{split.stage}")(split, choice)
-        if self.split is None:
-            self._settle()
-
-    def _split_branch(self, split: Split, choice: Any) -> None:
-        if choice not in self.title.free_branches(self.game):
-            raise Violation("split-branch", f"{choice} is not a branch company still to be started")
-        split.branch = str(choice)
-        split.stage = "tokens"
-        choices = self.title.split_token_choices(self.game, split.parent)
-        if len(choices) == 1:
-            self._split_tokens(split, choices[0])
-
-    def _split_tokens(self, split: Split, choice: Any) -> None:
-        game = self.game
-        choices = self.title.split_token_choices(game, split.parent)
-        if choice == "done":
-            if not split.swapped:
-                raise Violation("split-assets", f"{split.branch} must take at least one station")
-        else:
-            if not isinstance(choice, int) and not (isinstance(choice, str) and choice.isdigit()):
-                raise Violation("split-assets", f"{choice!r} is not a station of {split.parent}")
-            if int(choice) not in choices:
-                raise Violation("split-assets", f"{choice!r} is not a station of {split.parent} the branch may take")
-            split.swapped.append(self.title.swap_station(game, split.parent, split.branch, int(choice)))  # type: ignore[arg-type]
-            if self.title.split_token_choices(game, split.parent):
-                return
-        split.stage = "par"
-        prices = self.title.start_prices(game)
-        if len(prices) == 1:
-            cell = self.title.start_cell(game, prices[0])
-            self._split_par(split, f"{cell.price},{cell.row},{cell.column}")
-
-    def _split_par(self, split: Split, choice: Any) -> None:
-        game = self.game
-        try:
-            price, row, column = (int(x) for x in str(choice).split(","))
-        except ValueError:
-            raise Violation("par-value", f"{choice!r} is not a start price") from None
-        cell = game.market.cell(row, column)
-        if cell is None or cell.price != price or price not in self.title.start_prices(game):
-            raise Violation("par-value", f"${price} is not an available start price")
-        assert split.branch is not None
-        self.title.start_company(game, split.branch, cell)
-        self.title.exchange_split_shares(game, split.parent, split.branch)
-        split.stage = "trains"
-
-    def _split_trains(self, split: Split, choice: Any) -> None:
-        game = self.game
-        if choice != "done":
-            train = game.trains.get(str(choice))
-            if train is None or train.owner != split.parent or train.rusted:
-                raise Violation("split-assets", f"{split.parent} owns no train {choice}")
-            train.owner = split.branch
-            if game.corporation_trains(split.parent):
-                return
-        split.stage = "cash"
-
-    def _split_cash(self, split: Split, choice: Any) -> None:
-        game = self.game
-        amount = int(choice) if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()) else -1
-        if not 0 <= amount <= game.cash(split.parent):
-            raise Violation("split-assets", f"{split.parent} has ${game.cash(split.parent)}; it cannot give {choice!r}")
-        game.pay(split.parent, split.branch, amount)
-        if game.companies["HSE"].owner == split.parent and not game.companies["HSE"].closed:
-            split.stage = "hunslet"
-        else:
-            self._split_done()
-
-    def _split_hunslet(self, split: Split, choice: Any) -> None:
-        if choice not in ("yes", "no"):
-            raise Violation("split-assets", f"answer yes or no to moving the Hunslet, not {choice!r}")
-        if choice == "yes":
-            self.game.companies["HSE"].owner = split.branch
-        self._split_done()
-
-    def _split_done(self) -> None:
-        self.split = None
-        self._end_turn()
-
-    # -- end of round
-
-    def _hand_priority(self) -> None:
+    def hand_priority(self) -> None:
         """The next round goes in passing order: the first to pass leads (6.2)."""
         game = self.game
         if self.pass_order:
             game.order = self.pass_order + [p for p in game.order if p not in self.pass_order]
         game.priority = game.order[0]
+
+
+class Exchange1871(Step):
+    """A private exchanged for a share in its owner's stock turn (6.2, 11.3): the Merchants, the
+    Bridge and the Shipbuilding for a reserved Shortline share, the Ice Boats for a pool share of
+    a started company but the Mainline, Shortline and PEIR. Extra to the turn's action; it may
+    exceed the limits; it counts as acting."""
+
+    name = "exchange"
+    blocks = False
+    round: StockRound1871
+
+    def shares_for(self, company: str) -> list[Share]:
+        game = self.game
+        state = title_of(game).state(game)
+        if company in SHORTLINE_EXCHANGES:
+            return [s for s in game.held(RESERVED, state.shortline)]
+        if company == ICE_BOAT:
+            excluded = (state.mainline, state.shortline, PEIR)
+            return [s for sym, corp in game.corporations.items() if corp.par_price is not None and sym not in excluded
+                    for s in game.held(MARKET, sym)]
+        return []
+
+    def exchanger(self, entity: Entity) -> str | None:
+        current = self.round.current
+        company = self.game.companies.get(str(entity.id)) if entity.kind == "company" else None
+        if company is None or company.closed or current is None or company.owner != current.id:
+            return None
+        return company.sym if self.shares_for(company.sym) else None
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        return frozenset({"buy_shares"}) if self.exchanger(entity) else frozenset()
+
+    def legal(self) -> Iterator[Action]:
+        current = self.round.current
+        if current is None:
+            return
+        for company in self.game.companies.values():
+            entity = Entity("company", company.sym)
+            if self.exchanger(entity):
+                seen = set()
+                for share in self.shares_for(company.sym):
+                    if (share.corporation, share.percent) not in seen:
+                        seen.add((share.corporation, share.percent))
+                        yield make_action("buy_shares", entity, shares=[share.id], percent=share.percent)
+
+    def do_buy_shares(self, action: Action) -> Effects:
+        game = self.game
+        sym = self.exchanger(action.entity)
+        company = game.companies.get(str(action.entity.id))
+        if sym is None or company is None:
+            raise Violation("private-exchange", f"{action.entity.id} is not a private the player on turn can exchange now")
+        ids = action.fields.get("shares") or []
+        share = game.shares.get(ids[0]) if len(ids) == 1 else None
+        if share is None or share not in self.shares_for(sym):
+            if sym in SHORTLINE_EXCHANGES:
+                raise Violation("private-exchange", f"{company.name} exchanges for one of the Shortline's reserved shares")
+            raise Violation("private-exchange", "Ice Boat Shipping exchanges for a pool share of a started company other than the Mainline, Shortline and PEIR")
+        if action.fields.get("percent", share.percent) != share.percent:
+            raise Violation("share-percent", f"{share.id} is {share.percent}%, not {action.fields.get('percent')}%")
+        player = company.owner
+        assert player is not None
+        yield
+        transfer(game, [share], player)
+        game.close_company(company.sym)
+        game.float_if_ready(share.corporation)
+        self.round.turn.actions.append(("exchange", share.corporation))
+        self.round.acted(player)  # type: ignore[arg-type]
+
+
+class SplitChoices(Step):
+    """The answers of a split in progress (6.7.4), in 18xx.games' order: the branch, the
+    station(s) it takes (asked only when there is a choice), its start price (likewise), the
+    trains, the cash, the Hunslet."""
+
+    name = "split"
+    round: StockRound1871
+
+    @property
+    def title(self) -> Title1871:
+        return title_of(self.game)
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        return frozenset({"choose"}) if self.round.split is not None and entity == self.round.current else frozenset()
+
+    def skip(self) -> None:
+        """Not passed: it wakes when a split starts."""
+
+    def why_not(self, action: Action) -> Violation | None:
+        split = self.round.split
+        if split is not None:
+            return Violation("split-order", f"{self.game.player_name(self.round.current.id) if self.round.current else ''} must finish splitting {split.parent} first")
+        return None
+
+    def choices(self) -> list[Any]:
+        split = self.round.split
+        game, title = self.game, self.title
+        if split is None:
+            return []
+        if split.stage == "branch":
+            return title.free_branches(game)
+        if split.stage == "tokens":
+            return [*title.split_token_choices(game, split.parent), *(["done"] if split.swapped else [])]
+        if split.stage == "par":
+            return [self.cell_id(title.start_cell(game, p)) for p in title.start_prices(game)]
+        if split.stage == "trains":
+            return [t.id for t in game.corporation_trains(split.parent)] + ["done"]
+        if split.stage == "cash":
+            return [0, game.cash(split.parent)]
+        return ["yes", "no"]
+
+    @staticmethod
+    def cell_id(cell: Cell) -> str:
+        return f"{cell.price},{cell.row},{cell.column}"
+
+    def legal(self) -> Iterator[Action]:
+        current = self.round.current
+        split = self.round.split
+        if current is None or split is None:
+            return
+        if split.stage == "cash":
+            yield make_action("choose", current, choice=0, choice_range=[0, self.game.cash(split.parent)])
+            return
+        for choice in self.choices():
+            yield make_action("choose", current, choice=choice)
+
+    def do_choose(self, action: Action) -> Effects:
+        split = self.round.split
+        if split is None or action.entity != self.round.current:
+            raise Violation("split-order", "there is no split in progress to choose for")
+        choice = self.checked_choice(split, action.fields.get("choice"))
+        yield
+        self.answer(split, choice)
+
+    def checked_choice(self, split: Split, choice: Any) -> Any:
+        game = self.game
+        if split.stage == "branch":
+            if choice not in self.title.free_branches(game):
+                raise Violation("split-branch", f"{choice} is not a branch company still to be started")
+            return str(choice)
+        if split.stage == "tokens":
+            if choice == "done":
+                if not split.swapped:
+                    raise Violation("split-assets", f"{split.branch} must take at least one station")
+                return choice
+            if not isinstance(choice, int) and not (isinstance(choice, str) and choice.isdigit()):
+                raise Violation("split-assets", f"{choice!r} is not a station of {split.parent}")
+            if int(choice) not in self.title.split_token_choices(game, split.parent):
+                raise Violation("split-assets", f"{choice!r} is not a station of {split.parent} the branch may take")
+            return int(choice)
+        if split.stage == "par":
+            try:
+                price, row, column = parse_share_price(choice)
+            except Violation:
+                raise Violation("par-value", f"{choice!r} is not a start price") from None
+            cell = game.market.cell(row, column)
+            if cell is None or cell.price != price or price not in self.title.start_prices(game):
+                raise Violation("par-value", f"${price} is not an available start price")
+            return cell
+        if split.stage == "trains":
+            if choice == "done":
+                return choice
+            train = game.trains.get(str(choice))
+            if train is None or train.owner != split.parent or train.rusted:
+                raise Violation("split-assets", f"{split.parent} owns no train {choice}")
+            return train.id
+        if split.stage == "cash":
+            amount = int(choice) if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()) else -1
+            if not 0 <= amount <= game.cash(split.parent):
+                raise Violation("split-assets", f"{split.parent} has ${game.cash(split.parent)}; it cannot give {choice!r}")
+            return amount
+        if choice not in ("yes", "no"):
+            raise Violation("split-assets", f"answer yes or no to moving the Hunslet, not {choice!r}")
+        return choice
+
+    def answer(self, split: Split, choice: Any) -> None:
+        """Apply a checked answer, and those that follow by themselves (a single station or
+        start price is taken without asking)."""
+        game, title = self.game, self.title
+        if split.stage == "branch":
+            split.branch = choice
+            split.stage = "tokens"
+            stations = title.split_token_choices(game, split.parent)
+            if len(stations) == 1:
+                self.answer(split, stations[0])
+        elif split.stage == "tokens":
+            split.stage = "par"
+            if choice == "done":
+                return  # REF asks for the start price after "done", even when there is one
+            assert split.branch is not None
+            split.swapped.append(title.swap_station(game, split.parent, split.branch, choice))
+            if title.split_token_choices(game, split.parent):
+                split.stage = "tokens"
+                return
+            prices = title.start_prices(game)
+            if len(prices) == 1:
+                self.answer(split, title.start_cell(game, prices[0]))
+        elif split.stage == "par":
+            assert split.branch is not None
+            title.start_company(game, split.branch, choice)
+            title.exchange_split_shares(game, split.parent, split.branch)
+            split.stage = "trains"
+        elif split.stage == "trains":
+            if choice != "done":
+                game.trains[choice].owner = split.branch
+                if game.corporation_trains(split.parent):
+                    return
+            split.stage = "cash"
+        elif split.stage == "cash":
+            game.pay(split.parent, split.branch, choice)
+            hunslet = game.companies["HSE"]
+            if hunslet.owner == split.parent and not hunslet.closed:
+                split.stage = "hunslet"
+            else:
+                self.finish()
+        else:
+            if choice == "yes":
+                game.companies["HSE"].owner = split.branch
+            self.finish()
+
+    def finish(self) -> None:
+        """The split is done, and with it the player's turn."""
+        self.round.split = None
+        for step in self.round.steps:
+            step.passed = True
+
+
+class BuySellParSplit(BuySellParShares):
+    """1871's stock turn: sell first (the title's limits), then one of: buy a share (or the
+    Union Bank does, once a round, its owner paying what it lacks), start a PEIR company at a
+    start price in an open tranche place, or split a company."""
+
+    round: StockRound1871
+
+    @property
+    def title(self) -> Title1871:
+        return title_of(self.game)
+
+    def offers(self, entity: Entity) -> frozenset[str]:
+        pid = self.player(entity)
+        if pid is None or self.round.split is not None:
+            return frozenset()
+        kinds = set(super().offers(entity)) - {"pass"}
+        if "sell_shares" in kinds and self.must_sell(pid):
+            return frozenset({"sell_shares"})
+        if self.may_act_for_bank(pid):
+            if any(True for _ in self.buys(UNION_BANK, pid)):
+                kinds.add("buy_shares")
+            if any(True for _ in self.pars(UNION_BANK, pid)):
+                kinds.add("par")
+        if self.can_exchange(pid):
+            kinds.add("buy_shares")  # 18xx.games: an exchange still open keeps the turn waiting
+        if self.splits(pid):
+            kinds.add("split")
+        return frozenset(kinds | {"pass"}) if kinds else frozenset()
+
+    def can_exchange(self, pid: PlayerId) -> bool:
+        exchange = next(s for s in self.round.steps if isinstance(s, Exchange1871))
+        return any(c.owner == pid and exchange.exchanger(Entity("company", c.sym))
+                   for c in self.game.companies.values())
+
+    def splits(self, pid: PlayerId) -> list[str]:
+        if self.round.turn.bought:
+            return []
+        return [sym for sym in self.game.corporations if self.title.may_split(self.game, sym, pid)]
+
+    def legal(self) -> Iterator[Action]:
+        current = self.round.current
+        if current is None or not self.offers(current):
+            return
+        pid = current.id
+        yield from (a for a in super().legal() if a.type != "pass")
+        if self.may_act_for_bank(pid):
+            for share in self.buys(UNION_BANK, pid):
+                yield make_action("buy_shares", current, shares=[share.id], percent=share.percent,
+                                  purchase_for=UNION_BANK, purchase_for_type="player")
+            for sym, cell in self.pars(UNION_BANK, pid):
+                yield make_action("par", current, corporation=sym, share_price=f"{cell.price},{cell.row},{cell.column}",
+                                  purchase_for=UNION_BANK, purchase_for_type="player")
+        for sym in self.splits(pid):
+            yield make_action("split", current, corporation=sym)
+        yield make_action("pass", current)
+
+    # -- who pays
+
+    def may_act_for_bank(self, pid: PlayerId) -> bool:
+        return self.game.companies["UB"].owner == pid and not self.round.union_bank_acted
+
+    def buyer_of(self, action: Action, pid: PlayerId) -> PlayerId:
+        """Who takes the certificate: the player, or the Union Bank when its owner acts for it."""
+        target = action.fields.get("purchase_for")
+        if target is None:
+            return pid
+        if target != UNION_BANK or not self.may_act_for_bank(pid):
+            raise Violation("union-bank", f"{self.game.player_name(pid)} cannot act for the Union Bank now (once a round, by its owner)")
+        lender = action.fields.get("borrow_from")
+        if lender is not None and lender != pid:
+            raise Violation("union-bank", f"the Union Bank borrows only from its owner, not {lender}")
+        return UNION_BANK
+
+    def funds(self, buyer: PlayerId, pid: PlayerId) -> int:
+        return self.game.cash(pid) + (self.game.cash(UNION_BANK) if buyer == UNION_BANK else 0)
+
+    def charge(self, buyer: PlayerId, pid: PlayerId, payee: str | None, price: int) -> None:
+        """The Union Bank pays what it can and its owner the rest (6.8)."""
+        game = self.game
+        if buyer != UNION_BANK:
+            game.pay(pid, payee, price)
+            return
+        own = min(game.cash(UNION_BANK), price)
+        game.pay(UNION_BANK, payee, own)
+        game.pay(pid, payee, price - own)
+        self.round.union_bank_acted = True
+
+    # -- buying
+
+    def buys(self, pid: PlayerId, player: PlayerId | None = None) -> Iterator[Share]:
+        """As the generic buys, for a player or the Union Bank (``pid``) acting through ``player``."""
+        game = self.game
+        acting = pid if player is None else player
+        for sym, corp in game.corporations.items():
+            if corp.par_price is None or sym == PEIR:
+                continue
+            for source in (IPO, MARKET):
+                seen: set[int] = set()
+                for share in game.held(source, sym):
+                    if share.president or share.percent in seen:
+                        continue
+                    seen.add(share.percent)
+                    if self.buy_problem_for(pid, acting, share) is None:
+                        yield share
+
+    def buy_problem(self, pid: PlayerId, share: Share) -> Violation | None:
+        return self.buy_problem_for(pid, pid, share)
+
+    def buy_problem_for(self, buyer: PlayerId, player: PlayerId, share: Share) -> Violation | None:
+        game = self.game
+        sym = share.corporation
+        if game.corporations[sym].par_price is None or sym == PEIR:
+            return Violation("buy-unparred", f"{sym} has not been started; its shares are not for sale")
+        if share.owner not in (IPO, MARKET):
+            return Violation("buy-source", f"certificate {share.id} is not for sale (held by {share.owner})")
+        if self.round.turn.bought:
+            return Violation("buy-one", f"{game.player_name(player)} already acted this turn")
+        if sym in self.round.sold.get(buyer, ()):
+            return Violation("buy-after-sale", f"{game.player_name(buyer)} sold {sym} earlier in this stock round and may not buy it again")
+        price = self.price_of(share)
+        if self.funds(buyer, player) < price:
+            return Violation("cash", f"{game.player_name(player)} has ${self.funds(buyer, player)}, less than the ${price} needed")
+        if game.percent(buyer, sym) + share.percent > game.title.max_ownership:
+            return Violation("ownership-limit", f"{sym}: {game.percent(buyer, sym) + share.percent}% would be over the {game.title.max_ownership}% limit")
+        if buyer != UNION_BANK:
+            return self.gain_problem(player, sym, share.percent)
+        return None
+
+    def do_buy_shares(self, action: Action) -> Effects:
+        pid = self.acting_player(action)
+        buyer = self.buyer_of(action, pid)
+        shares = self.declared_shares(action)
+        if len(shares) != 1:
+            raise Violation("buy-one", "a stock turn buys exactly one certificate")
+        share = shares[0]
+        self.check_percent(action, shares)
+        self.check_no_extras(action, ("swap", "total_price", "discounter", "share_price"))
+        problem = self.buy_problem_for(buyer, pid, share)
+        if problem is not None:
+            raise problem
+        yield
+        price = self.price_of(share)
+        self.charge(buyer, pid, share.corporation if share.owner == IPO else None, price)
+        transfer(self.game, [share], buyer)
+        self.game.float_if_ready(share.corporation)
+        self.round.turn.actions.append(("buy", share.corporation))
+        self.round.acted(pid)
+
+    # -- starting a company
+
+    def pars(self, pid: PlayerId, player: PlayerId | None = None) -> Iterator[tuple[str, Cell]]:
+        acting = pid if player is None else player
+        if self.round.turn.bought:
+            return
+        for sym in self.game.corporations:
+            if self.start_problem(pid, acting, sym) is not None:
+                continue
+            for price in self.title.start_prices(self.game):
+                if self.funds(pid, acting) >= 2 * price:
+                    yield sym, self.title.start_cell(self.game, price)
+
+    def start_problem(self, buyer: PlayerId, player: PlayerId, sym: str) -> Violation | None:
+        game = self.game
+        if sym not in self.title.state(game).peir_companies or game.corporations[sym].par_price is not None:
+            return Violation("start-peir", f"{sym} is not a PEIR company still to be started")
+        if not self.title.tranche_available(game):
+            return Violation("tranche", "no tranche place is open: every company of the last tranche must first operate or sell out")
+        if self.round.turn.bought:
+            return Violation("buy-one", f"{game.player_name(player)} already acted this turn")
+        if sym in self.round.sold.get(buyer, ()):
+            return Violation("buy-after-sale", f"{game.player_name(buyer)} sold {sym} earlier in this stock round")
+        if buyer != UNION_BANK:
+            return self.gain_problem(player, sym, 20)
+        return None
+
+    def do_par(self, action: Action) -> Effects:
+        game = self.game
+        pid = self.acting_player(action)
+        buyer = self.buyer_of(action, pid)
+        sym = str(action.fields.get("corporation"))
+        self.check_no_extras(action, ("slot",))
+        problem = self.start_problem(buyer, pid, sym)
+        if problem is not None:
+            raise problem
+        price, row, column = parse_share_price(action.fields.get("share_price"))
+        cell = game.market.cell(row, column)
+        if cell is None or cell.price != price or price not in self.title.start_prices(game):
+            allowed = ", ".join(f"${p}" for p in self.title.start_prices(game))
+            raise Violation("par-value", f"${price} is not an available start price ({allowed})")
+        if self.funds(buyer, pid) < 2 * price:
+            raise Violation("cash", f"{game.player_name(pid)} has ${self.funds(buyer, pid)}, less than the ${2 * price} needed")
+        yield
+        self.charge(buyer, pid, None, 2 * price)
+        self.title.start_company(game, sym, cell)
+        game.move_share(f"{sym}_0", buyer)
+        game.note("par", sym, price, buyer)
+        game.float_if_ready(sym)
+        self.round.turn.actions.append(("par", sym))
+        self.round.acted(pid)
+
+    # -- selling
+
+    def sale_problem(self, pid: PlayerId, shares: Sequence[Share], percent: int) -> Violation | None:
+        if shares[0].corporation == PEIR:
+            return Violation("sell-own", "PEIR shares are not sold")
+        return super().sale_problem(pid, shares, percent)
+
+    # -- splitting (6.7.4)
+
+    def do_split(self, action: Action) -> Effects:
+        game = self.game
+        pid = self.acting_player(action)
+        sym = str(action.fields.get("corporation"))
+        if self.round.turn.bought:
+            raise Violation("buy-one", f"{game.player_name(pid)} already acted this turn")
+        if sym not in game.corporations or not self.title.may_split(game, sym, pid):
+            raise Violation("split", f"{sym} cannot be split by {game.player_name(pid)} (president with 40%, two stations, an open tranche place)")
+        yield
+        if pid in self.round.pass_order:
+            self.round.pass_order.remove(pid)
+        self.round.marked.discard(pid)
+        self.round.split = Split(sym)
+        self.round.turn.actions.append(("split", sym))
+        self.round.acted(pid)
+

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ingest.model import Entity
 from replay.data import Ability
+from replay.errors import Violation
 from replay.state import CompanyState, GameState
 
 
@@ -81,3 +83,17 @@ def in_time(game: GameState, corporation: str, company: CompanyState, ability: A
         if timing == f"owning_player_{step}" and company.owner == game.president(corporation):
             return True
     return False
+
+
+def check_acts_for(game: GameState, corporation: str | None, entity: Entity) -> None:
+    """A private acts only for the operating company that owns it (or, where the title lets a
+    player's private act, for a company its owner presides)."""
+    company = game.companies.get(str(entity.id))
+    if company is None or company.closed or company.owner is None:
+        raise Violation("company-owner", f"{entity.id} is not in play")
+    if corporation is not None and company.owner == corporation:
+        return
+    president = game.president(corporation) if corporation is not None else None
+    if game.title.player_privates_act and company.owner in game.players and company.owner == president:
+        return
+    raise Violation("company-owner", f"{company.name} is not owned by the company that operates")

@@ -37,6 +37,8 @@ class Step:
     """How messages name the step ("track", "train purchase")."""
     timing: ClassVar[str | None] = None
     """The name private abilities' timings give this step (18xx.games: "track", "buy_train")."""
+    can_pass: ClassVar[bool] = True
+    """Whether the step may be passed (a run, a discard, a private's ability step may not)."""
 
     def __init__(self, round_: Round) -> None:
         self.round = round_
@@ -71,6 +73,11 @@ class Step:
         """Every concrete legal action this step offers now (each passes :meth:`check`)."""
         return iter(())
 
+    def answers(self, action: Action) -> bool:
+        """Whether this step takes such an action from its entity at all (now or at another
+        moment): by default from the round's entity on turn."""
+        return action.entity == self.round.current
+
     def why_not(self, action: Action) -> Violation | None:
         """While this step waits, why ``action`` (which it does not take) cannot happen; None
         leaves the round's own explanation (not on turn, later step)."""
@@ -78,9 +85,13 @@ class Step:
 
     # -- acting
 
+    def takes(self, kind: str) -> bool:
+        """Whether actions of this type are ever this step's."""
+        return hasattr(self, f"do_{kind}") and (kind != "pass" or self.can_pass)
+
     def handler(self, action: Action) -> Effects:
         method: Callable[[Action], Effects] | None = getattr(self, f"do_{action.type}", None)
-        if method is None:
+        if method is None or not self.takes(action.type):
             raise Violation("action-type", f"{action.type} is not an action of the {self.name} step")
         return method(action)
 
@@ -147,19 +158,29 @@ class Round:
         raise self.refusal(action, None)
 
     def refusal(self, action: Action, blocking: Step | None) -> Violation:
-        """Why no step takes ``action``: the entity is not on turn, the step is over or not yet
-        reached, or the action belongs to no step of this round."""
-        current = self.current
+        """Why no step takes ``action``. In order: the waiting step explains; the action is not
+        one of this round's; the entity is not on turn; a step that takes such actions from it
+        says which of its rules forbids this one (no tile lay left, a station already placed);
+        the step was passed or is not reached yet."""
         explained = blocking.why_not(action) if blocking is not None else None
         if explained is not None:
             return explained
-        if blocking is not None and blocking.actor() != action.entity and current != action.entity:
+        handlers = [s for s in self.steps if s.takes(action.type)]
+        if not handlers:
+            return Violation("action-type", f"{action.type} is not an action of {self.label}")
+        answering = [s for s in handlers if s.answers(action)]
+        if not answering and blocking is not None:
             return self.not_on_turn(action, blocking)
-        if any(action.type in s.offers(action.entity) for s in self.steps):
-            return Violation("step-order", f"{action.entity.id} cannot {action.type.replace('_', ' ')} now")
+        for step in answering:
+            if step.passed and action.type in step.offers(action.entity):
+                return Violation("step-order", f"{action.entity.id} has finished its {step.name} step")
+            try:
+                step.check(action)
+            except Violation as violation:
+                return violation
         if blocking is not None:
             return self.blocked(action, blocking)
-        return Violation("action-type", f"{action.type} by {action.entity.id} is not possible in {self.label}")
+        return Violation("step-order", f"{action.entity.id} cannot {action.type.replace('_', ' ')} now")
 
     def not_on_turn(self, action: Action, blocking: Step) -> Violation:
         actor = blocking.actor()

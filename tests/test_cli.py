@@ -196,10 +196,10 @@ def test_replay_json_with_states(tmp_path: Path) -> None:
     result = run("replay", str(SHORT_GAME), "--json", "--states")
     assert result.exit_code == 0, result.output
     game = json.loads(result.stdout.splitlines()[0])
-    assert (game["game"], game["title"], game["actions"], game["flags"]) == ("railledger/test-18ms-short", "18MS", 69, [])
-    assert len(game["states"]) == 69
+    assert (game["game"], game["title"], game["actions"], game["flags"]) == ("railledger/test-18ms-short", "18MS", 79, [])
+    assert len(game["states"]) == 79
     last = game["states"][-1]  # WRA's third train ends OR 2.1: OR 2.2 begins and the BS pays Ada
-    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (68, "710", "OR 2.1", "3")
+    assert (last["index"], last["action_id"], last["round"], last["phase"]) == (78, "710", "OR 2.1", "3")
     assert last["players"]["Ada"]["cash"] == 136 and last["players"]["Ada"]["shares"] == {"GMO": 60, "IC": 10}
     assert last["companies"]["WRA"]["trains"] == ["2+", "2+", "3+"] and last["companies"]["WRA"]["president"] == "Cugnot"
 
@@ -213,7 +213,7 @@ def test_replay_keep_going_prints_every_flag_and_fails(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "2 flags" in result.stdout
     assert "action 185 (#18) 18MS/10.2-no-sale-first-sr" in result.stdout
-    assert "action 345 (#34) 18MS/11.4.2-tile-count" in result.stdout
+    assert "action 345 (#35) 18MS/11.4.2-tile-count" in result.stdout
 
 
 @needs_fixtures

@@ -154,7 +154,7 @@ def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard
 def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/review.py", game=SHORT_KEY)
     last = page.slider[0].value
-    assert last == 68  # opens at the last action of the 69
+    assert last == 78  # opens at the last action of the 79
     players, companies = page.dataframe[0].value, page.dataframe[1].value
     assert list(players["player"]) == ["Ada", "Brunel", "Cugnot"]
     assert sorted(companies["company"]) == ["GMO", "IC", "WRA"]

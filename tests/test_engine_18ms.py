@@ -8,6 +8,8 @@ import pytest
 from ingest.model import Action, Entity
 from replay import Game, IllegalAction
 from replay.routes import Route, build_route
+from replay.steps.tokens import Placement
+from replay.titles.g18ms.steps import NewOrleansBonus
 from tests.mutations import corp
 from tests.test_replay_18ms import game_until
 
@@ -55,11 +57,12 @@ def test_new_orleans_bonus_only_for_the_company_holding_it(end_of_or3: Game) -> 
 
 def test_the_first_station_in_new_orleans_earns_100(end_of_or3: Game) -> None:
     game = end_of_or3
+    token_step = next(s for s in game.round.steps if isinstance(s, NewOrleansBonus))
     before = game.cash("WRA")
-    game.title.after_token_placed(game, "WRA", "I1")
-    game.title.after_token_placed(game, "IC", "I1")
+    token_step.after_placement(Placement("I1", 0, 0, 40))
     assert game.cash("WRA") == before + 100 and "new_orleans_bonus" in game.corporations["WRA"].abilities
-    assert "new_orleans_bonus" not in game.corporations["IC"].abilities
+    token_step.after_placement(Placement("I1", 0, 0, 40))  # only the first station earns it
+    assert game.cash("WRA") == before + 100
 
 
 def test_a_sale_hands_the_presidency_to_the_largest_holder() -> None:
@@ -96,7 +99,7 @@ def test_the_first_6_train_starts_phase_6_and_closes_the_privates(end_of_or3: Ga
     game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "6-0", "price": 550, "variant": "6"}))
     assert game.phase.name == "6"
     assert all(c.closed for c in game.companies.values())
-    assert "2D" in game.title.available_from_bank(game)
+    assert "2D" in {t.card for t in game.title.bank_trains(game)}
 
 
 def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> None:
@@ -109,20 +112,23 @@ def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> No
         train.owner, train.rusted = None, True
     game.players["Cugnot"].cash = 500
     game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "5-0", "price": 500, "variant": "5"}))
-    assert game.cash("WRA") == 0
+    assert game.round.label == "OR 2.2"  # nothing more to do: the round is over, the next has paid
+    assert game.cash("WRA") == sum(c.revenue for c in game.companies.values() if c.owner == "WRA" and not c.closed)
     assert game.cash("Cugnot") == 500 - (500 - 300) - 50
 
 
 def test_a_forced_purchase_borrows_after_every_sale() -> None:
-    game, _, index = game_until("280")
-    game.corporations["GMO"].cash = 0
-    game.players["Ada"].cash = 30
+    game, _, index = game_until("320")  # WRA has a route and no train: it must buy
+    game.corporations["WRA"].cash = 0
+    game.players["Cugnot"].cash = 30
     for share in game.shares.values():
-        if share.owner == "Ada" and not share.president:
-            share.owner = "ipo"  # nothing left Ada could sell
-    game.process(Action("buy_train", corp("GMO"), 280, 0, {"train": "2+-1", "price": 80, "variant": "2+"}))
-    assert game.cash("GMO") == 0
-    assert game.cash("Ada") == -(80 - 30) - 50  # the loan plus its flat fee
+        if share.owner == "Cugnot" and not share.president:
+            share.owner = "ipo"  # nothing left Cugnot could sell
+    game.process(Action("buy_train", corp("WRA"), 320, 0, {"train": "2+-2", "price": 80, "variant": "2+"}))
+    assert game.round.label == "OR 1.2"  # WRA was the last to operate: the next round has paid the privates
+    income = sum(c.revenue for c in game.companies.values() if c.owner == "Cugnot" and not c.closed)
+    assert game.cash("WRA") == 0
+    assert game.cash("Cugnot") == -(80 - 30) - 50 + income  # the loan plus its flat fee
 
 
 def test_mississippi_central_is_exchanged_for_its_2plus_train() -> None:
@@ -147,6 +153,7 @@ def test_birmingham_southern_lays_its_two_tiles_in_one_operating_round() -> None
     game, _, index = game_until("620")
     game.companies["BS"].owner = "IC"
     game.process(Action("lay_tile", Entity("company", "BS"), 620, 0, {"hex": "B8", "tile": "9-3", "rotation": 1}))
-    game.or_number += 2  # a later operating round
-    with pytest.raises(IllegalAction, match="in one operating round"):
+    game.title.on_or_start(game, 1)  # what every operating round does first
+    with pytest.raises(IllegalAction) as caught:
         game.process(Action("lay_tile", Entity("company", "BS"), 621, 0, {"hex": "B10", "tile": "9-4", "rotation": 1}))
+    assert caught.value.rule_id == "18MS/16-company-ability"

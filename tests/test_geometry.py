@@ -26,7 +26,7 @@ from replay.geometry import (
 from replay.hexgrid import POINTY_OFFSETS, coordinates, hex_id, neighbour, opposite, shared_edge
 from tests.conftest import REPO, fixtures_dir
 
-SLUG = "18ms"
+SLUG = "g18ms"
 CATALOGUE = load_catalogue(SLUG)
 TILES = CATALOGUE.tiles
 HEXES = load_hexes(SLUG)

@@ -80,7 +80,7 @@ MUTATIONS = [
     ("a bank train below its price", (520, "520 C buy_train 2H-0 60 variant=2H"), f"{T}/7.6-train-price", "520"),
     ("a 3H while 2H trains remain", (520, "520 C buy_train 3H-0 100 variant=3H"), f"{T}/7.6-train-order", "520"),
     ("a train that does not exist", (520, "520 C buy_train 2H-9 80 variant=2H"), f"{T}/13.2-train-unknown", "520"),
-    ("end the turn without a train", [(560, "560 Gt pass"), (570, "570 Gt pass")], f"{T}/7.6.3-must-buy-train", "570"),
+    ("end the turn without a train", [(560, "560 Gt pass"), (570, "570 Gt pass")], f"{T}/7.6.3-must-buy-train", "560"),
     ("dividend without a run", (590, "590 PEIR dividend payout"), f"{T}/7.5-dividend-no-run", "590"),
     ("the PEIR buys two bank trains", (600, None, "605 PEIR buy_train 3H-1 100 variant=3H"), f"{T}/7.7-peir-train", "605"),
     ("run another company's train", (730, "730 Gt run_routes [2H-0 R16-R18]"), f"{T}/13.3-route-train", "730"),
@@ -152,9 +152,20 @@ def test_certificate_limit_of_20_with_three_players() -> None:
 
 
 def test_a_player_over_the_limit_must_sell_before_passing() -> None:
+    def over_the_limit_with_a_share_to_sell(game: Game) -> None:
+        give(game, "Ada", *many_shares(game), "C_3", "C_4")
+        game.corporations["C"].operated = True  # so that its shares may be sold
+
     pass_ = Action("pass", player("Ada"), 460, 0, {})
-    error = process_at("460", pass_, lambda g: give(g, "Ada", *many_shares(g), "MS_1", "MS_2", "MS_3"))
-    assert error.rule_id == f"{T}/6.3-cert-limit-excess"
+    assert process_at("460", pass_, over_the_limit_with_a_share_to_sell).rule_id == f"{T}/6.3-cert-limit-excess"
+
+
+def test_a_player_over_the_limit_with_nothing_to_sell_may_pass() -> None:
+    """18xx.games asks for a sale only when one is possible (nothing has operated in SR 1)."""
+    game, record, index = game_until(SHORT, "460")
+    give(game, "Ada", *many_shares(game), "MS_1", "MS_2", "MS_3")
+    assert game.certificates("Ada") > game.cert_limit()
+    assert game.is_legal(Action("pass", player("Ada"), 460, 0, {}))
 
 
 def test_at_most_thirty_percent_sold_in_a_turn() -> None:
@@ -250,6 +261,7 @@ def test_a_4_plus_stays_with_its_company_after_the_first_diesel() -> None:
     def diesel_phase(game: Game) -> None:
         game.trains["4+-0"].owner = "Gt"
         game.phase_index = [p.name for p in game.title.phases].index("D")
+        assert game.title.rusts_later(game, game.trains["4+-0"])  # it never ran: obsolete, not rusted
     purchase = Action("buy_train", corp("C"), 520, 0, {"train": "4+-0", "price": 1})
     assert process_at("520", purchase, diesel_phase).rule_id == f"{T}/7.6-train-source"
 

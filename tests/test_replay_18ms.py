@@ -89,8 +89,9 @@ MUTATIONS = [
     ("a 2+ train to three cities", (690, "690 WRA run_routes [2+-2 E9-E11 E11-E13-E15]"), "18MS/11.6-route-length", "690"),
     ("a route without a station", (400, "400 GMO run_routes [2+-1 H8-H10]"), "18MS/11.1-route-token", "400"),
     ("inflated revenue", (350, "350 IC run_routes [2+-0 A1-B2 $100]"), "18MS/11.6-route-revenue", "350"),
-    ("dividend without a run", (580, "580 GMO pass"), "18MS/11.7-dividend-no-run", "590"),
-    ("dividend after the dividend step", (280, "280 GMO dividend payout"), "18MS/11.3-step-order", "280"),
+    ("pass instead of running trains", (580, "580 GMO pass"), "18MS/11.6-run-required", "580"),
+    ("dividend without revenue", (280, "280 GMO dividend payout"), "18MS/11.7-dividend-no-run", "280"),
+    ("a second dividend", (360, None, "365 IC dividend payout"), "18MS/11.3-step-order", "365"),
     ("half dividend", (360, "360 IC dividend half"), "18MS/11.7-dividend-kind", "360"),
     ("buy a train that does not exist", (240, "240 IC buy_train 9+-0 80"), "18MS/11.8-train-unknown", "240"),
     ("a bank train below face value", (240, "240 IC buy_train 2+-0 70"), "18MS/11.8-train-price", "240"),
@@ -99,7 +100,7 @@ MUTATIONS = [
     ("a private from another player", (380, "380 IC buy_company M&O 70"), "18MS/11.3-company-buy", "380"),
     ("a private above 1.5 times face value", (380, "380 IC buy_company AGS 50"), "18MS/11.3-company-price", "380"),
     ("M&O bought in OR 1", (320, "320 WRA buy_company M&O 70"), "18MS/16-company-buy-phase", "320"),
-    ("end the turn without a train", (320, "320 WRA pass"), "18MS/11.8-must-buy-train", "330"),
+    ("end the turn without a train", (320, "320 WRA pass"), "18MS/11.8-must-buy-train", "320"),
     ("an action a round does not have", (360, "360 IC choose choice:=\"x\""), "18MS/4-action-type", "360"),
     ("a rotation written as text", (230, '230 IC lay_tile B4 9-0 rotation:="1"'), "18MS/4-action-malformed", "230"),
     ("M&O discount on a 2+", (710, "710 company:M&O buy_train 3+-1 180"), "18MS/11.8-train-price", "710"),
@@ -170,7 +171,7 @@ def test_mobile_tile_only_in_mobile() -> None:
 def test_first_turn_second_tile_not_an_upgrade_after_an_upgrade() -> None:
     game, _, index = game_until("230")
     game.phase_index = 1  # green available
-    game.round.turn.laid = [("B6", "green", True)]  # as if the first lay had been an upgrade
+    game.round.turn.lays, game.round.turn.upgraded = 1, True  # as if the first lay had been an upgrade
     tile, rotation = next((t, r) for t in ("87-0", "88-0", "143-0", "204-0") for r in range(6) if _fits(game, "B2", t, r))
     game.index = index
     with pytest.raises(IllegalAction) as caught:
@@ -222,8 +223,7 @@ def test_token_reserved_home() -> None:
 
 def test_no_buying_a_train_that_ran_and_becomes_obsolete() -> None:
     def run_and_last_of_the_2plus(game: Game) -> None:
-        game.trains["2+-0"].operated = True
-        game.or_number = 4
+        game.trains["2+-0"].reserved = True  # IC ran it in the second OR of the set it rusts after
 
     error = process_at("450", Action("buy_train", corp("WRA"), 450, 0, {"train": "2+-0", "price": 10}), run_and_last_of_the_2plus)
     assert error.rule_id == "18MS/11.9-train-obsolete"
@@ -231,11 +231,12 @@ def test_no_buying_a_train_that_ran_and_becomes_obsolete() -> None:
 
 def test_forced_purchase_without_enough_president_cash_needs_a_loan_only_after_sales() -> None:
     def broke(game: Game) -> None:
-        game.corporations["GMO"].cash = 0
-        game.players["Ada"].cash = 10
+        game.corporations["WRA"].cash = 0
+        game.players["Cugnot"].cash = 10
 
-    # Ada has shares she could sell, so the bank lends nothing yet: 18MS gives a loan only after sales.
-    error = process_at("280", Action("buy_train", corp("GMO"), 280, 0, {"train": "2+-1", "price": 80}), broke)
+    # WRA has a route and no train, so it must buy; Cugnot has shares he could sell, so the bank
+    # lends nothing yet: 18MS gives a loan only after sales.
+    error = process_at("320", Action("buy_train", corp("WRA"), 320, 0, {"train": "2+-2", "price": 80}), broke)
     assert error.rule_id == "18MS/11.8.3-forced-purchase"
 
 

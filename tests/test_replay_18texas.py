@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from ingest.export import read_export
-from ingest.model import Action, Entity
+from ingest.model import Action, Entity, Player
 from replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_params
 from tests.mutations import assert_flagged, distinct_rules, game_until, illegal_at, mutation_params, player
 
 SHORT = (Path(__file__).resolve().parent / "games" / "18texas-short.rln").read_text()
-TEXAS = __import__("importlib").import_module("replay.titles.18texas")
+TEXAS = __import__("importlib").import_module("replay.titles.g18texas")
 
 
 @pytest.mark.parametrize("path", fixture_params("18Texas"))
@@ -32,7 +32,8 @@ def test_recorded_games_replay_to_their_recorded_scores(path: Path) -> None:
     (1, None, "T&P"), (2, None, "MKT"), (3, None, "SSW"),
 ])
 def test_jay_gould_company_is_drawn_as_18xx_games_draws_it(seed: int | None, game_id: str | None, company: str) -> None:
-    assert TEXAS.jay_gould_company(seed, game_id) == company
+    players = [Player(n, f"P{n}") for n in (1, 2, 3)]
+    assert TEXAS.EighteenTexas().state(Game.start("18Texas", players, seed=seed, game_id=game_id)).jay_gould == company
 
 
 def test_the_short_game_is_legal() -> None:
@@ -88,12 +89,12 @@ MUTATIONS = [
     ("a 3-train while 2-trains remain", (190, "190 T&P buy_train 3-0 200"), "18Texas/12.6-train-order", "190"),
     ("a bank train below face value", (190, "190 T&P buy_train 2-0 90"), "18Texas/12.6-train-price", "190"),
     ("a train that does not exist", (190, "190 T&P buy_train 2-9 100"), "18Texas/12.6-train-unknown", "190"),
-    ("end the turn without a train", (240, "240 MP pass"), "18Texas/12.6-must-buy-train", "250"),
+    ("end the turn without a train", (240, "240 MP pass"), "18Texas/12.6-must-buy-train", "240"),
     ("issue in the first operating turn", (210, "210 T&P sell_shares T&P_4 10"), "18Texas/12.7-issue-first-turn", "210"),
     ("issue and redeem in one turn", (440, None, "445 T&P buy_shares T&P_3 10"), "18Texas/12-operating-order", "445"),
     ("issue another company's share", (440, "440 T&P sell_shares MP_5 10"), "18Texas/12.7-issue-own", "440"),
     ("redeem a treasury share", (440, "440 T&P buy_shares T&P_5 10"), "18Texas/12.7-redeem-own", "440"),
-    ("a company buys a private", (200, "200 T&P buy_company JG 200"), "18Texas/5-company-buy", "200"),
+    ("a company buys a private", (200, "200 T&P buy_company JG 200"), "18Texas/8-action-type", "200"),
     ("an action a round does not have", (410, "410 T&P choose choice:=\"x\""), "18Texas/8-action-type", "410"),
 ]
 
@@ -142,6 +143,13 @@ def test_half_dividend_rounds_the_payout_up_to_ten() -> None:
 
 def test_bankruptcy_ends_the_game_with_events() -> None:
     game, record, index = game_until(SHORT, "240")  # MP must buy a train
+    president = game.president("MP")
+    assert president is not None
+    game.corporations["MP"].cash = 0
+    game.players[president].cash = 0
+    for share in game.shares_of["MP"]:
+        if share.owner == president and not share.president:
+            share.owner = "ipo"  # nothing left to sell either
     game.process(Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}))
     assert game.finished
     assert [(e.kind, e.subject) for e in game.events[-2:]] == [("bankruptcy", "MP"), ("game_end", "bankruptcy")]

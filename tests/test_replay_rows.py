@@ -25,13 +25,13 @@ def test_states_are_stored_for_every_action(tmp_path: Path) -> None:
         steps = archive.table("steps")
         players = archive.table("player_states")
         companies = archive.table("company_states")
-    assert steps.height == 69 and players.height == 69 * 3 and companies.height == 69 * 5
-    last = players.filter(pl.col("seq") == 68).sort("seat")
+    assert steps.height == 79 and players.height == 79 * 3 and companies.height == 79 * 5
+    last = players.filter(pl.col("seq") == 78).sort("seat")
     assert last["cash"].to_list() == [136, 230, 211]  # the last action ends OR 2.1; OR 2.2's privates paid
     assert last["shares"].to_list()[0] == "GMO=60,IC=10"
-    wra = companies.filter((pl.col("seq") == 68) & (pl.col("company") == "WRA")).row(0, named=True)
+    wra = companies.filter((pl.col("seq") == 78) & (pl.col("company") == "WRA")).row(0, named=True)
     assert (wra["cash"], wra["trains"], wra["tokens"], wra["president"], wra["price"]) == (425, "2+,2+,3+", 2, 3, 70)
-    assert steps.filter(pl.col("seq") == 68)["round"].item() == "OR 2.1"
+    assert steps.filter(pl.col("seq") == 78)["round"].item() == "OR 2.1"
 
 
 def test_round_ends_events_standings(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Structural checks of The Old Prince 1871 title data (replay/titles/1871/) and its catalogue tiles.
+"""Structural checks of The Old Prince 1871 title data (replay/titles/g1871/) and its catalogue tiles.
 
 Standard library only (plus pytest). Fixture tests need the shared 18xx.games records
 ``$RAILLEDGER_FIXTURES/1871/*.json`` or ``<repo>/../shared/fixtures/1871/*.json`` and are skipped
@@ -23,7 +23,7 @@ from replay.hexgrid import FLAT_OFFSETS, coordinates, neighbour, shared_edge
 from tests.title_data import COLORS, check_city_id, check_geometry, loader, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
-TITLE = REPO / "replay" / "titles" / "1871"
+TITLE = REPO / "replay" / "titles" / "g1871"
 RULEBOOK = REPO.parent / "shared" / "rules" / "1871-the-old-prince.txt"
 
 ORDER = ["white", *COLORS]
@@ -33,7 +33,7 @@ AUCTION_ORDER = ["MC", "VR", "IB", "RA", "RF", "SB", "HSE", "ML", "SBC", "SL", "
 DATA_FILES = ["tiles.json", "map.json", "market.json", "trains.json", "phases.json", "companies.json", "game.json", "rules.json"]
 
 
-load = loader("1871")
+load = loader("g1871")
 
 
 def turned(paths, rot: int) -> list[tuple[str, str]]:
@@ -199,7 +199,7 @@ def test_rules_keys():
     mine = set(r["rules"])
     assert not mine & set(r["not_applicable"])
     others = set()
-    for t in ("18ms", "18texas"):
+    for t in ("g18ms", "g18texas"):
         p = REPO / "replay" / "titles" / t / "rules.json"
         if p.exists():
             others |= set(json.loads(p.read_text(encoding="utf-8"))["rules"])
@@ -215,8 +215,8 @@ def test_rules_keys():
 # ---------------------------------------------------------------- setup draws (pure facts, no fixtures)
 
 def setup_draws(seed: int, n_players: int) -> dict:
-    """The engine's draws (replay/titles/1871/draws.py) in the shape the documented facts use."""
-    drawn = importlib.import_module("replay.titles.1871.draws").draw(seed, None, n_players)
+    """The engine's draws (replay/titles/g1871/draws.py) in the shape the documented facts use."""
+    drawn = importlib.import_module("replay.titles.g1871.draws").draw(seed, None, n_players)
     return {"mainline": drawn.mainline, "shortline": drawn.shortline, "ub_share": f"{drawn.union_bank_company}_8",
             "peir": list(drawn.peir_companies), "piles": [list(p) for p in drawn.piles]}
 

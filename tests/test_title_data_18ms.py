@@ -1,4 +1,4 @@
-"""Structural checks of the 18MS title data (replay/titles/18ms/) and the shared tile catalogue.
+"""Structural checks of the 18MS title data (replay/titles/g18ms/) and the shared tile catalogue.
 
 Standard library only (plus pytest). The fixture test needs the shared 18xx.games records:
 ``$RAILLEDGER_FIXTURES/18MS/*.json`` or ``<repo>/../shared/fixtures/18MS/*.json``.
@@ -15,12 +15,12 @@ import pytest
 from tests.title_data import CATALOGUE, COLORS, check_city_id, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
-TITLE = REPO / "replay" / "titles" / "18ms"
+TITLE = REPO / "replay" / "titles" / "g18ms"
 RULEBOOK = REPO.parent / "shared" / "rules" / "18MS.txt"
 
 
 
-load = loader("18ms")
+load = loader("g18ms")
 
 
 def edge_signature(t: dict, rot: int = 0) -> set:

@@ -1,4 +1,4 @@
-"""Structural checks of the 18Texas title data (replay/titles/18texas/) and its shared catalogue tiles.
+"""Structural checks of the 18Texas title data (replay/titles/g18texas/) and its shared catalogue tiles.
 
 Standard library only (plus pytest). The fixture tests need the shared 18xx.games records:
 ``$RAILLEDGER_FIXTURES/18Texas/*.json`` or ``<repo>/../shared/fixtures/18Texas/*.json``; the rulebook
@@ -19,14 +19,14 @@ import pytest
 from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, check_city_id, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
-TITLE = REPO / "replay" / "titles" / "18texas"
+TITLE = REPO / "replay" / "titles" / "g18texas"
 RULEBOOK = REPO.parent / "shared" / "rules" / "18Texas.txt"
 
 CORPORATION_ORDER = ["T&P", "MKT", "SP", "MP", "SSW", "SAA"]
 DATA_FILES = ["tiles.json", "map.json", "market.json", "trains.json", "phases.json", "companies.json", "game.json", "rules.json"]
 
 
-load = loader("18texas")
+load = loader("g18texas")
 
 
 # ---------------------------------------------------------------- geometry helpers (no engine imports)
@@ -332,7 +332,7 @@ def test_game():
 
 def test_rules_keys():
     rules = load("rules.json")
-    ms = json.loads((REPO / "replay" / "titles" / "18ms" / "rules.json").read_text(encoding="utf-8"))["rules"]
+    ms = json.loads((REPO / "replay" / "titles" / "g18ms" / "rules.json").read_text(encoding="utf-8"))["rules"]
     assert set(ms) == (set(rules["rules"]) & set(ms)) | set(rules["not_applicable"])
     assert not set(rules["rules"]) & set(rules["not_applicable"])
     text = rulebook_text()

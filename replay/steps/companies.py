@@ -23,6 +23,7 @@ class BuyCompany(OperatingStep):
     """Buying a private at any moment of the turn (does not hold the turn up)."""
 
     name = "private purchase"
+    can_pass = False
     blocks = False
 
 
@@ -110,3 +111,4 @@ class BuyCompanyLast(BuyCompany):
     """The turn's last step: it waits while a private could be bought or an ability used."""
 
     blocks = True
+    can_pass = True

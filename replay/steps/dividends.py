@@ -20,6 +20,7 @@ from replay.steps.base import OperatingStep
 
 class Dividend(OperatingStep):
     name = "dividend"
+    can_pass = False
     timing = "dividend"
 
 
@@ -40,6 +41,8 @@ class Dividend(OperatingStep):
     def do_dividend(self, action: Action) -> Effects:
         if action.entity != self.round.current:
             raise Violation("operating-order", f"{action.entity.id} is not operating")
+        if self.round.turn.revenue <= 0:
+            raise Violation("dividend-no-run", f"{self.corporation} earned nothing this turn: there is no dividend to pay")
         kind = action.fields.get("kind")
         if kind not in self.kinds():
             raise Violation("dividend-kind", f"{kind!r} is not a dividend choice of {self.corporation} ({', '.join(self.kinds())})")

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 class Draft(Step):
     name = "draft"
+    can_pass = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "player"
     round: PrivatesRound
 
     def __init__(self, round_: PrivatesRound) -> None:  # type: ignore[override]
@@ -79,6 +83,10 @@ class Draft(Step):
 
 class BidAuction(Step):
     name = "auction"
+    can_pass = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "player"
     round: PrivatesRound
     increment = 5
 

@@ -24,6 +24,7 @@ from replay.state import GameState
 
 class RunRoutes(OperatingStep):
     name = "run"
+    can_pass = False
     timing = "route"
 
     def offers(self, entity: Entity) -> frozenset[str]:
@@ -33,6 +34,11 @@ class RunRoutes(OperatingStep):
         if not self.game.corporation_trains(sym) or not route_available(self.game, sym):
             return frozenset()
         return frozenset({"run_routes"})
+
+    def why_not(self, action: Action) -> Violation | None:
+        if action.entity == self.round.current and action.type in ("pass", "dividend", "buy_train"):
+            return Violation("run-required", f"{self.round.corporation} has trains and a route: it runs them first (a run may be empty)")
+        return None
 
     def legal(self) -> Iterator[Action]:
         """A run is offered as the step (any set of routes may be declared): an empty run."""
@@ -46,6 +52,8 @@ class RunRoutes(OperatingStep):
         assert sym is not None
         if action.entity != self.round.current:
             raise Violation("operating-order", f"{action.entity.id} is not operating")
+        if self.round.turn.ran:
+            raise Violation("route-once", f"{sym} already ran its trains this turn")
         raw_routes: list[dict[str, Any]] = list(action.fields.get("routes") or [])
         routes = [build_route(game, sym, raw) for raw in raw_routes]
         check_run(game, sym, routes)

@@ -168,11 +168,11 @@ class BuySellParShares(Step):
         if len(shares) != 1:
             raise Violation("buy-one", "a stock turn buys exactly one certificate")
         share = shares[0]
-        self.check_percent(action, shares)
-        self.check_no_extras(action, ("swap", "borrow_from", "total_price", "discounter", "share_price", "purchase_for"))
         problem = self.buy_problem(pid, share)
         if problem is not None:
             raise problem
+        self.check_percent(action, shares)
+        self.check_no_extras(action, ("swap", "borrow_from", "total_price", "discounter", "share_price", "purchase_for"))
         yield
         self.buy(pid, share, self.price_of(share))
 
@@ -262,6 +262,9 @@ class BuySellParShares(Step):
     def sale_problem(self, pid: PlayerId, shares: Sequence[Share], percent: int) -> Violation | None:
         game, turn = self.game, self.round.turn
         sym = shares[0].corporation
+        order = self.sale_order_problem()
+        if order is not None:
+            return order
         if not game.title.may_sell(game, sym, self.round.number):
             if game.title.sell_after_operated:
                 return Violation("sell-after-operate", f"{sym} has not yet operated, so its shares cannot be sold")
@@ -271,9 +274,6 @@ class BuySellParShares(Step):
             return Violation("sell-limit", f"at most {limit}% of a company may be sold in a turn, not {percent + turn.sold_percent(sym)}%")
         if game.title.one_sale_per_company and any(s == sym for s, _ in turn.sales):
             return Violation("sell-once", f"{sym} was already sold this turn: one sale per company")
-        order = self.sale_order_problem()
-        if order is not None:
-            return order
         in_market = game.percent(MARKET, sym)
         if in_market + percent > game.title.market_pool_max:
             return Violation(

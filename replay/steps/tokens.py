@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ingest.model import Action, Entity
-from replay.abilities import held_for, in_time
+from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, make_action
@@ -165,7 +165,11 @@ class CompanyToken(Tokening):
     (``token_discount``: the fraction off), while the company's token step is under way."""
 
     name = "private station"
+    can_pass = False
     blocks = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "company"
 
     def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
         corp = self.round.corporation
@@ -203,6 +207,7 @@ class CompanyToken(Tokening):
                                       slot=self.game.board.tokens_in(hex_id, city).index(None))
 
     def do_place_token(self, action: Action) -> Effects:
+        check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.ability(action.entity)
         if found is None:
             raise Violation("company-ability", f"{action.entity.id} cannot place a station now")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity
-from replay.abilities import held_for, in_time
+from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, make_action
@@ -38,6 +38,7 @@ class TileLay:
     lay: bool | str = True
     upgrade: bool | str = True
     cost: int = 0
+    rule: str = "tile-count"  # the rule key a lay this one does not allow breaks
 
     def allows(self, upgrade: bool, turn: OperatingTurn) -> bool:
         permission = self.upgrade if upgrade else self.lay
@@ -208,10 +209,13 @@ class Track(TrackLaying):
         lay = self.next_lay()
         if lay is None:
             raise Violation("tile-count", f"{self.corporation} has no tile lay left this turn")
+        if lay.cost and self.game.cash(self.corporation) < lay.cost:
+            raise Violation(lay.rule, f"{self.corporation} has ${self.game.cash(self.corporation)}, less than the ${lay.cost} this lay costs")
         checked = self.check_tile(action, 0)
         if not lay.allows(checked.upgrade, self.round.turn):
             what = "an upgrade" if checked.upgrade else "a new yellow tile"
-            raise Violation("tile-count", f"{self.corporation}'s next tile lay may not be {what}")
+            after = " after an upgrade" if self.round.turn.upgraded else ""
+            raise Violation(lay.rule, f"{self.corporation}'s next tile lay may not be {what}{after}")
         total = checked.cost + lay.cost
         if self.game.cash(self.corporation) < total:
             raise Violation("terrain-cost", f"{self.corporation} has ${self.game.cash(self.corporation)}, less than the ${total} this lay costs")
@@ -234,7 +238,11 @@ class CompanyTrack(TrackLaying):
     as the company's own. It does not hold the turn up."""
 
     name = "private track"
+    can_pass = False
     blocks = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "company"
 
     def abilities(self, entity: Entity) -> list[tuple[CompanyState, Ability]]:
         if entity.kind != "company" or self.round.corporation is None:
@@ -264,6 +272,7 @@ class CompanyTrack(TrackLaying):
             yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None, tuple(ability.get("tiles") or ()) or None)
 
     def do_lay_tile(self, action: Action) -> Effects:
+        check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.abilities(action.entity)
         if not found:
             raise Violation("company-ability", f"{action.entity.id} has no ability to lay track now")

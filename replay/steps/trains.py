@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ingest.model import Action, Entity, PlayerId
-from replay.abilities import held_for, in_time
+from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, make_action
@@ -35,6 +35,7 @@ class Purchase:
     price: int
     from_bank: bool
     president_pays: int = 0  # cash the president gives the company for it
+    via: str | None = None  # a private whose ability the purchase used
 
 
 class BuyTrain(OperatingStep):
@@ -50,6 +51,13 @@ class BuyTrain(OperatingStep):
     """Whether an emergency sale may hand over the presidency of another company (EBUY_PRES_SWAP)."""
     cheapest_when_helped = True
     """Whether a president helping to pay must take the cheapest bank train (EBUY_DEPOT_TRAIN_MUST_BE_CHEAPEST)."""
+
+    def answers(self, action: Action) -> bool:
+        """The operating company, and its president for emergency sales."""
+        if action.type != "sell_shares":
+            return action.entity == self.round.current
+        president = self.president() if self.round.corporation is not None else None
+        return action.entity.kind == "player" and action.entity.id == president
 
 
     def president(self) -> PlayerId | None:
@@ -72,8 +80,8 @@ class BuyTrain(OperatingStep):
                 if t.owner is not None and t.owner != corp and not t.rusted and self.transferable(t)]
 
     def transferable(self, train: Train) -> bool:
-        """Whether another company's train may change hands now (title rules on obsolete trains)."""
-        return True
+        """Whether another company's train may change hands now (not one kept out of trade)."""
+        return not train.reserved
 
     def must_buy(self) -> bool:
         game, corp = self.game, self.corporation
@@ -104,6 +112,11 @@ class BuyTrain(OperatingStep):
         if self.can_buy():
             return frozenset({"buy_train", "pass"})
         return frozenset()
+
+    def why_not(self, action: Action) -> Violation | None:
+        if action.entity == self.round.current and action.type == "pass" and self.must_buy():
+            return Violation("must-buy-train", f"{self.corporation} owns no train, has a route, and must buy one")
+        return None
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
@@ -157,7 +170,7 @@ class BuyTrain(OperatingStep):
     def check_purchase(self, action: Action) -> Purchase:
         game, corp = self.game, self.corporation
         train = game.trains.get(str(action.fields.get("train")))
-        if train is None or train.rusted or train.reserved:
+        if train is None or train.rusted or (train.reserved and train.owner is None):
             raise Violation("train-unknown", f"there is no train {action.fields.get('train')} in play")
         if train.owner == corp:
             raise Violation("train-source", f"{corp} cannot buy its own train {train.id}")
@@ -234,7 +247,8 @@ class BuyTrain(OperatingStep):
         game.pay(corp, seller, purchase.price)
         train.name = purchase.variant
         train.discarded = False
-        game.deliver_train(train, corp, purchase.price, "bank" if seller is None else seller)
+        source = "bank" if seller is None else seller
+        game.deliver_train(train, corp, purchase.price, source if purchase.via is None else f"{source} with {purchase.via}")
         self.round.turn.trains_bought += 1
         game.title.after_train_bought(game, corp, train, purchase.from_bank)
         if not self.can_buy():
@@ -300,6 +314,10 @@ class DiscardTrain(OperatingStep):
     """A company over its train limit gives a train back, before anything else happens."""
 
     name = "discard"
+    can_pass = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "corporation"
 
     def crowded(self) -> list[str]:
         game = self.game
@@ -338,8 +356,12 @@ class CompanyTrain(BuyTrain):
     types for less, in its train step; the private may close once used."""
 
     name = "private train"
+    can_pass = False
     timing = None
     blocks = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "company"
 
     def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
         corp = self.round.corporation
@@ -374,6 +396,7 @@ class CompanyTrain(BuyTrain):
                     yield action
 
     def do_buy_train(self, action: Action) -> Effects:
+        check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.ability(action.entity)
         if found is None:
             raise Violation("company-ability", f"{action.entity.id} gives no train discount now")
@@ -394,7 +417,7 @@ class CompanyTrain(BuyTrain):
             raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${due}")
         yield
         company.uses += 1
-        self.buy(Purchase(train, train.card, due, from_bank=True))
+        self.buy(Purchase(train, train.card, due, from_bank=True, via=company.sym))
         if ability.get("closes_company"):
             game.close_company(company.sym)
 
@@ -405,6 +428,7 @@ class Bankrupt(BuyTrain):
     (e.g. 18Texas 12.6). It does not hold the turn up."""
 
     name = "bankruptcy"
+    can_pass = False
     timing = None
     blocks = False
 

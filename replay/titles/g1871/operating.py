@@ -40,7 +40,7 @@ class Track1871(Track):
     """7.2: a yellow lay or an upgrade, then, unless upgraded, a second yellow for $20."""
 
     def tile_lays(self) -> tuple[TileLay, ...]:
-        return (TileLay(), TileLay(lay="unless upgraded", upgrade=False, cost=SECOND_YELLOW))
+        return (TileLay(), TileLay(lay="unless upgraded", upgrade=False, cost=SECOND_YELLOW, rule="tile-two-yellow"))
 
     def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
         game = self.game
@@ -75,7 +75,11 @@ class HunsletPurchase(OperatingStep):
     the company's turn (11.3)."""
 
     name = "Hunslet"
+    can_pass = False
     blocks = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "company"
 
     def next_train(self) -> Train | None:
         offered = self.game.title.bank_trains(self.game)
@@ -167,14 +171,28 @@ class BuyTrain1871(BuyTrain):
             return []
         return super().depot()
 
+    def check_bank_purchase(self, action: Action, train: Train, price: int) -> Purchase:
+        if self.corporation == PEIR and title_of(self.game).state(self.game).peir_bank_trains:
+            raise Violation("peir-train", "the PEIR buys at most one train from the bank each operating round (7.7)")
+        return super().check_bank_purchase(action, train, price)
+
     def transferable(self, train: Train) -> bool:
-        return train.id not in title_of(self.game).state(self.game).obsolete
+        return super().transferable(train) and train.id not in title_of(self.game).state(self.game).obsolete
+
+    def check_transfer(self, action: Action, train: Train, price: int) -> Purchase:
+        if train.id in title_of(self.game).state(self.game).obsolete:
+            raise Violation("train-source", f"{train.id} is obsolete since the first Diesel: it stays with {train.owner} (13.2)")
+        return super().check_transfer(action, train, price)
 
     def offers(self, entity: Entity) -> frozenset[str]:
         offered = super().offers(entity)
         if entity == self.round.current and self.must_buy() and self.treasury_issue():
             offered = offered | {"sell_shares"}
         return offered
+
+    def answers(self, action: Action) -> bool:
+        """Also the company selling its treasury shares to buy a train it must have."""
+        return super().answers(action) or (action.type == "sell_shares" and action.entity == self.round.current)
 
     def treasury_issue(self) -> tuple[list[Share], int] | None:
         """The treasury shares a company that must buy and cannot pay sells first: as many as it

@@ -74,8 +74,12 @@ class Exchange1871(Step):
     exceed the limits; it counts as acting."""
 
     name = "exchange"
+    can_pass = False
     blocks = False
     round: StockRound1871
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "company"
 
     def shares_for(self, company: str) -> list[Share]:
         game = self.game
@@ -141,6 +145,7 @@ class SplitChoices(Step):
     trains, the cash, the Hunslet."""
 
     name = "split"
+    can_pass = False
     round: StockRound1871
 
     @property
@@ -427,11 +432,11 @@ class BuySellParSplit(BuySellParShares):
         if len(shares) != 1:
             raise Violation("buy-one", "a stock turn buys exactly one certificate")
         share = shares[0]
-        self.check_percent(action, shares)
-        self.check_no_extras(action, ("swap", "total_price", "discounter", "share_price"))
         problem = self.buy_problem_for(buyer, pid, share)
         if problem is not None:
             raise problem
+        self.check_percent(action, shares)
+        self.check_no_extras(action, ("swap", "total_price", "discounter", "share_price"))
         yield
         price = self.price_of(share)
         self.charge(buyer, pid, share.corporation if share.owner == IPO else None, price)

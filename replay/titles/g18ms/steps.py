@@ -21,7 +21,7 @@ from replay.steps.trains import BuyTrain, Purchase
 if TYPE_CHECKING:
     from . import EighteenMS
 
-FIRST_TURN_LAYS = (TileLay(), TileLay(lay=True, upgrade="unless upgraded"))
+FIRST_TURN_LAYS = (TileLay(), TileLay(lay=True, upgrade="unless upgraded", rule="tile-first-turn"))
 """11.4: a company's first turn has two lays; the second is no upgrade after an upgrade."""
 
 
@@ -108,6 +108,12 @@ class PrivatesByRoundOfPlay(companies.BuyCompany):
             offered.append(company)
         return offered
 
+    def check_for_sale(self, company: CompanyState) -> None:
+        president = self.game.president(self.corporation)
+        if company.owner == president and company not in self.for_sale():
+            raise Violation("company-buy-phase", f"{company.name} may not be bought by a company now (16)")
+        super().check_for_sale(company)
+
     def price_range(self, company: CompanyState) -> tuple[int, int]:
         if self.game.or_number == 1:
             return company.value, company.value  # OR 1: exactly face value
@@ -140,9 +146,6 @@ class MsBuyTrain(BuyTrain):
     sell_more_than_needed = True
     president_swap_allowed = False
     cheapest_when_helped = False
-
-    def transferable(self, train: Train) -> bool:
-        return not train.reserved
 
     def fund(self, purchase: Purchase) -> Purchase:
         """11.8.2 presidential help for a permanent train (company with a train, at least half

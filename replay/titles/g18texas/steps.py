@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity
-from replay.abilities import held_for, in_time
+from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, Step, make_action
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from . import EighteenTexas
 
 JAY_GOULD = "JG"
-TWO_YELLOW_OR_ONE_UPGRADE = (TileLay(), TileLay(lay="unless upgraded", upgrade=False))
+TWO_YELLOW_OR_ONE_UPGRADE = (TileLay(), TileLay(lay="unless upgraded", upgrade=False, rule="tile-two-yellow"))
 
 
 def title_of(game: GameState) -> EighteenTexas:
@@ -55,6 +55,10 @@ class JayGouldPar(Step):
     the par for every certificate the privates brought (18xx.games' after-par)."""
 
     name = "Jay Gould par"
+    can_pass = False
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "player"
 
     def company(self) -> str:
         return title_of(self.game).state(self.game).jay_gould
@@ -124,8 +128,6 @@ class TexasTrack(PrivateBlocks, Track):
         home = self.game.title.corporation_spec(self.corporation).home_hex
         if hex_id != home and not self.game.board.tile(home).paths:
             raise Violation("tile-home-first", f"{self.corporation} must lay its first tile in its home hex {home}")
-        if self.round.turn.lays and geometry.color != "yellow":
-            raise Violation("tile-two-yellow", "a second tile in a turn must be yellow (two yellow tiles, or one upgrade)")
 
 
 class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
@@ -155,6 +157,7 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
                 yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None, tuple(ability.get("tiles") or ()) or None)
 
     def do_lay_tile(self, action: Action) -> Effects:
+        check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.abilities(action.entity)
         if not found or found[0][1].type != "teleport":
             yield from super().do_lay_tile(action)
@@ -183,6 +186,9 @@ class TeleportToken(Tokening):
     """After a teleport, the company may place a station in the teleport hex for free (16)."""
 
     name = "teleport station"
+
+    def answers(self, action: Action) -> bool:
+        return action.entity.kind == "company"
 
     def teleporter(self) -> CompanyState | None:
         sym = title_of(self.game).state(self.game).teleported

@@ -18,7 +18,7 @@ from ingest.action_types import action_type
 from ingest.errors import RecordError
 from ingest.model import Action, Entity, Player, PlayerId, Record
 from ingest.undo import RawAction, standing_actions
-from replay.titles import is_known_title
+from ingest.titles import is_known_title
 
 DROPPED_FIELDS = frozenset(
     {"type", "entity", "entity_type", "id", "auto_actions", "created_at", "user", "skip", "original_id"}

@@ -26,7 +26,7 @@ from typing import Any
 from ingest.action_types import ROUTE_KINDS, ActionType, Kind, action_type
 from ingest.errors import RecordError
 from ingest.model import Action, Entity, Player, PlayerId, Record
-from replay.titles import is_known_title
+from ingest.titles import is_known_title
 
 VERSION = 1
 EXTENSION = ".rln"

@@ -30,7 +30,7 @@ def test_player_counts_are_those_of_the_title_data(title: titles.Title) -> None:
 
 
 def test_ingest_imports_nothing_of_the_engine() -> None:
-    probe = "import sys, ingest.sources; print(sorted(m for m in sys.modules if m.split('.')[0] == 'replay'))"
+    probe = "import sys, ingest.sources, ingest.schema; print(sorted(m for m in sys.modules if m.split('.')[0] == 'replay'))"
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, check=True)
     assert found.stdout.strip() == "[]"
 

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import select
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
+from cli.app import OUTCOMES, app
 from ingest import notation
 from ingest.export import read_export
 from records import Archive
-from tests.conftest import act, export, fixture_files, fixtures_dir, needs_fixtures
+from tests.conftest import act, export, fixture_files, fixtures_dir, make_known, needs_fixtures
 
 runner = CliRunner()
 
@@ -43,17 +46,17 @@ def game_keys(db: str) -> set[str]:
 def test_ingesting_the_fixtures_twice_reports_new_then_unchanged(db: str) -> None:
     first = run("ingest", str(fixtures_dir()), "--db", db)
     assert first.exit_code == 0, first.output
-    assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "failed": 0}
+    assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 0}
     second = run("ingest", str(fixtures_dir()), "--db", db)
-    assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "failed": 0}
+    assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "duplicate": 0, "failed": 0}
 
 
 def _summary(output: str) -> dict[str, int]:
     """The numbers row of the ingest summary table."""
     for line in output.splitlines():
         cells = [c.strip() for c in line.strip("│┃ ").split("│")]
-        if len(cells) == 4 and all(c.isdigit() for c in cells):
-            return dict(zip(("new", "unchanged", "replaced", "failed"), map(int, cells)))
+        if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
+            return dict(zip(OUTCOMES, map(int, cells)))
     raise AssertionError(f"no summary row in:\n{output}")
 
 
@@ -74,9 +77,9 @@ BAD_INPUTS = {
     "truncated.json": (json.dumps(good_export(3))[:-40], "truncated record"),
     "not_a_record.json": ('{"name": "a shopping list"}', "not an 18xx.games game record"),
     "unknown_title.json": (json.dumps(export([act(1)], id=4, title="18Atlantis")), "unknown title '18Atlantis'"),
-    "unknown_action.json": (json.dumps(export([act(1), act(2, "teleport")], id=5)), "action 2: unknown action type"),
+    "unknown_action.json": (json.dumps(export([act(1), act(2, "teleport")], id=5)), "action 2 (#1): unknown action type"),
     "cut_actions.json": (json.dumps(export([act(1), {"type": "pass"}], id=6)), "action #1: action is not an object"),
-    "bad_undo.json": (json.dumps(export([act(1), act(2, "undo", action_id=77)], id=8)), "action 2: undo points at action 77"),
+    "bad_undo.json": (json.dumps(export([act(1), act(2, "undo", action_id=77)], id=8)), "action 2 (#1): field action_id: undo points at action 77"),
     "notes.txt": ("hello", "not a record file"),
 }
 
@@ -166,27 +169,47 @@ def test_every_command_explains_itself_with_an_example() -> None:
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
 
-def test_a_second_writer_gets_a_clear_error_not_a_crash(tmp_path: Path, db: str) -> None:
-    import select
-    import subprocess
-    import sys
+def _hold_lock(db: str, seconds: float) -> "subprocess.Popen[str]":
+    """A process holding the archive's write lock for ``seconds``, started once it holds it."""
+    holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(float(sys.argv[2]))"
+    child = subprocess.Popen([sys.executable, "-c", holder, db, str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert select.select([child.stdout], [], [], 30)[0], "the holder did not take the lock"
+    child.stdout.readline()  # type: ignore[union-attr]
+    return child
 
+
+def test_a_writer_waits_for_the_holder_then_gives_up_with_one_clear_line(tmp_path: Path, db: str) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(good_export(1)))
-    holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(60)"
-    child = subprocess.Popen([sys.executable, "-c", holder, db], stdout=subprocess.PIPE, text=True)
+    child = _hold_lock(db, 60)
     try:
-        assert select.select([child.stdout], [], [], 30)[0], "the holder did not take the lock"
-        child.stdout.readline()  # type: ignore[union-attr]
         busy = subprocess.run(
-            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "1"], capture_output=True, text=True, timeout=60
         )
     finally:
         child.kill()
         child.wait(timeout=10)
     assert busy.returncode == 1
-    assert busy.stderr.strip().splitlines() == [busy.stderr.strip()]
-    assert "is in use by another process" in busy.stderr and "Traceback" not in busy.stderr
+    lines = busy.stderr.strip().splitlines()
+    assert len(lines) == 2 and "Traceback" not in busy.stderr, busy.stderr
+    assert "is in use by another process" in lines[0] and lines[0].endswith("waiting up to 1 s (--wait)")
+    assert lines[1].startswith("stopped: archive") and lines[1].endswith("gave up after waiting 1 s (--wait)")
+
+
+def test_a_writer_that_waits_stores_once_the_holder_lets_go(tmp_path: Path, db: str) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(good_export(1)))
+    child = _hold_lock(db, 2)
+    try:
+        waited = subprocess.run(
+            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90
+        )
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+    assert waited.returncode == 0, waited.stderr
+    assert "waiting up to 60 s (--wait)" in waited.stderr
+    assert _summary(waited.stdout)["new"] == 1 and game_keys(db) == {"18xx.games/1"}
 
 
 SHORT_GAME = Path(__file__).resolve().parent / "games" / "18ms-short.rln"
@@ -232,9 +255,7 @@ def test_conformance_passes_on_every_shared_record() -> None:
 
 def test_conformance_reports_titles_without_an_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A title whose folder holds data but no engine yet is a NO ENGINE row, not a crash or FAIL."""
-    from replay import titles
-
-    monkeypatch.setitem(titles.TITLES, "Engineless", "engineless")
+    make_known(monkeypatch, "Engineless", "engineless")
     record = tmp_path / "engineless.rln"
     record.write_text(EXAMPLES.joinpath("18ms-opening.rln").read_text().replace('[Title "18MS"]', '[Title "Engineless"]'))
     result = run("conformance", str(record))

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from cli.app import app
-from replay.titles import TITLES
+from tests.conftest import make_known
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "dashboard" / "app.py")
@@ -67,7 +67,7 @@ def write_engineless_game(folder: Path) -> None:
 @pytest.fixture(scope="module")
 def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(TITLES, ENGINELESS_TITLE, "engineless")  # known, but no engine module
+        make_known(patch, ENGINELESS_TITLE, "engineless")  # known, but no engine module
         yield build_archive(tmp_path_factory.mktemp("dashboard"), engineless=True)
 
 

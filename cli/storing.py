@@ -77,10 +77,10 @@ class IngestRun:
     seen: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @contextmanager
-    def archive(self) -> Iterator[Archive]:
+    def archive(self, read_only: bool = False) -> Iterator[Archive]:
         """The archive, open for one step; a failure to open it is :class:`ArchiveUnavailable`."""
         try:
-            opened = Archive.open(self.db, wait=self.wait, on_wait=self.on_wait)
+            opened = Archive.open(self.db, read_only=read_only, wait=self.wait, on_wait=self.on_wait)
         except ArchiveError as exc:
             raise ArchiveUnavailable(exc) from exc
         with opened as archive:
@@ -96,8 +96,12 @@ class IngestRun:
         return found[0] == digest, found[1]
 
     def store(self, record: Record, origin: str) -> StoreOutcome:
-        """Store one record: look its stored version up, replay it if it changed, then store it."""
-        with self.archive() as archive:
+        """Store one record: look its stored version up, replay it if it changed, then store it.
+
+        The look-up opens the archive read-only, alongside any other reader; only the store
+        takes the write lock.
+        """
+        with self.archive(read_only=True) as archive:
             stored = archive.stored_version(record.key)
         if is_unchanged(stored, record, self.replay):
             return StoreOutcome.UNCHANGED

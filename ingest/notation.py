@@ -337,9 +337,11 @@ def read_located(text: str, origin: str | None = None) -> tuple[Record, Places]:
         programs=tuple(programs),
         created=_single(header, "Date", None),
     )
+    lines = {name: header_line[key] for name, key in HEADER_KEYS.items() if key in header_line}
+    lines["players"] = player_lines[0]
     places = Places(
-        header={name: f"[{key}]" for name, key in HEADER_KEYS.items()},
-        lines={name: header_line[key] for name, key in HEADER_KEYS.items() if key in header_line},
+        header={**{name: f"[{key}]" for name, key in HEADER_KEYS.items()}, "players": "[Player]"},
+        lines=lines,
         player="[Player {seat}]",
         player_lines=player_lines,
         actions=action_places,

@@ -146,7 +146,7 @@ class Archive:
         """Close the connection, releasing the file's lock for other processes."""
         self._con.close()
         if not self.read_only:
-            schema.mark_verified(self.path)  # what this process wrote needs no second check
+            schema.mark_verified(self.path, schema.latest_version())  # what this process wrote needs no second check
 
     def __enter__(self) -> Archive:
         return self

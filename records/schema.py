@@ -80,23 +80,23 @@ def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None
     """Bring a freshly opened file to the latest version, or explain why it cannot be used.
 
     The file's catalog is checked first (see the module's docstring), before any query that
-    calls a function. Listing a file's functions and blocks costs tens of milliseconds, and an
-    ingest opens the archive for every record, so a file is checked once per process for as long
-    as it stays as it was checked or as this process wrote it (:func:`mark_verified`). A read-only open never changes the file, so an archive behind this
+    calls a function. Checking costs tens of milliseconds (DuckDB lists its thousands of own
+    functions, and writes out each table's definition), and an ingest opens the archive for every
+    record, so a file is checked once per process for as long as it stays as it was checked or as
+    this process wrote it (:func:`mark_verified`). A read-only open never changes the file, so an archive behind this
     railledger must first be opened for writing (any ``railledger ingest`` does it).
     """
-    checked = _is_verified(path)
-    if not checked:
-        _refuse_foreign_objects(con, path)
-    found = _catalog(con)
-    version = _applied_version(con, path, found)
     latest = latest_version()
-    expected = expected_catalog(version)
-    if found != expected:
-        raise ForeignArchive(f"{path} is not an archive as railledger makes it, so it is not used: {found.difference(expected)}")
-    if not checked:
+    version = _verified_version(path)
+    if version is None:
+        _refuse_foreign_objects(con, path)
+        found = _catalog(con)
+        version = _applied_version(con, path, found)
+        expected = expected_catalog(version)
+        if found != expected:
+            raise ForeignArchive(f"{path} is not an archive as railledger makes it, so it is not used: {found.difference(expected)}")
         _refuse_short_file(con, path, expected.tables)
-        mark_verified(path)
+        mark_verified(path, version)
     if version == latest:
         return
     if read_only:
@@ -153,26 +153,29 @@ _OTHER_OBJECTS = (
 """Objects an archive never holds. The queries name DuckDB's catalog functions by their full
 name and call no other function, so nothing a file defines can stand in for them."""
 
-_verified: dict[tuple[int, int], tuple[int, int]] = {}
-"""(device, inode) -> (size, modification time in ns) of each file this process has found free of
-foreign objects and whole, as it was then (or as this process last wrote it)."""
+_verified: dict[tuple[int, int], tuple[int, int, int]] = {}
+"""(device, inode) -> (size, modification time in ns, schema version) of each file this process
+has found to be a whole railledger archive, as it was then (or as this process last wrote it)."""
 
 
-def _is_verified(path: Path) -> bool:
+def _verified_version(path: Path) -> int | None:
+    """The schema version of a file checked by this process and not changed since; else None."""
     try:
         info = os.stat(path)
     except OSError:
-        return False
-    return _verified.get((info.st_dev, info.st_ino)) == (info.st_size, info.st_mtime_ns)
+        return None
+    found = _verified.get((info.st_dev, info.st_ino))
+    return found[2] if found is not None and found[:2] == (info.st_size, info.st_mtime_ns) else None
 
 
-def mark_verified(path: Path) -> None:
-    """Record that ``path`` as it is now needs no check: it was checked, or this process wrote it."""
+def mark_verified(path: Path, version: int) -> None:
+    """Record that ``path`` as it is now is a whole archive at ``version``: it was checked, or
+    this process wrote it after checking it."""
     try:
         info = os.stat(path)
     except OSError:
         return
-    _verified[(info.st_dev, info.st_ino)] = (info.st_size, info.st_mtime_ns)
+    _verified[(info.st_dev, info.st_ino)] = (info.st_size, info.st_mtime_ns, version)
 
 
 def _refuse_foreign_objects(con: duckdb.DuckDBPyConnection, path: Path) -> None:

@@ -143,12 +143,12 @@ def _applied_version(con: duckdb.DuckDBPyConnection, path: Path, found: Catalog)
 # ------------------------------------------------------------------------------ the file's catalog
 
 _OTHER_OBJECTS = (
-    ("macro", "SELECT function_name FROM system.main.duckdb_functions() WHERE NOT internal"),
-    ("view", "SELECT view_name FROM system.main.duckdb_views() WHERE NOT internal"),
-    ("sequence", "SELECT sequence_name FROM system.main.duckdb_sequences()"),
-    ("type", "SELECT type_name FROM system.main.duckdb_types() WHERE NOT internal"),
-    ("index", "SELECT index_name FROM system.main.duckdb_indexes()"),
-    ("schema", "SELECT schema_name FROM system.main.duckdb_schemas() WHERE NOT internal"),
+    ("a macro", "SELECT function_name FROM system.main.duckdb_functions() WHERE NOT internal"),
+    ("a view", "SELECT view_name FROM system.main.duckdb_views() WHERE NOT internal"),
+    ("a sequence", "SELECT sequence_name FROM system.main.duckdb_sequences()"),
+    ("a type", "SELECT type_name FROM system.main.duckdb_types() WHERE NOT internal"),
+    ("an index", "SELECT index_name FROM system.main.duckdb_indexes()"),
+    ("a schema", "SELECT schema_name FROM system.main.duckdb_schemas() WHERE NOT internal"),
 )
 """Objects an archive never holds. The queries name DuckDB's catalog functions by their full
 name and call no other function, so nothing a file defines can stand in for them."""
@@ -184,7 +184,7 @@ def _refuse_foreign_objects(con: duckdb.DuckDBPyConnection, path: Path) -> None:
         names = [name for (name,) in con.execute(query).fetchall()]
         if names:
             listed = ", ".join(repr(n) for n in names[:3]) + (" ..." if len(names) > 3 else "")
-            raise ForeignArchive(f"{path} holds a {kind} railledger never makes ({listed}), so it is not used")
+            raise ForeignArchive(f"{path} holds {kind} railledger never makes ({listed}), so it is not used")
 
 
 _HEADER_BYTES = 3 * 4096

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 import select
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from cli.app import OUTCOMES, app
 from ingest import notation
 from ingest.export import read_export
+from ingest.model import Record
 from records import Archive
 from tests.conftest import act, export, fixture_files, fixtures_dir, make_known, needs_fixtures
 
@@ -261,3 +263,167 @@ def test_conformance_reports_titles_without_an_engine(tmp_path: Path, monkeypatc
     result = run("conformance", str(record))
     assert result.exit_code == 0, result.output
     assert "NO ENGINE" in result.stdout and "PASS" not in result.stdout and "FAIL" not in result.stdout
+
+
+# ------------------------------------------------------------------------------ re-ingest, --no-replay, duplicates
+
+
+def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "short.rln"
+    shutil.copy(SHORT_GAME, path)
+    assert _summary(run("ingest", str(path), "--db", db).stdout)["new"] == 1
+    import cli.storing
+
+    def no_replay(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged record was replayed")
+
+    monkeypatch.setattr(cli.storing, "replay_record", no_replay)
+    again = run("ingest", str(path), "--db", db)
+    assert again.exit_code == 0, again.output
+    assert _summary(again.stdout)["unchanged"] == 1
+
+
+def test_no_replay_keeps_the_stored_states_and_refuses_to_drop_them(tmp_path: Path, db: str) -> None:
+    path = tmp_path / "short.rln"
+    shutil.copy(SHORT_GAME, path)
+    run("ingest", str(path), "--db", db)
+    key = "railledger/test-18ms-short"
+    with Archive.open(db, read_only=True) as archive:
+        steps = archive.table("steps", key)
+    assert steps.height == 69
+
+    same = run("ingest", str(path), "--db", db, "--no-replay")
+    assert same.exit_code == 0 and _summary(same.stdout)["unchanged"] == 1
+    text = SHORT_GAME.read_text()
+    assert '[Status "active"]\n' in text
+    path.write_text(text.replace('[Status "active"]\n', '[Status "abandoned"]\n'))
+    changed = run("ingest", str(path), "--db", db, "--no-replay")
+    assert changed.exit_code == 1
+    assert f"{path}: not stored: {key} differs from its stored version, which was replayed" in changed.stderr
+    assert "would delete that version's per-action states, events, standings and flags" in changed.stderr
+    with Archive.open(db, read_only=True) as archive:
+        assert archive.table("steps", key).equals(steps)
+        assert archive.record(key).status != "abandoned"
+
+
+def test_the_same_game_twice_in_a_run_is_stored_once_and_reported(tmp_path: Path, db: str) -> None:
+    first, copy, other = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    first.write_text(json.dumps(good_export(5)))
+    copy.write_text(json.dumps(good_export(5)))
+    changed = good_export(5)
+    changed["actions"].append(act(3))
+    other.write_text(json.dumps(changed))
+
+    twice = run("ingest", str(first), str(copy), "--db", db)
+    assert twice.exit_code == 0
+    assert _summary(twice.stdout) == {"new": 1, "unchanged": 0, "replaced": 0, "duplicate": 1, "failed": 0}
+    assert f"note: {copy}: 18xx.games/5 is the same game as {first}, stored once" in twice.stderr
+
+    clash = run("ingest", str(first), str(other), "--db", db)
+    assert clash.exit_code == 1
+    assert f"failed: {other}: not stored: 18xx.games/5 was read earlier in this run from {first}, with other content" in clash.stderr
+    with Archive.open(db, read_only=True) as archive:
+        assert len(archive.record("5").actions) == 2  # the first one read stays
+
+
+def test_an_unexpected_error_in_one_record_fails_that_record_only(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cli.storing
+
+    real = cli.storing.replay_record
+
+    def broken_for_7(record: Record, **kwargs: Any) -> Any:
+        if record.game_id == "7":
+            raise RuntimeError("the engine met something new")
+        return real(record, **kwargs)
+
+    monkeypatch.setattr(cli.storing, "replay_record", broken_for_7)
+    for game_id in (6, 7, 8):
+        (tmp_path / f"{game_id}.json").write_text(json.dumps(good_export(game_id)))
+    result = run("ingest", str(tmp_path), "--db", db)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"failed: {tmp_path / '7.json'}: not stored: unexpected error: RuntimeError: the engine met something new" in result.stderr
+    assert game_keys(db) == {"18xx.games/6", "18xx.games/8"}
+
+
+# ------------------------------------------------------------------------------ output of outside text
+
+
+def test_player_text_is_printed_as_text_never_as_markup_or_terminal_codes(tmp_path: Path, db: str) -> None:
+    marked = good_export(9)
+    marked["players"] = [{"id": 10, "name": "[bold red]Ann[/bold red]"}, {"id": 20, "name": "Bob"}]
+    marked["actions"][0]["note"] = "\x1b[2J\x9b31m"  # a field railledger does not know may hold any text
+    (tmp_path / "marked.json").write_text(json.dumps(marked))
+    escaping = tmp_path / "\x1b[31mred.json"
+    escaping.write_text(json.dumps(export([act(1)], id=10, title="18Atlantis")))
+
+    ingested = run("ingest", str(tmp_path), "--db", db)
+    assert "\x1b" not in ingested.stderr and "\\x1b[31mred.json: unknown title" in ingested.stderr
+    listed = run("games", "--db", db)
+    assert "[bold red]Ann[/bold red]" in listed.stdout
+    shown = run("show", "9", "--db", db)
+    assert "\x1b" not in shown.stdout and "\x9b" not in shown.stdout
+    assert 'note:="\\u001b[2J\\u009b31m"' in shown.stdout
+    assert notation.read(shown.stdout).actions[0].fields["note"] == "\x1b[2J\x9b31m"  # and it reads back exactly
+
+
+def test_plain_escapes_what_a_terminal_would_obey() -> None:
+    from cli.output import plain
+
+    assert plain("Ann") == "Ann"
+    assert plain("a\x1b[2Jb\u202ec\udcffé") == "a\\x1b[2Jb\\u202ec\\udcffé"
+
+
+# ------------------------------------------------------------------------------ damaged and foreign archives
+
+
+@pytest.fixture()
+def damaged(tmp_path: Path, db: str) -> str:
+    """An archive cut to a fifth of its length, as a broken copy or download leaves it."""
+    for n in range(20):
+        (tmp_path / f"{n}.json").write_text(json.dumps(good_export(100 + n)))
+    shutil.copy(SHORT_GAME, tmp_path / "short.rln")
+    assert run("ingest", str(tmp_path), "--db", db).exit_code == 0
+    cut = tmp_path / "cut.duckdb"
+    data = Path(db).read_bytes()
+    cut.write_bytes(data[: len(data) // 5])
+    return str(cut)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["ingest", "{good}"], ["games"], ["show", "100"], ["stats"], ["export", "{out}"], ["dashboard"]],
+    ids=lambda c: c[0],
+)
+def test_every_command_detects_a_damaged_archive_on_open(damaged: str, tmp_path: Path, command: list[str]) -> None:
+    good = tmp_path / "new.json"
+    good.write_text(json.dumps(good_export(999)))
+    args = [part.format(good=good, out=tmp_path / "out") for part in command]
+    before = Path(damaged).read_bytes()
+    result = run(*args, "--db", damaged)
+    assert result.exit_code == 1, result.output
+    (line,) = [line for line in result.stderr.splitlines() if "damaged" in line]
+    assert damaged in line and "Traceback" not in result.output
+    assert Path(damaged).read_bytes() == before
+
+
+def test_ingest_refuses_an_archive_with_a_crafted_catalog(tmp_path: Path, db: str) -> None:
+    import duckdb
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(good_export(1)))
+    run("ingest", str(good), "--db", db)
+    target = tmp_path / "pwned.csv"
+    con = duckdb.connect(db)
+    con.execute(f'''CREATE TABLE "x; COPY (SELECT 1) TO '{target}'; --" (game_key VARCHAR)''')
+    con.close()
+    changed = good_export(1)
+    changed["actions"].append(act(3))  # a replacement: the old code ran DELETE FROM every game_key table
+    good.write_text(json.dumps(changed))
+    result = run("ingest", str(good), "--db", db)
+    assert result.exit_code == 1
+    assert "stopped: " in result.stderr and "is not an archive as railledger makes it" in result.stderr
+    assert not target.exists()

@@ -270,8 +270,8 @@ def dashboard(
 
     The archive is checked first (a damaged or foreign file is refused here, not in the browser).
     The command then becomes the Streamlit server itself, so SIGTERM or Ctrl-C stops the server
-    and nothing is left running. While an ingest writes, pages wait for it, then show the last
-    data they read with a note.
+    and nothing is left running. While an ingest writes, pages wait for it (up to --wait), then
+    show the last data they read with a note.
 
     Example: railledger dashboard --db games.duckdb --port 8502
     """
@@ -280,7 +280,7 @@ def dashboard(
     with _reading(db, wait):
         pass
     app_file = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve())}
+    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
                "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     sys.stdout.flush()
@@ -434,11 +434,11 @@ def bench(
         raise _fail("bench: no .json records found in " + " ".join(paths))
     rows = [benchmarks.bench_file(path, repeat) for path in files]
     table = Table(title=f"ingest medians (ms) on {benchmarks.machine()}")
-    for column in ("record", "actions", "parse", "write rln", "read rln", "store in new db", "re-store unchanged"):
+    for column in ("record", "actions", "parse", "schema", "write rln", "read rln", "store in new db", "re-store unchanged"):
         table.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
     for row in rows:
         table.add_row(cell(row.name), str(row.actions), *(f"{v:.2f}" for v in (
-            row.parse_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
+            row.parse_ms, row.check_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
     out.print(table)
     replay = Table(title="replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine)")
     for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby"):

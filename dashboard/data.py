@@ -34,8 +34,9 @@ from ingest.model import Record
 from records import Archive
 
 TTL = 60
-WAIT = 10.0
-"""Seconds an open waits while another process (an ingest) holds the archive."""
+WAIT = float(os.environ.get("RAILLEDGER_WAIT", "10"))
+"""Seconds an open waits while another process (an ingest) holds the archive: $RAILLEDGER_WAIT,
+which ``railledger dashboard --wait`` sets."""
 KEPT = 64
 """Results kept as last good data (the most recently read ones)."""
 P = ParamSpec("P")

@@ -249,12 +249,13 @@ class _Line:
             raise self.error("expected a value")
         return _Token(self.text[start : self.pos], start + 1)
 
-    def json_value(self) -> Any:
+    def json_value(self, action: str | None = None) -> Any:
+        """The JSON value at the cursor, consumed; errors name ``action`` when in one."""
         self.skip_space()
         try:
             value, end = jsontext.decode_at(self.text, self.pos)
         except RecordError as exc:
-            raise self.error(f"bad JSON value: {exc.message}", column=exc.column) from None
+            raise self.error(f"bad JSON value: {exc.message}", column=exc.column, action=action) from None
         self.pos = end
         return value
 
@@ -492,7 +493,7 @@ def _store(
         raise line.error(f"field {name} given twice", column=column, action=label)
     kind = kinds.get(name)
     if raw:
-        fields[name] = line.json_value()
+        fields[name] = line.json_value(label)
     elif kind is None:
         raise line.error(f"unknown field {name}: write it as {name}:=JSON", column=column, action=label)
     elif kind is Kind.ENTITY:
@@ -589,7 +590,7 @@ def _read_entity(line: _Line, seats: dict[int, PlayerId], label: str) -> Entity:
     typed = _TYPED_JSON_ID.match(line.text, line.pos)
     if typed:
         line.pos = typed.end()
-        return Entity(typed.group(1), line.json_value())
+        return Entity(typed.group(1), line.json_value(label))
     token = line.word()
     text = token.text
     seat = _SEAT.fullmatch(text)

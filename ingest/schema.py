@@ -145,7 +145,7 @@ class Text:
             raise Invalid(f"must be {self.what}, got a text of {len(value)} characters")
         bad = _bad_character(value, self.controls)
         if bad is not None:
-            raise Invalid(f"must be {self.what} without control characters, got one holding U+{ord(bad):04X}")
+            raise Invalid(f"must be {self.what} and hold no control character, got one holding U+{ord(bad):04X}")
         if self.pattern is not None and not self.pattern.fullmatch(value):
             raise Invalid(f"must be {self.what}, got {shown(value)}")
 

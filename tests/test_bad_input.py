@@ -21,11 +21,17 @@ from typing import Any
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import OUTCOMES, app
+from cli.app import _store as ingest_one
+from cli.storing import IngestRun
 from ingest import notation
-from ingest.export import read_export
+from ingest.errors import RecordError
+from ingest.export import read_export, write_export
+from ingest.schema import check_record
 from ingest.sources import load
 from records.archive import ARCHIVE_TABLES
 from tests.conftest import act, export
@@ -138,9 +144,9 @@ CASES = [
          "action 1 (#0): field entity: must be a whole number of at most 64 bits or a text of 1 to 100 characters, got a list"),
     Case("entity_stranger.json", text_of(export([act(1, entity=99)], id=30)), "action 1 (#0): field entity: names player 99, who is not a player of this game"),
     Case("lone_surrogate.json", text_of(game(31, players=players((10, "A\ud800"), (20, "Bob")))),
-         "field players[0].name: must be a text of 1 to 100 characters without control characters, got one holding U+D800"),
+         "field players[0].name: must be a text of 1 to 100 characters and hold no control character, got one holding U+D800"),
     Case("escape_in_name.json", text_of(game(32, players=players((10, "A\x1b[2J"), (20, "Bob")))),
-         "field players[0].name: must be a text of 1 to 100 characters without control characters, got one holding U+001B"),
+         "field players[0].name: must be a text of 1 to 100 characters and hold no control character, got one holding U+001B"),
     Case("id_null.json", text_of(game(None)), "field id: must be a whole number of at least 0 or a text, got null"),
     Case("id_true.json", text_of(game(True)), "field id: must be a whole number of at least 0 or a text, got true"),
     Case("id_list.json", text_of(game([1])), "field id: must be a whole number of at least 0 or a text, got a list"),
@@ -164,6 +170,8 @@ CASES = [
          "notation_result.rln:8: field [Result]: names 999, who is not a player of this game"),
     Case("notation_value.rln", NOTATION_HEADER + '[Player 2 2 "B"]\n[Seed 3]\n\n1 p1 pass\n2 GMO lay_tile E11 57-0 rotation:="x"\n',
          "notation_value.rln:10: action 2 (#1): field rotation: must be a whole number from 0 to 5, got 'x'"),
+    Case("notation_deep.rln", NOTATION_HEADER + '[Player 2 2 "B"]\n\n1 p1 pass x:=' + "[" * 100_000 + "]" * 100_000 + "\n",
+         "notation_deep.rln:8:14: action 1: bad JSON value: nested too deeply"),
     Case("x.json", _fifo, "x.json: not read: it is a FIFO (named pipe); only regular files are read"),
     Case("s.json", _socket, "s.json: not read: it is a socket; only regular files are read"),
     Case("zero.json", _device_link, "zero.json: not read: it is a character device; only regular files are read"),
@@ -331,3 +339,69 @@ def test_a_file_name_that_is_not_utf8_is_shown_and_stored_escaped(base: Path, tm
     finally:
         con.close()
     assert origin == f"{folder}/caf\\xe9.json"
+
+
+# ------------------------------------------------------------------------------ anything at all
+
+
+SHORT_EXPORT = write_export(notation.read((Path(__file__).parent / "games" / "18ms-short.rln").read_text()))
+ODD = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**80), 2**80) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every place inside a decoded JSON value, as a path of keys and indexes."""
+    yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _paths(item, (*path, key))
+
+
+PLACES = list(_paths(SHORT_EXPORT))[1:]
+
+
+def _put(data: Any, path: tuple[Any, ...], value: Any) -> Any:
+    copy = json.loads(json.dumps(data))
+    target = copy
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return copy
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.lists(st.tuples(st.sampled_from(PLACES), ODD), min_size=1, max_size=3))
+def test_any_value_anywhere_is_stored_or_refused_in_one_line(changes: list[tuple[tuple[Any, ...], Any]], tmp_path: Path) -> None:
+    """Whatever value lands wherever in a real game, ingest stores the record or refuses it with
+    one line: never an exception, never a stopped run."""
+    data: Any = SHORT_EXPORT
+    for path, value in changes:
+        try:
+            data = _put(data, path, value)
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change removed that place
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    run = IngestRun(tmp_path / "fuzz.duckdb")
+    for loaded in load(str(path)):
+        outcome, line = ingest_one(run, loaded)
+        assert outcome in OUTCOMES
+        assert (outcome == "failed") == (line is not None)
+        assert line is None or ("\n" not in line and "Traceback" not in line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cut=st.integers(0, 4000), junk=st.text(max_size=20))
+def test_any_edit_of_a_notation_file_reads_or_fails_in_one_line(cut: int, junk: str) -> None:
+    text = (Path(__file__).parent / "games" / "18ms-short.rln").read_text()
+    cut %= len(text)
+    edited = text[:cut] + junk + text[cut:]
+    try:
+        record, places = notation.read_located(edited, "game.rln")
+        check_record(record, places)
+    except RecordError as exc:
+        line = str(exc.located("game.rln"))
+        assert "\n" not in line and line.startswith("game.rln:")

@@ -69,11 +69,11 @@ seq = st.slider("Action", 0, last, key=step_key)
 st.query_params["step"] = str(seq)
 
 step = game.steps.row(seq, named=True)
-where = f" · {md(step['round'])} · phase {md(step['phase'])}" if step["round"] else ""
+where = f" · {step['round']} · phase {step['phase']}" if step["round"] else ""  # the engine's own labels
 st.markdown(f"**Action {seq + 1} of {last + 1}**{where}")
 st.code(step["action"], language=None)
 for flag in game.flags.filter(pl.col("seq") == seq).iter_rows(named=True):
-    st.warning(f"Flagged {md(flag['rule'])}: {md(flag['message'])}")
+    st.warning(f"Flagged {flag['rule']}: {md(flag['message'])}")  # a message may quote the record
 
 if not game.replayed:
     st.info(f"{md(game.title)} games are archived without a replay yet: only the actions can be stepped through.")

@@ -15,7 +15,7 @@ import polars as pl
 from analytics.frames import train_type
 from analytics.interval import wilson_interval
 from records import Archive
-from replay.title import title_named
+from replay.titles import title_named
 
 FACTORS = ("seat", "private", "presidencies", "first_par", "first_permanent")
 """Factors in the order they are reported."""

@@ -19,7 +19,7 @@ from ingest.notation import write_action
 from records import Archive
 from replay import Game, IllegalAction
 from replay.hexgrid import coordinates
-from replay.title import title_named
+from replay.titles import title_named
 from replay.titles import SUPPORTED
 
 REVIEW_TABLES = ("steps", "player_states", "company_states", "flags")

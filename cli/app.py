@@ -4,35 +4,38 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Iterator, Mapping, Optional
 
 import polars as pl
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
 from analytics.validation import validation_summary
-from cli.storing import store_record
+from cli.output import cell, plain, say
+from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
 from ingest.errors import RecordError
 from ingest.export import write_export
 from ingest.model import Record
-from ingest.sources import Loaded, expand, load, read_record
+from ingest.sources import DEFAULT_MAX_SIZE, Loaded, expand, load, read_record
 from replay import Replay, replay_record
 from replay.conformance import check
-from records import Archive, ArchiveError
+from records import Archive, ArchiveBusy, ArchiveError
 from records.archive import ARCHIVE_TABLES
+from records.errors import ArchiveDamaged
 
 DEFAULT_DB = "railledger.duckdb"
 REFERENCE_REPLAY_MS = {
@@ -55,17 +58,34 @@ DbOption = Annotated[
     Path,
     typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).", show_default=True),
 ]
+DEFAULT_WAIT = 30.0
+WaitOption = Annotated[
+    float,
+    typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive (0: fail at once)."),
+]
+MaxSizeOption = Annotated[
+    int,
+    typer.Option("--max-size", min=1, help="Largest record file read, in bytes; bigger ones are refused unread."),
+]
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(message, markup=False, highlight=False, soft_wrap=True)
+    say(err, message)
     return typer.Exit(code=1)
 
 
-def _open(db: Path, read_only: bool = False) -> Archive:
+def _waiting(busy: ArchiveBusy, wait: float) -> None:
+    """Say once that an open is waiting for another process, and for how long at most."""
+    say(err, f"archive {busy.path} is in use by {busy.holder}; waiting up to {wait:g} s (--wait)")
+
+
+@contextmanager
+def _reading(db: Path, wait: float) -> Iterator[Archive]:
+    """The archive opened read-only for one command; any archive failure is one line and exit 1."""
     try:
-        return Archive.open(db, read_only=read_only)
-    except ArchiveError as exc:  # busy, or not a railledger archive
+        with Archive.open(db, read_only=True, wait=wait, on_wait=_waiting) as archive:
+            yield archive
+    except ArchiveError as exc:  # busy past the wait, damaged, foreign, or not yet migrated
         raise _fail(str(exc)) from None
     except FileNotFoundError:
         raise _fail(f"{db}: no archive here; run 'railledger ingest' first") from None
@@ -76,58 +96,94 @@ def ingest(
     paths: Annotated[list[str], typer.Argument(help="Record files, directories (searched recursively) or - for stdin.")],
     db: DbOption = Path(DEFAULT_DB),
     replay: Annotated[bool, typer.Option(help="Replay titles with an engine and store states, events, standings and flags.")] = True,
+    wait: WaitOption = DEFAULT_WAIT,
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
 ) -> None:
     """Read game records and store them in the archive, one transaction per game.
 
     Takes 18xx.games JSON exports (.json), JSON Lines of them (.jsonl), and railledger notation
-    (.rln). Games of a title with a rules engine are replayed and stored with their state after
-    every action, events, standings and any illegal actions found. A record already archived
-    unchanged is left alone; a changed one replaces the old.
+    (.rln). Every record is checked against the input schema (docs/input.md) first; a bad one is
+    one line naming the file, the action and the field, and the other files still land. Games of
+    a title with a rules engine are replayed and stored with their state after every action,
+    events, standings and any illegal actions found. A record already archived unchanged is left
+    alone (without a replay); a changed one replaces the old. The archive is held only while a
+    game is written, so readers can use it during a long ingest. With --no-replay, stored replays
+    are kept, and a changed record whose stored version was replayed is refused.
 
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
     files = expand(paths)
+    run = IngestRun(db, replay=replay, wait=wait, on_wait=_waiting)
     outcomes: Counter[str] = Counter()
     failures: list[str] = []
-    with _open(db) as archive, Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("ingesting", total=len(files))
-        for origin in files:
-            for loaded in load(origin):
-                outcome, failure = _store(archive, loaded, replay)
-                outcomes[outcome] += 1
-                if failure is not None:
-                    failures.append(failure)
-            progress.advance(task)
-    _print_ingest_summary(outcomes, failures, db)
+    notes: list[str] = []
+    try:
+        with run.archive():
+            pass  # create or upgrade it, and refuse a damaged or foreign one, before reading anything
+        with Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("ingesting", total=len(files))
+            for origin in files:
+                for loaded in load(origin, max_size):
+                    outcome, line = _store(run, loaded)
+                    outcomes[outcome] += 1
+                    if line is not None:
+                        (notes if outcome == "duplicate" else failures).append(line)
+                progress.advance(task)
+    except ArchiveUnavailable as exc:
+        _print_ingest_summary(outcomes, failures, notes, db)
+        raise _fail(f"stopped: {exc}") from None
+    _print_ingest_summary(outcomes, failures, notes, db)
     if failures:
         raise typer.Exit(code=1)
 
 
-def _store(archive: Archive, loaded: Loaded, replay: bool) -> tuple[str, str | None]:
-    """(outcome, one-line failure or None) of storing one loaded record, replayed when its title has an engine."""
+OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
+
+
+def _store(run: IngestRun, loaded: Loaded) -> tuple[str, str | None]:
+    """(outcome, one line to print or None) of storing one loaded record.
+
+    Whatever goes wrong with one record is that record's failure and the run goes on; only an
+    archive that cannot be opened any more stops it (:class:`ArchiveUnavailable` passes).
+    """
     if loaded.record is None:
         return "failed", str(loaded.error)
+    record = loaded.record
     try:
-        return store_record(archive, loaded.record, loaded.origin, replay).name.lower(), None
+        earlier = run.earlier(record, loaded.origin)
+        if earlier is not None:
+            same, where = earlier
+            if same:
+                return "duplicate", f"{loaded.origin}: {record.key} is the same game as {where}, stored once"
+            return "failed", f"{loaded.origin}: not stored: {record.key} was read earlier in this run from {where}, with other content; the first is kept"
+        return run.store(record, loaded.origin).name.lower(), None
+    except ArchiveUnavailable:
+        raise
+    except ArchiveDamaged as exc:
+        raise ArchiveUnavailable(exc) from exc
     except (ArchiveError, ValueError) as exc:
         return "failed", f"{loaded.origin}: not stored: {exc}"
+    except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
+        return "failed", f"{loaded.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}"
 
 
-def _print_ingest_summary(outcomes: Counter[str], failures: list[str], db: Path) -> None:
-    table = Table(title=f"ingest into {db}")
-    for column in ("new", "unchanged", "replaced", "failed"):
+def _print_ingest_summary(outcomes: Counter[str], failures: list[str], notes: list[str], db: Path) -> None:
+    table = Table(title=cell(f"ingest into {db}"))
+    for column in OUTCOMES:
         table.add_column(column, justify="right")
-    table.add_row(*(str(outcomes[c]) for c in ("new", "unchanged", "replaced", "failed")))
+    table.add_row(*(str(outcomes[c]) for c in OUTCOMES))
     out.print(table)
+    for note in notes:
+        say(err, f"note: {note}")
     for failure in failures:
-        err.print(f"failed: {failure}", markup=False, highlight=False, soft_wrap=True)
+        say(err, f"failed: {failure}")
 
 
 @app.command()
@@ -135,20 +191,21 @@ def games(
     title: Annotated[Optional[str], typer.Option(help="Only games of this title, e.g. 18MS.")] = None,
     player: Annotated[Optional[str], typer.Option(help="Only games with this player (name or id).")] = None,
     db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """List the archived games.
 
     Example: railledger games --title 18MS --player "Player 2"
     """
-    with _open(db, read_only=True) as archive:
+    with _reading(db, wait) as archive:
         frame = archive.games(title=title, player=player)
-    table = Table(title=f"{frame.height} game{'' if frame.height == 1 else 's'} in {db}")
+    table = Table(title=cell(f"{frame.height} game{'' if frame.height == 1 else 's'} in {db}"))
     table.add_column("key", no_wrap=True)
     for column in ("title", "players", "status", "actions"):
         table.add_column(column)
     for row in frame.iter_rows(named=True):
         players = row["players"] if isinstance(row["players"], str) else ", ".join(row["players"])
-        table.add_row(row["key"], row["title"], players, str(row["status"] or ""), str(row["actions"]))
+        table.add_row(*map(cell, (row["key"], row["title"], players, row["status"] or "", row["actions"])))
     out.print(table)
 
 
@@ -156,12 +213,16 @@ def games(
 def show(
     game: Annotated[str, typer.Argument(help="Archive key (18xx.games/14375) or source id (14375).")],
     db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """Print an archived game in railledger notation: header, then one action per line.
 
+    The notation writes every character a terminal would not print as itself as a JSON escape,
+    so the output is safe on a terminal and reads back as the same record.
+
     Example: railledger show 14375 > game.rln
     """
-    with _open(db, read_only=True) as archive:
+    with _reading(db, wait) as archive:
         try:
             record = archive.record(game)
         except KeyError as exc:
@@ -176,6 +237,7 @@ def convert(
     to: Annotated[
         Optional[str], typer.Option("--to", help="Output format: json or notation (default: by TARGET's extension).")
     ] = None,
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
 ) -> None:
     """Convert one record between 18xx.games JSON and railledger notation.
 
@@ -185,32 +247,45 @@ def convert(
     if fmt not in ("json", "notation"):
         raise _fail(f"{target}: say --to json or --to notation (or use a .json / {notation.EXTENSION} name)")
     try:
-        record = read_record(source)
+        record = read_record(source, max_size)
     except RecordError as exc:
         raise _fail(str(exc)) from None
     text = notation.write(record) if fmt == "notation" else json.dumps(write_export(record), indent=1) + "\n"
     if target == "-":
         sys.stdout.write(text)
-    else:
+        return
+    try:
         Path(target).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{target}: cannot write: {exc.strerror or exc}") from None
 
 
 @app.command()
 def dashboard(
     db: DbOption = Path(DEFAULT_DB),
     port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501,
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """Open the dashboard (Streamlit) on the archive, read-only, at http://localhost:PORT.
+
+    The archive is checked first (a damaged or foreign file is refused here, not in the browser).
+    The command then becomes the Streamlit server itself, so SIGTERM or Ctrl-C stops the server
+    and nothing is left running. While an ingest writes, pages wait for it (up to --wait), then
+    show the last data they read with a note.
 
     Example: railledger dashboard --db games.duckdb --port 8502
     """
     if not db.exists():
         raise _fail(f"{db}: no archive here; run 'railledger ingest' first")
+    with _reading(db, wait):
+        pass
     app_file = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve())}
+    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
                "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    raise typer.Exit(subprocess.call(command, env=env))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, command, env)  # Streamlit handles SIGTERM and SIGINT by stopping its server
 
 
 def _replay_json(replay: Replay, states: bool) -> dict[str, Any]:
@@ -238,6 +313,7 @@ def replay_command(
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game on stdout.")] = False,
     states: Annotated[bool, typer.Option("--states", help="With --json: the state after every action.")] = False,
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
 ) -> None:
     """Replay records through the rules: every illegal action is flagged with the rule it breaks.
 
@@ -248,15 +324,15 @@ def replay_command(
     """
     failed = False
     for origin in expand(records):
-        for loaded in load(origin):
+        for loaded in load(origin, max_size):
             if loaded.record is None:
-                err.print(str(loaded.error), markup=False, highlight=False, soft_wrap=True)
+                say(err, loaded.error)
                 failed = True
                 continue
             try:
                 outcome = replay_record(loaded.record, keep_going=keep_going, snapshots=states)
-            except NotImplementedError as exc:
-                err.print(f"{loaded.origin}: {exc}", markup=False)
+            except Exception as exc:  # no engine for the title, or a bug the record meets: this record fails
+                say(err, f"{loaded.origin}: {exc if isinstance(exc, NotImplementedError) else _unexpected(exc)}")
                 failed = True
                 continue
             failed |= not outcome.matches_record
@@ -268,24 +344,30 @@ def replay_command(
         raise typer.Exit(code=1)
 
 
+def _unexpected(exc: Exception) -> str:
+    return f"unexpected error: {type(exc).__name__}: {exc}"
+
+
 def _print_replay(origin: str, outcome: Replay) -> None:
     record = outcome.record
-    out.print(f"[bold]{record.key}[/bold] ({record.title}) from {origin}: {len(record.actions)} actions, "
-              f"{len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
+    heading = Text.assemble((plain(record.key), "bold"), f" ({plain(record.title)}) from {plain(origin)}: "
+                            f"{len(record.actions)} actions, {len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
+    out.print(heading, soft_wrap=True)
     for flag in outcome.flags:
-        out.print(f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}", markup=False, highlight=False)
+        say(out, f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}")
     table = Table(show_header=True, box=None, padding=(0, 2))
     for column in ("player", "replayed", "recorded"):
         table.add_column(column, justify="left" if column == "player" else "right")
     recorded = record.result or {}
     for player in record.players:
-        table.add_row(player.name, str(outcome.result.get(player.id, "")), str(recorded.get(player.id, "-")))
+        table.add_row(*map(cell, (player.name, outcome.result.get(player.id, ""), recorded.get(player.id, "-"))))
     out.print(table)
 
 
 @app.command()
 def conformance(
     paths: Annotated[list[str], typer.Argument(help="Record files or directories, e.g. ../shared/fixtures.")],
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
 ) -> None:
     """Replay every record and compare with its recorded result: one PASS/FAIL row each.
 
@@ -298,30 +380,36 @@ def conformance(
         table.add_column(column, justify="right" if column in ("actions", "flags") else "left", overflow="fold")
     failed = False
     for origin in expand(paths):
-        for loaded in load(origin):
+        for loaded in load(origin, max_size):
             if loaded.record is None:
-                table.add_row(loaded.origin, "?", "-", "-", "-", "-", "FAIL")
-                err.print(str(loaded.error), markup=False)
+                table.add_row(cell(loaded.origin), "?", "-", "-", "-", "-", "FAIL")
+                say(err, loaded.error)
                 failed = True
                 continue
-            row = check(loaded.origin, loaded.record)
+            try:
+                row = check(loaded.origin, loaded.record)
+            except Exception as exc:  # a bug the record meets: a FAIL row, and the others still run
+                table.add_row(cell(Path(loaded.origin).name), cell(loaded.record.title), "-", "-", "-", "-", "FAIL")
+                say(err, f"{loaded.origin}: {_unexpected(exc)}")
+                failed = True
+                continue
             failed |= row.status == "FAIL"
             recorded = loaded.record.result or {}
-            table.add_row(
+            table.add_row(*map(cell, (
                 Path(loaded.origin).name,
                 loaded.record.title,
-                str(len(loaded.record.actions)),
-                str(len(row.replay.flags)) if row.replay else "-",
+                len(loaded.record.actions),
+                len(row.replay.flags) if row.replay else "-",
                 _values(recorded, loaded.record),
                 _values(row.replayed, loaded.record),
                 row.status,
-            )
+            )))
     out.print(table)
     if failed:
         raise typer.Exit(code=1)
 
 
-def _values(values: dict | None, record: Record) -> str:
+def _values(values: Mapping[Any, Any] | None, record: Record) -> str:
     if not values:
         return "-"
     return "/".join(f"{values.get(p.id, '?')}" for p in record.players)
@@ -346,21 +434,21 @@ def bench(
         raise _fail("bench: no .json records found in " + " ".join(paths))
     rows = [benchmarks.bench_file(path, repeat) for path in files]
     table = Table(title=f"ingest medians (ms) on {benchmarks.machine()}")
-    for column in ("record", "actions", "parse", "write rln", "read rln", "store in new db", "re-store unchanged"):
+    for column in ("record", "actions", "parse", "schema", "write rln", "read rln", "store in new db", "re-store unchanged"):
         table.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
     for row in rows:
-        table.add_row(row.name, str(row.actions), *(f"{v:.2f}" for v in (
-            row.parse_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
+        table.add_row(cell(row.name), str(row.actions), *(f"{v:.2f}" for v in (
+            row.parse_ms, row.check_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
     out.print(table)
     replay = Table(title="replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine)")
     for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby"):
         replay.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
     for row in rows:
         if row.replay_ms is None:
-            replay.add_row(row.name, str(row.actions), "no engine", "", "", "")
+            replay.add_row(cell(row.name), str(row.actions), "no engine", "", "", "")
             continue
         reference = REFERENCE_REPLAY_MS.get(row.name, REFERENCE_REPLAY_MS.get(row.name.split("/")[0]))
-        replay.add_row(row.name, str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
+        replay.add_row(cell(row.name), str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
                        f"{row.replay_states_ms:.1f}", f"{reference / row.replay_ms:.0f}x" if reference else "")
     out.print(replay)
     records = [read_record(str(path)) for path in files]
@@ -393,6 +481,7 @@ def stats(
         Optional[str], typer.Option(help="Only this title, e.g. 18MS (default: each title, then all pooled).")
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """Print statistics of the replayed games: what goes with winning, the train rush, broken rules.
 
@@ -402,7 +491,7 @@ def stats(
 
     Example: railledger stats --db games.duckdb --title 18MS
     """
-    with _open(db, read_only=True) as archive:
+    with _reading(db, wait) as archive:
         correlations = _of_title(winner_correlations(archive), "scope", title)
         rush = _of_title(train_rush_distribution(archive), "title", title)
         flags = _of_title(validation_summary(archive), "title", title)
@@ -443,7 +532,7 @@ def _stats_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...
         table.add_column(column, justify="right" if number else "left", no_wrap=number,
                          overflow="ellipsis" if number else "fold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*map(cell, row))
     return table
 
 
@@ -459,22 +548,27 @@ def export(
         ExportFormat, typer.Option("--format", help="parquet, or csv (list columns as JSON text).")
     ] = ExportFormat.parquet,
     db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """Write every archive table to OUT_DIR/<table>.parquet (or .csv) for other tools.
 
+    The tables are read in one open of the archive, then written with the archive closed.
+
     Example: railledger export --format csv exported/ --db games.duckdb
     """
-    with _open(db, read_only=True) as archive:
+    with _reading(db, wait) as archive:
+        frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
+    try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for name in ARCHIVE_TABLES:
-            frame = archive.table(name)
+        for name, frame in frames.items():
             path = out_dir / f"{name}.{fmt.value}"
             if fmt is ExportFormat.csv:
                 _csv_ready(frame).write_csv(path)
             else:
                 frame.write_parquet(path)
-            rows = f"{frame.height} row{'' if frame.height == 1 else 's'}"
-            out.print(f"{path}: {rows}", markup=False, highlight=False, soft_wrap=True)
+            say(out, f"{path}: {frame.height} row{'' if frame.height == 1 else 's'}")
+    except OSError as exc:
+        raise _fail(f"{out_dir}: cannot write: {exc.strerror or exc}") from None
 
 
 def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:

@@ -18,6 +18,7 @@ from typing import Callable
 
 from ingest import notation
 from ingest.export import read_export
+from ingest.schema import check_record
 from ingest.model import Record
 from cli.storing import store_record
 from records import Archive
@@ -32,6 +33,7 @@ class BenchRow:
     name: str
     actions: int
     parse_ms: float  # JSON decode + undo/redo + canonical list
+    check_ms: float  # the input schema (ingest/schema.py) over the whole record
     write_notation_ms: float
     read_notation_ms: float
     store_ms: float  # one transaction into a fresh archive
@@ -85,6 +87,7 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
         name=f"{path.parent.name}/{path.stem}",
         actions=len(record.actions),
         parse_ms=median_ms(lambda: read_export(json.loads(text)), repeat),
+        check_ms=median_ms(lambda: check_record(record), repeat),
         write_notation_ms=median_ms(lambda: notation.write(record), repeat),
         read_notation_ms=median_ms(lambda: notation.read(written), repeat),
         store_ms=store_ms,

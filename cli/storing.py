@@ -1,14 +1,110 @@
-"""Storing a record the way ``railledger ingest`` does: replayed first when its title has an engine."""
+"""Storing records the way ``railledger ingest`` does: replayed first when its title has an engine.
+
+A record already stored with the same content (and, when it is replayed, by the same engine) is
+recognized by its content hash before any replay, so re-ingesting an archive costs a hash each.
+An ingest run (:class:`IngestRun`) opens the archive for each step and closes it again, so the
+file's lock is held for one short transaction at a time and readers in other processes get in
+between; a record's replay, the slow part, runs with the file closed.
+"""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
 from ingest.model import Record
-from records import Archive, StoreOutcome
-from replay import replay_record
+from records import Archive, ArchiveError, StoreOutcome
+from records.codec import content_hash
+from records.connection import WaitNotice
+from replay import ENGINE_VERSION, Replay, replay_record
 from replay.titles import SUPPORTED
 
 
 def store_record(archive: Archive, record: Record, origin: str | None = None, replay: bool = True) -> StoreOutcome:
-    """Store one game, with its per-action states, events, standings and flags when replayable."""
-    found = replay_record(record, keep_going=True, snapshots=True) if replay and record.title in SUPPORTED else None
-    return archive.store(record, origin=origin, replay=found)
+    """Store one game in an open archive, with its per-action states, events, standings and flags
+    when replayable; an unchanged one is not replayed."""
+    if is_unchanged(archive.stored_version(record.key), record, replay):
+        return StoreOutcome.UNCHANGED
+    return archive.store(record, origin=origin, replay=replay_of(record, replay))
+
+
+def is_unchanged(stored: tuple[str, str | None] | None, record: Record, replay: bool) -> bool:
+    """Whether the stored (hash, engine) already is this record as an ingest would store it.
+
+    Without a replay (not asked for, or no engine for the title) the stored replay rows, if any,
+    stay: the same content is enough.
+    """
+    if stored is None or stored[0] != content_hash(record):
+        return False
+    return not replays(record, replay) or stored[1] == ENGINE_VERSION
+
+
+def replays(record: Record, replay: bool) -> bool:
+    """Whether an ingest replays this record: asked to, and its title has a complete engine."""
+    return replay and record.title in SUPPORTED
+
+
+def replay_of(record: Record, replay: bool) -> Replay | None:
+    """What the engine finds in the record (flags, not exceptions, for illegal actions), or None."""
+    return replay_record(record, keep_going=True, snapshots=True) if replays(record, replay) else None
+
+
+class ArchiveUnavailable(Exception):
+    """The archive cannot be opened (busy past the wait, damaged, foreign, newer): the run stops,
+    since no later record could be stored either. ``str()`` is the archive's one-line reason."""
+
+    def __init__(self, error: ArchiveError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@dataclass
+class IngestRun:
+    """One ``railledger ingest``: records stored one by one, each in its own short open of the archive.
+
+    ``wait`` and ``on_wait`` say how long to wait for another process holding the archive and
+    whom to tell. Keys read earlier in the run are remembered with their content hash and
+    origin: the same game read twice is a duplicate (stored once); the same key with other
+    content is refused, keeping the first.
+    """
+
+    db: Path
+    replay: bool = True
+    wait: float = 0.0
+    on_wait: WaitNotice | None = None
+    seen: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @contextmanager
+    def archive(self, read_only: bool = False) -> Iterator[Archive]:
+        """The archive, open for one step; a failure to open it is :class:`ArchiveUnavailable`."""
+        try:
+            opened = Archive.open(self.db, read_only=read_only, wait=self.wait, on_wait=self.on_wait)
+        except ArchiveError as exc:
+            raise ArchiveUnavailable(exc) from exc
+        with opened as archive:
+            yield archive
+
+    def earlier(self, record: Record, origin: str) -> tuple[bool, str] | None:
+        """(same content?, origin) of this key's earlier record in the run; None when it is the first."""
+        digest = content_hash(record)
+        found = self.seen.get(record.key)
+        if found is None:
+            self.seen[record.key] = (digest, origin)
+            return None
+        return found[0] == digest, found[1]
+
+    def store(self, record: Record, origin: str) -> StoreOutcome:
+        """Store one record: look its stored version up, replay it if it changed, then store it.
+
+        The look-up opens the archive read-only, alongside any other reader; only the store
+        takes the write lock.
+        """
+        with self.archive(read_only=True) as archive:
+            stored = archive.stored_version(record.key)
+        if is_unchanged(stored, record, self.replay):
+            return StoreOutcome.UNCHANGED
+        found = replay_of(record, self.replay)
+        with self.archive() as archive:
+            return archive.store(record, origin=origin, replay=found)

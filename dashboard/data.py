@@ -5,14 +5,21 @@ dashboard never holds the DuckDB file between reruns (an ingest can still write 
 shares one connection between Streamlit's session threads (a DuckDB connection is not
 thread-safe). Results are cached, so a rerun (a slider move) costs no archive read at all; the
 TTL lets a fresh ingest show up within a minute.
+
+An ingest holds the file for a moment per game; an open waits up to :data:`WAIT` seconds for it.
+When a read still fails (a long write, a file being replaced), :func:`load` shows the last data
+that loader read, with a note saying when it was read and why it is not newer.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from typing import ParamSpec, TypeVar
+from datetime import datetime
+from typing import Any, ParamSpec, TypeVar
 
 import polars as pl
 import streamlit as st
@@ -22,10 +29,16 @@ from analytics.prices import net_worth_by_step, share_prices_by_step
 from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
 from analytics.rush import train_rush, train_rush_distribution
 from analytics.validation import validation_summary
+from dashboard.text import md
 from ingest.model import Record
 from records import Archive
 
 TTL = 60
+WAIT = float(os.environ.get("RAILLEDGER_WAIT", "10"))
+"""Seconds an open waits while another process (an ingest) holds the archive: $RAILLEDGER_WAIT,
+which ``railledger dashboard --wait`` sets."""
+KEPT = 64
+"""Results kept as last good data (the most recently read ones)."""
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -35,22 +48,39 @@ def db_path() -> str:
     return os.environ.get("RAILLEDGER_DB", "railledger.duckdb")
 
 
+_last_good: OrderedDict[Hashable, tuple[Any, datetime]] = OrderedDict()
+_last_good_lock = threading.Lock()
+
+
 def load(loader: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run a loader, or show why the archive cannot be read and stop the page.
+    """Run a loader; when it fails, show its last good result with a note, or else why and stop.
 
     A missing, busy or foreign file is a normal situation for a dashboard pointed at a path, so
     it gets one readable line instead of a traceback.
     """
+    key = (getattr(loader, "__name__", repr(loader)), args, tuple(sorted(kwargs.items())))
     try:
-        return loader(*args, **kwargs)
+        value = loader(*args, **kwargs)
     except Exception as exc:  # any failure to read is shown, not raised into Streamlit's error box
-        st.error(f"Cannot read the archive {db_path()}: {exc}")
-        st.stop()
+        with _last_good_lock:
+            last = _last_good.get(key)
+        if last is None:
+            st.error(f"Cannot read the archive {md(db_path())}: {md(exc)}")
+            st.stop()
+        kept, when = last
+        st.warning(f"Showing the archive as it was at {when:%H:%M:%S}: it cannot be read now ({md(exc)}).")
+        return kept  # type: ignore[no-any-return]
+    with _last_good_lock:
+        _last_good[key] = (value, datetime.now())
+        _last_good.move_to_end(key)
+        while len(_last_good) > KEPT:
+            _last_good.popitem(last=False)
+    return value
 
 
 @contextmanager
 def _archive(db: str) -> Iterator[Archive]:
-    with Archive.open(db, read_only=True) as archive:
+    with Archive.open(db, read_only=True, wait=WAIT) as archive:
         yield archive
 
 

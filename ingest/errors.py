@@ -1,18 +1,21 @@
 """Errors raised while reading records.
 
-Every reader error carries where it happened (file, action, line and column) so the CLI can print
-one line a person can act on without a traceback.
+Every reader error carries where it happened (file, line and column, action, field) so the CLI can
+print one line a person can act on without a traceback, e.g.
+``game.json: action 42 (#12): field rotation: must be a whole number from 0 to 5, got 'x'``.
 """
 
 from __future__ import annotations
 
 
 class RecordError(Exception):
-    """A record that cannot be read: malformed, truncated, not a record, or with an unknown part.
+    """A record that cannot be read or breaks the input schema (docs/input.md).
 
     ``origin`` names the file (or ``file:line`` inside JSON Lines, ``<stdin>`` for standard
-    input); ``action`` the record's action id or position where the problem is; ``line`` and
-    ``column`` point into a notation file.
+    input); ``action`` the action, as its id and its index in the file's action list
+    (``42 (#12)``) or its position alone (``#12``); ``field`` the field, spelled as the file spells
+    it (``settings.seed``, ``[Seed]``, ``routes[0].revenue``); ``line`` and ``column`` point into
+    a notation file.
     """
 
     def __init__(
@@ -21,6 +24,7 @@ class RecordError(Exception):
         *,
         origin: str | None = None,
         action: str | None = None,
+        field: str | None = None,
         line: int | None = None,
         column: int | None = None,
     ) -> None:
@@ -28,6 +32,7 @@ class RecordError(Exception):
         self.message = message
         self.origin = origin
         self.action = action
+        self.field = field
         self.line = line
         self.column = column
 
@@ -43,6 +48,9 @@ class RecordError(Exception):
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
+        parts = [where]
         if self.action is not None:
-            return f"{where}: action {self.action}: {self.message}"
-        return f"{where}: {self.message}"
+            parts.append(f"action {self.action}")
+        if self.field is not None:
+            parts.append(f"field {self.field}")
+        return ": ".join([*parts, self.message])

@@ -16,9 +16,10 @@ from typing import Any, Mapping
 
 from ingest.action_types import action_type
 from ingest.errors import RecordError
-from ingest.model import Action, Entity, Player, PlayerId, Record
+from ingest.model import Action, Entity, Player, Record
+from ingest.schema import Places, shown
 from ingest.undo import RawAction, standing_actions
-from replay.titles import is_known_title
+from ingest.titles import is_known_title
 
 DROPPED_FIELDS = frozenset(
     {"type", "entity", "entity_type", "id", "auto_actions", "created_at", "user", "skip", "original_id"}
@@ -31,10 +32,22 @@ DROPPED_ROUTE_FIELDS = frozenset({"revenue_str"})
 SOURCE = "18xx.games"
 _CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+LAST_TIME = 4_102_444_800
+"""2100-01-01 as a Unix time: a later creation time is not a real one."""
 
 
 def read_export(data: Any) -> Record:
     """Build the canonical record of one 18xx.games export (a decoded JSON object)."""
+    return parse_export(data)[0]
+
+
+def parse_export(data: Any) -> tuple[Record, Places]:
+    """The canonical record of an export, and where its parts are in the export (for errors).
+
+    Values are taken as the export holds them, except where building the record would change
+    them (an id made text, a list of rules, a result keyed by text): those are checked here, so
+    nothing becomes something else on the way; :func:`ingest.schema.check_record` judges the rest.
+    """
     if not isinstance(data, dict) or not isinstance(data.get("actions"), list) or "title" not in data:
         raise RecordError("not an 18xx.games game record (needs an object with 'title' and an 'actions' list)")
     title = data["title"]
@@ -45,42 +58,52 @@ def read_export(data: Any) -> Record:
 
     raw_players = data.get("players") or []
     if not isinstance(raw_players, list):
-        raise RecordError("'players' is not a list")
+        raise RecordError("'players' is not a list", field="players")
     players = tuple(_player(p, seat) for seat, p in enumerate(raw_players, start=1))
     if not players:
-        raise RecordError("game record has no players")
-    settings = data.get("settings") or {}
+        raise RecordError("game record has no players", field="players")
+    settings = {} if data.get("settings") is None else data["settings"]
     if not isinstance(settings, dict):
-        raise RecordError("'settings' is not an object")
+        raise RecordError("'settings' is not an object", field="settings")
     raw = data["actions"]
     _check_action_list(raw)
+    position = {action["id"]: index for index, action in enumerate(raw)}
 
     actions: list[Action] = []
     programs: list[Action] = []
+    places: dict[str, tuple[int, int | None]] = {}
     for raw_action in standing_actions(raw):
         if raw_action["type"] == "message":
             continue
-        parent = _action(raw_action, raw_action["id"], 0)
+        index = position[raw_action["id"]]
+        parent = _action(raw_action, raw_action["id"], 0, index)
+        places[parent.label] = (index, None)
         (programs if parent.is_program else actions).append(parent)
-        autos = raw_action.get("auto_actions") or []
+        autos = [] if raw_action.get("auto_actions") is None else raw_action["auto_actions"]
         if not isinstance(autos, list):
-            raise RecordError("auto_actions is not a list", action=parent.label)
+            raise RecordError("auto_actions is not a list", action=f"{parent.label} (#{index})", field="auto_actions")
         for auto, raw_auto in enumerate(autos, start=1):
-            actions.append(_action(raw_auto, raw_action["id"], auto))
+            actions.append(_action(raw_auto, raw_action["id"], auto, index))
+            places[actions[-1].label] = (index, None)
 
-    return Record(
+    record = Record(
         title=title,
-        game_id=str(data["id"]),
+        game_id=_game_id(data["id"]),
         players=players,
         actions=tuple(actions),
         source=data.get("source", SOURCE),
         seed=settings.get("seed"),
-        optional_rules=tuple(settings.get("optional_rules") or ()),
+        optional_rules=_optional_rules(settings.get("optional_rules")),
         status=data.get("status"),
         result=_result(data.get("result"), players),
         programs=tuple(programs),
         created=_day(data.get("created_at")),
     )
+    return record, Places(header=HEADER_FIELDS, actions=places)
+
+
+HEADER_FIELDS = {"game_id": "id", "seed": "settings.seed", "optional_rules": "settings.optional_rules", "created": "created_at"}
+"""Record fields an export spells otherwise (the rest have the same name)."""
 
 
 def write_export(record: Record) -> dict[str, Any]:
@@ -120,41 +143,79 @@ def _check_action_list(raw: list[Any]) -> None:
     for index, action in enumerate(raw):
         if not isinstance(action, dict) or "type" not in action or "id" not in action:
             raise RecordError("action is not an object with 'type' and 'id' (truncated record?)", action=f"#{index}")
-        if not isinstance(action["id"], int) or action["id"] <= last_id:
+        action_id = action["id"]
+        if isinstance(action_id, bool) or not isinstance(action_id, int) or action_id <= last_id:
             raise RecordError(
-                f"action ids must increase; {action['id']!r} follows {last_id} (truncated or spliced record?)",
-                action=str(action["id"]),
+                f"action ids must increase; {shown(action_id)} follows {last_id} (truncated or spliced record?)",
+                action=f"#{index}",
+                field="id",
             )
-        last_id = action["id"]
+        last_id = action_id
+
+
+def _game_id(raw: Any) -> str:
+    """The game's id as text: 18xx.games numbers online games, hotseat games have a text id."""
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        return str(raw)
+    raise RecordError(f"must be a whole number of at least 0 or a text, got {shown(raw)}", field="id")
+
+
+def _optional_rules(raw: Any) -> tuple[Any, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise RecordError(f"must be a list of texts, got {shown(raw)}", field="settings.optional_rules")
+    return tuple(raw)
 
 
 def _day(created_at: Any) -> str | None:
     """The creation day of an export: online games give a Unix time, hotseat games a date."""
-    if isinstance(created_at, (int, float)) and not isinstance(created_at, bool):
+    if created_at is None:
+        return None
+    if isinstance(created_at, (int, float)) and not isinstance(created_at, bool) and 0 <= created_at <= LAST_TIME:
         return datetime.fromtimestamp(created_at, tz=timezone.utc).date().isoformat()
     if isinstance(created_at, str) and _ISO_DAY.match(created_at):
         return created_at[:10]
-    return None
+    raise RecordError(
+        f"must be a Unix time (0 to {LAST_TIME}) or a text starting with a day YYYY-MM-DD, got {shown(created_at)}",
+        field="created_at",
+    )
 
 
 def _player(raw: Any, seat: int) -> Player:
+    """A seat; a hotseat player (no id, or a null one) is known by name."""
     if not isinstance(raw, dict) or "name" not in raw:
-        raise RecordError(f"player {seat} has no name")
-    return Player(id=raw.get("id", raw["name"]), name=str(raw["name"]))
+        raise RecordError(f"player {seat} has no name", field=f"players[{seat - 1}]")
+    pid = raw.get("id")
+    return Player(id=raw["name"] if pid is None else pid, name=raw["name"])
 
 
-def _result(raw: Mapping[str, Any] | None, players: tuple[Player, ...]) -> dict[PlayerId, int] | None:
-    """Recorded final values keyed by player id (JSON keys are always strings)."""
+def _result(raw: Any, players: tuple[Player, ...]) -> dict[Any, Any] | None:
+    """Recorded final values keyed by player id (JSON keys are always text).
+
+    A key is the text of a player's id, and becomes that id; any other key stays text, which the
+    schema refuses as naming no player. A value written as a whole float (3685.0) is that whole
+    number; other values are kept for the schema to refuse.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise RecordError("'result' is not an object of player values", field="result")
     if not raw:
         return None
-    if not isinstance(raw, dict) or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw.values()):
-        raise RecordError("'result' is not an object of player values")
-    by_text = {str(p.id): p.id for p in players}
-    return {by_text.get(key, key): int(value) for key, value in raw.items()}
+    by_text = {str(p.id): p.id for p in players if isinstance(p.id, (int, str))}
+    return {by_text.get(key, key): _whole(value) for key, value in raw.items()}
 
 
-def _action(raw: RawAction, action_id: int, auto: int) -> Action:
-    label = f"{action_id}.{auto}" if auto else str(action_id)
+def _whole(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _action(raw: RawAction, action_id: int, auto: int, index: int) -> Action:
+    """One canonical action; ``index`` is its (parent's) position in the export's action list."""
+    label = f"{action_id}.{auto} (#{index})" if auto else f"{action_id} (#{index})"
     if not isinstance(raw, dict):
         raise RecordError("action is not an object", action=label)
     kind = raw.get("type")
@@ -172,7 +233,7 @@ def _action(raw: RawAction, action_id: int, auto: int) -> Action:
             {k: v for k, v in route.items() if k not in DROPPED_ROUTE_FIELDS} if isinstance(route, dict) else route
             for route in fields["routes"]
         ]
-    return Action(kind, Entity(raw["entity_type"], raw["entity"]), action_id, auto, fields)
+    return Action(spec.name, Entity(raw["entity_type"], raw["entity"]), action_id, auto, fields)
 
 
 def _raw(action: Action, *, with_id: bool) -> RawAction:

@@ -23,10 +23,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ingest import jsontext
 from ingest.action_types import ROUTE_KINDS, ActionType, Kind, action_type
 from ingest.errors import RecordError
 from ingest.model import Action, Entity, Player, PlayerId, Record
-from replay.titles import is_known_title
+from ingest.schema import Places
+from ingest.titles import is_known_title
 
 VERSION = 1
 EXTENSION = ".rln"
@@ -116,7 +118,7 @@ def _encode(kind: Kind | None, value: Any, seats: dict[PlayerId, int]) -> str | 
     if kind is Kind.BOOL:
         return ("true" if value else "false") if isinstance(value, bool) else None
     if kind is Kind.STR:
-        return value if isinstance(value, str) and _BARE.fullmatch(value) else None
+        return value if isinstance(value, str) and _BARE.fullmatch(value) and _printable(value) else None
     if kind is Kind.STRS:
         return _encode_strs(value)
     if kind is Kind.ROUTES:
@@ -130,7 +132,7 @@ def _encode(kind: Kind | None, value: Any, seats: dict[PlayerId, int]) -> str | 
 def _encode_strs(value: Any) -> str | None:
     if not isinstance(value, list) or not value:
         return None
-    if all(isinstance(v, str) and _BARE_ITEM.fullmatch(v) for v in value):
+    if all(isinstance(v, str) and _BARE_ITEM.fullmatch(v) and _printable(v) for v in value):
         return ",".join(value)
     return None
 
@@ -167,16 +169,34 @@ def _write_entity(entity: Entity, seats: dict[PlayerId, int]) -> str:
     if entity.kind == "player" and entity.id in seats:
         return f"p{seats[entity.id]}"
     ident = entity.id
-    plain = isinstance(ident, str) and bool(_BARE.fullmatch(ident))
-    if entity.kind == "corporation" and plain and not _SEAT.fullmatch(ident):
-        return ident  # type: ignore[return-value]
+    plain = isinstance(ident, str) and bool(_BARE.fullmatch(ident)) and _printable(ident)
+    if entity.kind == "corporation" and plain and not _SEAT.fullmatch(str(ident)):
+        return str(ident)
     if plain and not _TYPED_JSON_ID.match(f"{entity.kind}:{ident}"):
         return f"{entity.kind}:{ident}"
     return f"{entity.kind}:{_json(ident)}"
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON as the notation writes it: readable Unicode, but every character a terminal would not
+    print as itself (escape, C1 controls, line separators, bidi overrides) as a ``\\u`` escape, so a
+    written record shows what it holds and cannot drive the terminal it is printed on."""
+    return _UNPRINTABLE.sub(_escape, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char.isprintable():
+        return char
+    return json.dumps(char)[1:-1]  # \uXXXX, a surrogate pair beyond the first plane
+
+
+def _printable(text: str) -> bool:
+    """A bare word must print as itself (see :func:`_json`)."""
+    return text.isprintable()
 
 
 # --------------------------------------------------------------------------------------------
@@ -229,12 +249,13 @@ class _Line:
             raise self.error("expected a value")
         return _Token(self.text[start : self.pos], start + 1)
 
-    def json_value(self) -> Any:
+    def json_value(self, action: str | None = None) -> Any:
+        """The JSON value at the cursor, consumed; errors name ``action`` when in one."""
         self.skip_space()
         try:
-            value, end = json.JSONDecoder().raw_decode(self.text, self.pos)
-        except json.JSONDecodeError as exc:
-            raise self.error(f"bad JSON value: {exc.msg}", column=exc.pos + 1) from None
+            value, end = jsontext.decode_at(self.text, self.pos)
+        except RecordError as exc:
+            raise self.error(f"bad JSON value: {exc.message}", column=exc.column, action=action) from None
         self.pos = end
         return value
 
@@ -250,6 +271,18 @@ class _Line:
 
 def read(text: str, origin: str | None = None) -> Record:
     """Parse notation text into a record; errors name the origin, line and column."""
+    return read_located(text, origin)[0]
+
+
+HEADER_KEYS = {
+    "title": "Title", "source": "Source", "game_id": "Game", "seed": "Seed", "optional_rules": "OptionalRules",
+    "status": "Status", "result": "Result", "created": "Date",
+}
+"""Record field -> its header key."""
+
+
+def read_located(text: str, origin: str | None = None) -> tuple[Record, Places]:
+    """Parse notation text into a record, and say on which line each header value and action is."""
     header: dict[str, list[tuple[Any, int]]] = {}
     players: list[Player] = []
     actions: list[Action] = []
@@ -258,6 +291,9 @@ def read(text: str, origin: str | None = None) -> Record:
     header_line: dict[str, int] = {}
     in_body = False
     last: Action | None = None
+    player_lines: list[int] = []
+    action_places: dict[str, tuple[int, int | None]] = {}
+    parent_index = -1
 
     # Split on newlines only: JSON strings may hold other Unicode line breaks verbatim.
     for number, raw_line in enumerate(text.split("\n"), start=1):
@@ -268,6 +304,7 @@ def read(text: str, origin: str | None = None) -> Record:
             key, values = _read_header_line(line)
             if key == "Player":
                 players.append(_read_player(line, values, seats))
+                player_lines.append(number)
             else:
                 if key in header:
                     raise line.error(f"header {key} given twice", column=1)
@@ -281,11 +318,14 @@ def read(text: str, origin: str | None = None) -> Record:
         action = _read_action(line, seats)
         _check_order(line, action, last)
         last = action
+        if action.auto == 0:
+            parent_index += 1
+        action_places[action.label] = (parent_index, number)
         (programs if action.is_program and action.auto == 0 else actions).append(action)
 
     if not in_body:
         _check_header(header, players, header_line, origin)
-    return Record(
+    record = Record(
         title=_single(header, "Title"),
         game_id=str(_single(header, "Game")),
         players=tuple(players),
@@ -298,6 +338,16 @@ def read(text: str, origin: str | None = None) -> Record:
         programs=tuple(programs),
         created=_single(header, "Date", None),
     )
+    lines = {name: header_line[key] for name, key in HEADER_KEYS.items() if key in header_line}
+    lines["players"] = player_lines[0]
+    places = Places(
+        header={**{name: f"[{key}]" for name, key in HEADER_KEYS.items()}, "players": "[Player]"},
+        lines=lines,
+        player="[Player {seat}]",
+        player_lines=player_lines,
+        actions=action_places,
+    )
+    return record, places
 
 
 _REQUIRED_HEADERS = ("Notation", "Title", "Source", "Game")
@@ -317,7 +367,7 @@ def _check_header_values(line: _Line, key: str, values: list[tuple[Any, int]]) -
     if kind is None:
         raise line.error(f"unknown header [{key}]", column=2)
     if len(values) != 1 or not isinstance(values[0][0], kind) or isinstance(values[0][0], bool):
-        what = "a number" if kind is int else "a quoted text"
+        what = "a whole number" if kind is int else "a quoted text"
         raise line.error(f"header [{key} ...] takes one value, {what}", column=2)
 
 
@@ -383,8 +433,12 @@ def _read_result(values: list[tuple[Any, int]] | None, origin: str | None, numbe
     if len(values) % 2:
         raise RecordError("a result header is [Result ID VALUE ID VALUE ...]", origin=origin, line=number, column=1)
     result: dict[PlayerId, int] = {}
-    for (pid, _), (value, column) in zip(values[::2], values[1::2]):
-        if not isinstance(value, int):
+    for (pid, id_column), (value, column) in zip(values[::2], values[1::2]):
+        if isinstance(pid, bool) or not isinstance(pid, (int, str)):
+            raise RecordError("a result names a player by id, a number or a quoted text", origin=origin, line=number, column=id_column)
+        if pid in result:
+            raise RecordError(f"a result gives player {pid!r} twice", origin=origin, line=number, column=id_column)
+        if isinstance(value, bool) or not isinstance(value, int):
             raise RecordError("a result value must be a whole number", origin=origin, line=number, column=column)
         result[pid] = value
     return result
@@ -439,7 +493,7 @@ def _store(
         raise line.error(f"field {name} given twice", column=column, action=label)
     kind = kinds.get(name)
     if raw:
-        fields[name] = line.json_value()
+        fields[name] = line.json_value(label)
     elif kind is None:
         raise line.error(f"unknown field {name}: write it as {name}:=JSON", column=column, action=label)
     elif kind is Kind.ENTITY:
@@ -536,7 +590,7 @@ def _read_entity(line: _Line, seats: dict[int, PlayerId], label: str) -> Entity:
     typed = _TYPED_JSON_ID.match(line.text, line.pos)
     if typed:
         line.pos = typed.end()
-        return Entity(typed.group(1), line.json_value())
+        return Entity(typed.group(1), line.json_value(label))
     token = line.word()
     text = token.text
     seat = _SEAT.fullmatch(text)

@@ -16,53 +16,63 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ingest.errors import RecordError
+from ingest.schema import shown
 
 RawAction = dict[str, Any]
 
 
 def standing_actions(raw_actions: Iterable[RawAction]) -> list[RawAction]:
-    """The actions still standing after every undo and redo, in their original order."""
+    """The actions still standing after every undo and redo, in their original order.
+
+    Standing game actions are kept as a stack of indices: an undo takes back a tail of it and a
+    redo puts the most recent tail back (nothing but undo, redo and messages can come between, as
+    any other action clears the redo stack), so a record of any number of undos takes linear time.
+    """
     actions = list(raw_actions)
     index_of_id = {a.get("id"): i for i, a in enumerate(actions)}
-    standing: list[RawAction | None] = [None] * len(actions)
+    standing = [False] * len(actions)
+    game: list[int] = []
     batches: list[list[int]] = []
 
     for index, action in enumerate(actions):
         kind = action.get("type")
         if kind == "undo":
-            start = _undo_start(action, index_of_id, standing)
-            batch = [i for i in range(start, index) if _is_game(standing[i])]
+            start = _undo_start(action, index, index_of_id, game)
+            cut = len(game)
+            while cut and game[cut - 1] >= start:
+                cut -= 1
+            batch = game[cut:]
+            del game[cut:]
             for i in batch:
-                standing[i] = None
+                standing[i] = False
             batches.append(batch)
         elif kind == "redo":
             if not batches:
-                raise RecordError("redo with nothing to redo", action=_label(action))
-            for i in batches.pop():
-                standing[i] = actions[i]
+                raise RecordError("redo with nothing to redo", action=_label(action, index))
+            batch = batches.pop()
+            for i in batch:
+                standing[i] = True
+            game.extend(batch)
         else:
             if kind != "message":
                 batches.clear()
-            standing[index] = action
-    return [a for a in standing if a is not None]
+                game.append(index)
+            standing[index] = True
+    return [a for a, kept in zip(actions, standing) if kept]
 
 
-def _is_game(action: RawAction | None) -> bool:
-    return action is not None and action.get("type") != "message"
-
-
-def _undo_start(action: RawAction, index_of_id: dict[Any, int], standing: list[RawAction | None]) -> int:
-    """Index of the first action an undo takes back."""
+def _undo_start(action: RawAction, index: int, index_of_id: dict[Any, int], game: list[int]) -> int:
+    """Index of the first action an undo takes back (``game``: standing game actions, in order)."""
     target = action.get("action_id")
     if target is None:
-        last = max((i for i, a in enumerate(standing) if _is_game(a)), default=None)
-        return 0 if last is None else last
-    if target == 0:
-        return 0
-    if not isinstance(target, int) or target not in index_of_id:
-        raise RecordError(f"undo points at action {target}, which is not in the record", action=_label(action))
-    return index_of_id[target] + 1
+        return game[-1] if game else index
+    if isinstance(target, bool) or not isinstance(target, int) or (target != 0 and target not in index_of_id):
+        raise RecordError(
+            f"undo points at action {shown(target)}, which is not in the record", action=_label(action, index), field="action_id"
+        )
+    return 0 if target == 0 else index_of_id[target] + 1
 
 
-def _label(action: RawAction) -> str:
-    return str(action.get("id", "?"))
+def _label(action: RawAction, index: int) -> str:
+    """How errors name a raw action: its id and its index in the export's list, ``42 (#12)``."""
+    return f"{action.get('id', '?')} (#{index})"

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, ParamSpec, TypeVar
 
 import duckdb
 import polars as pl
 
 from ingest.model import Record
 from records import codec, schema
-from records.connection import connect, transaction
+from records.connection import WaitNotice, connect, transaction
+from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import encode_replay
 from replay import ENGINE_VERSION, Replay
-from records.errors import ArchiveError
 
-GAMES_SCHEMA = {
+P = ParamSpec("P")
+T = TypeVar("T")
+
+GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "key": pl.Utf8,
     "title": pl.Utf8,
     "source": pl.Utf8,
@@ -36,7 +40,7 @@ ARCHIVE_TABLES = (
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
 
-SUMMARY_SCHEMA = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
+SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
 _GAMES_QUERY = """
 SELECT g.key, g.title, g.source, g.source_id,
@@ -69,38 +73,80 @@ class StoreOutcome(enum.Enum):
     REPLACED = "replaced"
 
 
+_DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
+"""What DuckDB raises on reading a block it cannot trust: a file cut short, a checksum mismatch."""
+
+
+def _reading(method: Callable[P, T]) -> Callable[P, T]:
+    """Turn a DuckDB failure inside an archive method into an :class:`ArchiveError` naming the file.
+
+    The open checks the catalog and the file's length, but a corrupted block is only found when
+    it is read; the command then reports one line instead of a traceback. Other failures (a value
+    no column can hold) are ArchiveErrors too, and the transaction they happened in is rolled back.
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(*args, **kwargs)
+        except duckdb.Error as exc:
+            archive = args[0]
+            assert isinstance(archive, Archive)
+            if isinstance(exc, _DAMAGE):
+                raise ArchiveDamaged(f"archive {archive.path} could not be read ({_first_line(exc)}); it may be damaged") from exc
+            raise ArchiveError(f"archive {archive.path}: {_first_line(exc)}") from exc
+
+    return wrapper
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 class Archive:
     """An open archive file. Use :meth:`open` as a context manager; one connection, not thread-safe.
 
     Every write goes through :meth:`store`, which writes a game in one transaction, so a reader
     never sees part of a game and a failure leaves the previous version of the game in place.
+    DuckDB locks the file for as long as it is open, so open it for one task and close it again:
+    readers and writers of other processes take turns, each waiting (``wait``) for the other.
     """
 
     def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, read_only: bool) -> None:
         self.path = path
         self.read_only = read_only
         self._con = con
-        self._game_tables = schema.game_tables(con)
 
     @classmethod
-    def open(cls, path: str | Path, read_only: bool = False) -> Archive:
+    def open(
+        cls, path: str | Path, read_only: bool = False, wait: float = 0.0, on_wait: WaitNotice | None = None
+    ) -> Archive:
         """Open ``path``, creating and migrating it to the latest schema unless ``read_only``.
 
-        Raises :class:`~records.errors.ArchiveBusy` when another process holds the file,
-        FileNotFoundError for a missing file opened read-only, and
-        :class:`~records.errors.ArchiveError` for a file that is not a usable archive.
+        While another process holds the file, waits up to ``wait`` seconds (telling ``on_wait``
+        once when the wait lasts) and then raises :class:`~records.errors.ArchiveBusy`.
+        FileNotFoundError is raised for a missing file opened read-only, and
+        :class:`~records.errors.ArchiveError` for a file that is not a usable archive: damaged
+        (:class:`~records.errors.ArchiveDamaged`), or holding a catalog railledger did not make
+        (:class:`~records.errors.ForeignArchive`).
         """
         path = Path(path)
-        con = connect(path, read_only)
+        con = connect(path, read_only, wait, on_wait)
         try:
             schema.prepare(con, path, read_only)
-            return cls(path, con, read_only)
-        except BaseException:
+        except BaseException as exc:
             con.close()
+            if isinstance(exc, _DAMAGE):
+                raise ArchiveDamaged(f"archive {path} could not be read ({_first_line(exc)}); it may be damaged") from exc
             raise
+        return cls(path, con, read_only)
 
     def close(self) -> None:
+        """Close the connection, releasing the file's lock for other processes."""
         self._con.close()
+        if not self.read_only:
+            schema.mark_verified(self.path, schema.latest_version())  # what this process wrote needs no second check
 
     def __enter__(self) -> Archive:
         return self
@@ -109,17 +155,23 @@ class Archive:
         self.close()
 
     @property
+    @_reading
     def schema_version(self) -> int:
         return schema.current_version(self._con)
 
+    @_reading
     def store(self, record: Record, origin: str | None = None, replay: Replay | None = None) -> StoreOutcome:
-        """Store one game: NEW, UNCHANGED (same content and engine: nothing written) or REPLACED.
+        """Store one game: NEW, UNCHANGED (nothing written) or REPLACED.
 
         With ``replay`` (what the rules engine found for this record) its per-action states,
-        events, standings and flags are stored too. A replacement deletes the old rows of the
-        game from every per-game table and inserts the new ones in the same transaction. Raises
-        ValueError, before writing, for a record holding values the archive could not give back
-        exactly.
+        events, standings and flags are stored too, and the game is UNCHANGED only when both its
+        content hash and its engine version are the stored ones (a new engine replays it again).
+        Without one, the same content is UNCHANGED whatever replay is stored with it (it stays), and
+        a changed record whose stored version has replay rows is refused with
+        :class:`~records.errors.ReplayWouldBeLost` rather than deleting them. A replacement
+        deletes the old rows of the game from every per-game table and inserts the new ones in the
+        same transaction. Raises ValueError, before writing, for a record holding values the
+        archive could not give back exactly.
         """
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
@@ -127,9 +179,15 @@ class Archive:
         replay_rows = encode_replay(replay) if replay is not None else None
         engine = ENGINE_VERSION if replay is not None else None
         with transaction(self._con):
-            found = self._con.execute("SELECT content_hash, engine FROM games WHERE key = ?", [rows.key]).fetchone()
-            if found is not None and tuple(found) == (rows.content_hash, engine):
+            found = self._stored(rows.key)
+            if found is not None and found[0] == rows.content_hash and (replay is None or found[1] == engine):
                 return StoreOutcome.UNCHANGED
+            if found is not None and replay is None and found[1] is not None:
+                raise ReplayWouldBeLost(
+                    f"{rows.key} differs from its stored version, which was replayed (engine {found[1]}); storing it "
+                    "without a replay would delete that version's per-action states, events, standings and flags, "
+                    "so it is not stored: ingest it without --no-replay"
+                )
             if found is not None:
                 self._delete_game(rows.key)
             self._insert_game(rows, origin, engine, replay.matches_record if replay is not None else None)
@@ -141,6 +199,20 @@ class Archive:
                     self._insert_rows(table.name, rows.key, getattr(replay_rows, table.name))
         return StoreOutcome.NEW if found is None else StoreOutcome.REPLACED
 
+    @_reading
+    def stored_version(self, key: str) -> tuple[str, str | None] | None:
+        """(content hash, engine version or None when not replayed) of a stored game, None when absent.
+
+        An ingest compares it with :func:`records.codec.content_hash` of a record before replaying
+        it, so an unchanged record costs no replay.
+        """
+        return self._stored(key)
+
+    def _stored(self, key: str) -> tuple[str, str | None] | None:
+        found = self._con.execute("SELECT content_hash, engine FROM games WHERE key = ?", [key]).fetchone()
+        return None if found is None else (found[0], found[1])
+
+    @_reading
     def table(self, name: str, game: str | None = None) -> pl.DataFrame:
         """A whole archive table (or one game's rows of it) as a polars frame, for analytics and export."""
         if name not in ARCHIVE_TABLES:
@@ -151,6 +223,7 @@ class Archive:
         result = self._con.sql(f"SELECT * FROM {name} WHERE {column} = $key", params={"key": self._resolve(game)})
         return pl.from_arrow(result.to_arrow_table())  # type: ignore[return-value]
 
+    @_reading
     def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
         """One row per game, ordered by title and source id (numerically where it is a number).
 
@@ -160,17 +233,20 @@ class Archive:
         rows = self._con.execute(_GAMES_QUERY, {"title": title, "player": player}).fetchall()
         return pl.DataFrame(rows, schema=GAMES_SCHEMA, orient="row")
 
+    @_reading
     def summary(self) -> pl.DataFrame:
         """Per title: how many games and how many actions (automatic ones included)."""
         rows = self._con.execute(_SUMMARY_QUERY).fetchall()
         return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
 
+    @_reading
     def record(self, key_or_source_id: str) -> Record:
         """The stored record of a key (``18xx.games/14375``) or of a source id (``14375``) if unique."""
         with transaction(self._con):  # one snapshot, even if another connection of this process writes
             key = self._resolve(key_or_source_id)
-            game = self._con.execute(f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key])
-            game_row = dict(zip(codec.GAME_COLUMNS, game.fetchone()))
+            game = self._con.execute(f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key]).fetchone()
+            assert game is not None  # _resolve found the key in this transaction
+            game_row = dict(zip(codec.GAME_COLUMNS, game))
             return codec.decode(
                 game_row,
                 self._rows("players", key, codec.PLAYER_COLUMNS, "seat"),
@@ -194,7 +270,7 @@ class Archive:
         return self._con.execute(query, [key]).fetchall()
 
     def _delete_game(self, key: str) -> None:
-        for table in self._game_tables:
+        for table in schema.game_tables():  # names from the code's own migrations, never from the file
             self._con.execute(f"DELETE FROM {table} WHERE game_key = ?", [key])
         self._con.execute("DELETE FROM games WHERE key = ?", [key])
 

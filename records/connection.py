@@ -1,22 +1,57 @@
-"""Opening the DuckDB file and running transactions, with DuckDB's errors turned into ours."""
+"""Opening the DuckDB file and running transactions, with DuckDB's errors turned into ours.
+
+DuckDB gives a file to one writing process, or to any number of reading ones, never both: the
+lock is taken when a connection opens and released when it closes. Readers and writers share an
+archive by holding it briefly and by waiting for each other: :func:`connect` retries a busy file
+(with growing, jittered pauses) for up to ``wait`` seconds before it gives up.
+"""
 
 from __future__ import annotations
 
+import random
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import duckdb
 
-from records.errors import ArchiveBusy, ArchiveError
+from records.errors import ArchiveBusy, ArchiveDamaged, ArchiveError
+
+NOTICE_AFTER = 0.5
+"""Seconds of waiting before ``on_wait`` is told: brief turns between processes say nothing."""
+
+WaitNotice = Callable[[ArchiveBusy, float], None]
+"""Told once per open that waits, with the busy error and the seconds it will wait at most."""
 
 
-def connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """A connection to ``path``; a file held by someone else raises :class:`ArchiveBusy`.
+def connect(
+    path: Path, read_only: bool, wait: float = 0.0, on_wait: WaitNotice | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A connection to ``path``, waiting up to ``wait`` seconds while someone else holds it.
 
-    A read-only open never creates the file: a missing one raises FileNotFoundError (DuckDB would
-    fail the same way, but with a less direct message).
+    Raises :class:`ArchiveBusy` when the file is still held after ``wait``. A read-only open never
+    creates the file: a missing one raises FileNotFoundError (DuckDB would fail the same way, but
+    with a less direct message).
     """
+    start = time.monotonic()
+    pause = 0.01
+    told = False
+    while True:
+        try:
+            return _connect_once(path, read_only)
+        except ArchiveBusy as busy:
+            waited = time.monotonic() - start
+            if waited >= wait:
+                raise ArchiveBusy(busy.path, busy.detail, waited=wait) if wait else busy from None
+            if on_wait is not None and not told and waited >= min(NOTICE_AFTER, wait):
+                on_wait(busy, wait)
+                told = True
+            time.sleep(min(pause * random.uniform(0.5, 1.5), max(0.0, wait - waited)))
+            pause = min(pause * 1.6, 0.25)
+
+
+def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     if read_only and not path.exists():
         raise FileNotFoundError(f"archive {path} does not exist (a read-only open does not create it)")
     try:
@@ -24,12 +59,18 @@ def connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     except duckdb.IOException as exc:
         if "Could not set lock" in str(exc):
             raise ArchiveBusy(path, str(exc)) from exc
-        raise ArchiveError(f"cannot open archive {path}: {exc}") from exc
+        raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
     except duckdb.ConnectionException as exc:
         # Same process, same file, other read_only setting: DuckDB shares one instance per file.
         if "different configuration" in str(exc):
             raise ArchiveBusy(path, str(exc)) from exc
-        raise
+        raise ArchiveError(f"cannot open archive {path}: {_first_line(exc)}") from exc
+    except duckdb.Error as exc:
+        raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 @contextmanager

@@ -45,12 +45,12 @@ def encode_replay(replay: Replay) -> ReplayRows:
             players["cash"].append(view.cash)
             players["net_worth"].append(view.value)
             players["shares"].append(",".join(f"{c}={p}" for c, p in view.shares))
-        for sym, view in snap.corporations:
-            row, col = view.cell if view.cell else (None, None)
-            for name, value in (("seq", seq), ("company", sym), ("price", view.price), ("market_row", row),
-                                ("market_col", col), ("cash", view.cash), ("trains", ",".join(view.trains)),
-                                ("tokens", view.tokens), ("president", seats.get(view.president)),
-                                ("floated", view.floated), ("closed", view.closed)):
+        for sym, company in snap.corporations:
+            row, col = company.cell if company.cell else (None, None)
+            for name, value in (("seq", seq), ("company", sym), ("price", company.price), ("market_row", row),
+                                ("market_col", col), ("cash", company.cash), ("trains", ",".join(company.trains)),
+                                ("tokens", company.tokens), ("president", None if company.president is None else seats.get(company.president)),
+                                ("floated", company.floated), ("closed", company.closed)):
                 companies[name].append(value)
         ends_round = seq + 1 == len(replay.snapshots) or replay.snapshots[seq + 1].round != snap.round
         if ends_round:
@@ -59,9 +59,9 @@ def encode_replay(replay: Replay) -> ReplayRows:
                 for name, value in (("round_index", round_index), ("round", snap.round), ("seat", seats[pid]),
                                     ("cash", view.cash), ("net_worth", view.value)):
                     round_values[name].append(value)
-            for sym, view in snap.corporations:
+            for sym, company in snap.corporations:
                 for name, value in (("round_index", round_index), ("round", snap.round), ("company", sym),
-                                    ("price", view.price)):
+                                    ("price", company.price)):
                     round_prices[name].append(value)
     events: Columns = {"seq": [], "ordinal": [], "kind": [], "subject": [], "amount": [], "detail": []}
     for ordinal, event in enumerate(replay.events):

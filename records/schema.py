@@ -5,20 +5,30 @@ The ``schema_version`` table lists the versions applied to a file; opening an ar
 applies each missing version in order, each in its own transaction together with its
 ``schema_version`` row, so a file is always at one whole version. Applied migrations are never
 edited: a schema change is a new file.
+
+Before anything else runs on a file, :func:`prepare` holds its catalog to the schema the code's
+own migrations make (applied to an in-memory database): the same tables with the same columns
+and constraints, and no view, macro, sequence, type, index or schema besides. A file that differs
+is refused, because the archive runs SQL against that catalog (a macro in a file even shadows
+DuckDB's own functions), and the identifiers the archive uses come from the code, never from the
+file. A file shorter than its own block count says (a copy cut short) is refused as damaged.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
+from typing import Iterator, Mapping
 
 import duckdb
 
 from records.connection import transaction
-from records.errors import ArchiveError
+from records.errors import ArchiveDamaged, ArchiveError, ForeignArchive
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 _MIGRATION_FILE = re.compile(r"(?P<version>\d{4})_(?P<name>\w+)\.sql")
@@ -60,26 +70,33 @@ def latest_version() -> int:
 
 def current_version(con: duckdb.DuckDBPyConnection) -> int:
     """The highest version applied to the open file; 0 for a file without a ``schema_version`` table."""
-    if not _table_names(con) >= {"schema_version"}:
+    if "schema_version" not in _catalog(con).tables:
         return 0
-    (version,) = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
-    return version
+    (version,) = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()  # type: ignore[misc]
+    return int(version)
 
 
 def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
     """Bring a freshly opened file to the latest version, or explain why it cannot be used.
 
-    A read-only open never changes the file, so an archive behind this railledger must first be
-    opened for writing (any ``railledger ingest`` does it).
+    The file's catalog is checked first (see the module's docstring), before any query that
+    calls a function. Checking costs tens of milliseconds (DuckDB lists its thousands of own
+    functions, and writes out each table's definition), and an ingest opens the archive for every
+    record, so a file is checked once per process for as long as it stays as it was checked or as
+    this process wrote it (:func:`mark_verified`). A read-only open never changes the file, so an archive behind this
+    railledger must first be opened for writing (any ``railledger ingest`` does it).
     """
-    version = current_version(con)
     latest = latest_version()
-    if version > latest:
-        raise ArchiveError(
-            f"archive {path} has schema version {version}, newer than this railledger knows ({latest}); upgrade railledger"
-        )
-    if version == 0 and _table_names(con):
-        raise ArchiveError(f"{path} is a DuckDB file but not a railledger archive (it has no schema_version table)")
+    version = _verified_version(path)
+    if version is None:
+        _refuse_foreign_objects(con, path)
+        found = _catalog(con)
+        version = _applied_version(con, path, found)
+        expected = expected_catalog(version)
+        if found != expected:
+            raise ForeignArchive(f"{path} is not an archive as railledger makes it, so it is not used: {found.difference(expected)}")
+        _refuse_short_file(con, path, expected.tables)
+        mark_verified(path, version)
     if version == latest:
         return
     if read_only:
@@ -103,18 +120,158 @@ def _apply(con: duckdb.DuckDBPyConnection, migration: Migration) -> None:
         )
 
 
-def _table_names(con: duckdb.DuckDBPyConnection) -> set[str]:
-    rows = con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"
-    ).fetchall()
-    return {name for (name,) in rows}
+def _applied_version(con: duckdb.DuckDBPyConnection, path: Path, found: Catalog) -> int:
+    """The file's version: 0 for an empty file, else n when its schema_version rows are 1, 2, ... n.
+
+    The schema_version table is read only once its columns are those railledger makes.
+    """
+    if not found.tables:
+        return 0
+    if found.definitions.get("schema_version") != expected_catalog(1).definitions["schema_version"]:
+        raise ForeignArchive(f"{path} is a DuckDB file but not a railledger archive (it has no schema_version table of railledger's)")
+    versions = [v for (v,) in con.execute("SELECT version FROM schema_version ORDER BY version").fetchall()]
+    latest = latest_version()
+    if versions and versions[-1] > latest:
+        raise ArchiveError(
+            f"archive {path} has schema version {versions[-1]}, newer than this railledger knows ({latest}); upgrade railledger"
+        )
+    if versions != list(range(1, len(versions) + 1)):
+        raise ForeignArchive(f"{path} has schema versions {versions[:10]}, not 1, 2, 3...: not an archive railledger made")
+    return len(versions)
 
 
-def game_tables(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
-    """Tables holding rows of one game (they have a ``game_key`` column), besides ``games`` itself."""
+# ------------------------------------------------------------------------------ the file's catalog
+
+_OTHER_OBJECTS = (
+    ("a macro", "SELECT function_name FROM system.main.duckdb_functions() WHERE NOT internal"),
+    ("a view", "SELECT view_name FROM system.main.duckdb_views() WHERE NOT internal"),
+    ("a sequence", "SELECT sequence_name FROM system.main.duckdb_sequences()"),
+    ("a type", "SELECT type_name FROM system.main.duckdb_types() WHERE NOT internal"),
+    ("an index", "SELECT index_name FROM system.main.duckdb_indexes()"),
+    ("a schema", "SELECT schema_name FROM system.main.duckdb_schemas() WHERE NOT internal"),
+)
+"""Objects an archive never holds. The queries name DuckDB's catalog functions by their full
+name and call no other function, so nothing a file defines can stand in for them."""
+
+_verified: dict[tuple[int, int], tuple[int, int, int]] = {}
+"""(device, inode) -> (size, modification time in ns, schema version) of each file this process
+has found to be a whole railledger archive, as it was then (or as this process last wrote it)."""
+
+
+def _verified_version(path: Path) -> int | None:
+    """The schema version of a file checked by this process and not changed since; else None."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    found = _verified.get((info.st_dev, info.st_ino))
+    return found[2] if found is not None and found[:2] == (info.st_size, info.st_mtime_ns) else None
+
+
+def mark_verified(path: Path, version: int) -> None:
+    """Record that ``path`` as it is now is a whole archive at ``version``: it was checked, or
+    this process wrote it after checking it."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    _verified[(info.st_dev, info.st_ino)] = (info.st_size, info.st_mtime_ns, version)
+
+
+def _refuse_foreign_objects(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a file holding a view, macro, sequence, type, index or extra schema."""
+    for kind, query in _OTHER_OBJECTS:
+        names = [name for (name,) in con.execute(query).fetchall()]
+        if names:
+            listed = ", ".join(repr(n) for n in names[:3]) + (" ..." if len(names) > 3 else "")
+            raise ForeignArchive(f"{path} holds {kind} railledger never makes ({listed}), so it is not used")
+
+
+_HEADER_BYTES = 3 * 4096
+"""DuckDB's file header and its two database headers come before the first block."""
+
+
+def _refuse_short_file(con: duckdb.DuckDBPyConnection, path: Path, tables: frozenset[str]) -> None:
+    """Refuse a file that ends before the last block its tables or its catalog use: a copy or a
+    download cut short, whose missing blocks would fail some later read in the middle of a command.
+
+    ``tables`` are the code's own names (the catalog has been compared with them already).
+    """
+    (block_size,) = con.execute("SELECT block_size FROM system.main.pragma_database_size()").fetchone()  # type: ignore[misc]
+    (last,) = con.execute("SELECT max(block_id) FROM system.main.pragma_metadata_info()").fetchone()  # type: ignore[misc]
+    last = -1 if last is None else int(last)
+    for table in sorted(tables):
+        row = con.execute(
+            "SELECT max(block_id), max(list_max(additional_block_ids)) FROM system.main.pragma_storage_info(?)", [table]
+        ).fetchone()
+        last = max([last, *(int(value) for value in row or () if value is not None)])
+    needed = _HEADER_BYTES + (last + 1) * int(block_size)
+    size = os.path.getsize(path)
+    if size < needed:
+        raise ArchiveDamaged(
+            f"archive {path} is damaged: the file is {size:,} bytes but its data reaches byte {needed:,} "
+            "(cut short?); restore it from a copy, or ingest the records into a new archive"
+        )
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The tables of a database, each with the CREATE statement DuckDB writes for it from its
+    catalog (columns, types, defaults and constraints: everything that runs on an insert)."""
+
+    definitions: Mapping[str, str]
+
+    @property
+    def tables(self) -> frozenset[str]:
+        return frozenset(self.definitions)
+
+    def difference(self, expected: Catalog) -> str:
+        """How this catalog differs from ``expected``, in one short sentence."""
+        extra = sorted(self.tables - expected.tables)
+        if extra:
+            return f"it has a table railledger does not make ({', '.join(repr(t) for t in extra[:3])})"
+        missing = sorted(expected.tables - self.tables)
+        if missing:
+            return f"it lacks the table{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+        changed = sorted(t for t in self.tables if self.definitions[t] != expected.definitions[t])
+        return f"the columns or constraints of {', '.join(repr(t) for t in changed[:3])} differ from railledger's"
+
+
+def _catalog(con: duckdb.DuckDBPyConnection) -> Catalog:
+    """The catalog of the connection's database (its only one that is not DuckDB's own)."""
     rows = con.execute(
-        "SELECT DISTINCT table_name FROM duckdb_columns() "
-        "WHERE database_name = current_database() AND schema_name = 'main' AND column_name = 'game_key' "
-        "ORDER BY table_name"
+        "SELECT t.schema_name, t.table_name, t.sql FROM system.main.duckdb_tables() t "
+        "JOIN system.main.duckdb_databases() d ON d.database_name = t.database_name WHERE NOT d.internal"
     ).fetchall()
+    return Catalog({(table if schema_name == "main" else f"{schema_name}.{table}"): sql for schema_name, table, sql in rows})
+
+
+@contextmanager
+def _made_by_code(version: int) -> Iterator[duckdb.DuckDBPyConnection]:
+    """An in-memory database with the code's migrations 1..version applied: the reference schema."""
+    con = duckdb.connect(":memory:")
+    try:
+        for migration in migrations()[:version]:
+            con.execute(_VERSION_TABLE)
+            con.execute(migration.sql)
+        yield con
+    finally:
+        con.close()
+
+
+@cache
+def expected_catalog(version: int) -> Catalog:
+    """The catalog the code's own migrations 1..version make."""
+    with _made_by_code(version) as con:
+        return _catalog(con)
+
+
+@cache
+def game_tables() -> tuple[str, ...]:
+    """Tables holding rows of one game (they have a ``game_key`` column), besides ``games`` itself:
+    read from the code's own schema, so no name in a file ever reaches a statement."""
+    with _made_by_code(latest_version()) as con:
+        rows = con.execute(
+            "SELECT DISTINCT table_name FROM system.main.duckdb_columns() WHERE column_name = 'game_key' ORDER BY table_name"
+        ).fetchall()
     return tuple(name for (name,) in rows)

@@ -51,6 +51,14 @@ def export(actions: list[dict], **extra: object) -> dict:
     }
 
 
+def make_known(patch: pytest.MonkeyPatch, name: str, slug: str, player_counts: tuple[int, ...] = (3, 4)) -> None:
+    """Register a stand-in title for a test: known to ingest (with its player counts) and the engine."""
+    from ingest import titles
+
+    patch.setitem(titles.SLUGS, name, slug)
+    patch.setitem(titles.PLAYER_COUNTS, name, player_counts)
+
+
 def act(id_: int, type_: str = "pass", entity: object = 10, entity_type: str = "player", **fields: object) -> dict:
     """One raw 18xx.games action."""
     return {"type": type_, "entity": entity, "entity_type": entity_type, "id": id_, **fields}

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+from typing import Any
+import select
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
+from cli.app import OUTCOMES, app
 from ingest import notation
 from ingest.export import read_export
+from ingest.model import Record
 from records import Archive
-from tests.conftest import act, export, fixture_files, fixtures_dir, needs_fixtures
+from tests.conftest import act, export, fixture_files, fixtures_dir, make_known, needs_fixtures
 
 runner = CliRunner()
 
@@ -43,17 +48,17 @@ def game_keys(db: str) -> set[str]:
 def test_ingesting_the_fixtures_twice_reports_new_then_unchanged(db: str) -> None:
     first = run("ingest", str(fixtures_dir()), "--db", db)
     assert first.exit_code == 0, first.output
-    assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "failed": 0}
+    assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 0}
     second = run("ingest", str(fixtures_dir()), "--db", db)
-    assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "failed": 0}
+    assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "duplicate": 0, "failed": 0}
 
 
 def _summary(output: str) -> dict[str, int]:
     """The numbers row of the ingest summary table."""
     for line in output.splitlines():
         cells = [c.strip() for c in line.strip("│┃ ").split("│")]
-        if len(cells) == 4 and all(c.isdigit() for c in cells):
-            return dict(zip(("new", "unchanged", "replaced", "failed"), map(int, cells)))
+        if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
+            return dict(zip(OUTCOMES, map(int, cells)))
     raise AssertionError(f"no summary row in:\n{output}")
 
 
@@ -74,9 +79,9 @@ BAD_INPUTS = {
     "truncated.json": (json.dumps(good_export(3))[:-40], "truncated record"),
     "not_a_record.json": ('{"name": "a shopping list"}', "not an 18xx.games game record"),
     "unknown_title.json": (json.dumps(export([act(1)], id=4, title="18Atlantis")), "unknown title '18Atlantis'"),
-    "unknown_action.json": (json.dumps(export([act(1), act(2, "teleport")], id=5)), "action 2: unknown action type"),
+    "unknown_action.json": (json.dumps(export([act(1), act(2, "teleport")], id=5)), "action 2 (#1): unknown action type"),
     "cut_actions.json": (json.dumps(export([act(1), {"type": "pass"}], id=6)), "action #1: action is not an object"),
-    "bad_undo.json": (json.dumps(export([act(1), act(2, "undo", action_id=77)], id=8)), "action 2: undo points at action 77"),
+    "bad_undo.json": (json.dumps(export([act(1), act(2, "undo", action_id=77)], id=8)), "action 2 (#1): field action_id: undo points at action 77"),
     "notes.txt": ("hello", "not a record file"),
 }
 
@@ -166,27 +171,47 @@ def test_every_command_explains_itself_with_an_example() -> None:
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
 
-def test_a_second_writer_gets_a_clear_error_not_a_crash(tmp_path: Path, db: str) -> None:
-    import select
-    import subprocess
-    import sys
+def _hold_lock(db: str, seconds: float) -> "subprocess.Popen[str]":
+    """A process holding the archive's write lock for ``seconds``, started once it holds it."""
+    holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(float(sys.argv[2]))"
+    child = subprocess.Popen([sys.executable, "-c", holder, db, str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert select.select([child.stdout], [], [], 30)[0], "the holder did not take the lock"
+    child.stdout.readline()  # type: ignore[union-attr]
+    return child
 
+
+def test_a_writer_waits_for_the_holder_then_gives_up_with_one_clear_line(tmp_path: Path, db: str) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(good_export(1)))
-    holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(60)"
-    child = subprocess.Popen([sys.executable, "-c", holder, db], stdout=subprocess.PIPE, text=True)
+    child = _hold_lock(db, 60)
     try:
-        assert select.select([child.stdout], [], [], 30)[0], "the holder did not take the lock"
-        child.stdout.readline()  # type: ignore[union-attr]
         busy = subprocess.run(
-            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "1"], capture_output=True, text=True, timeout=60
         )
     finally:
         child.kill()
         child.wait(timeout=10)
     assert busy.returncode == 1
-    assert busy.stderr.strip().splitlines() == [busy.stderr.strip()]
-    assert "is in use by another process" in busy.stderr and "Traceback" not in busy.stderr
+    lines = busy.stderr.strip().splitlines()
+    assert len(lines) == 2 and "Traceback" not in busy.stderr, busy.stderr
+    assert "is in use by another process" in lines[0] and lines[0].endswith("waiting up to 1 s (--wait)")
+    assert lines[1].startswith("stopped: archive") and lines[1].endswith("gave up after waiting 1 s (--wait)")
+
+
+def test_a_writer_that_waits_stores_once_the_holder_lets_go(tmp_path: Path, db: str) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(good_export(1)))
+    child = _hold_lock(db, 2)
+    try:
+        waited = subprocess.run(
+            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90
+        )
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+    assert waited.returncode == 0, waited.stderr
+    assert "waiting up to 60 s (--wait)" in waited.stderr
+    assert _summary(waited.stdout)["new"] == 1 and game_keys(db) == {"18xx.games/1"}
 
 
 SHORT_GAME = Path(__file__).resolve().parent / "games" / "18ms-short.rln"
@@ -232,11 +257,173 @@ def test_conformance_passes_on_every_shared_record() -> None:
 
 def test_conformance_reports_titles_without_an_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A title whose folder holds data but no engine yet is a NO ENGINE row, not a crash or FAIL."""
-    from replay import titles
-
-    monkeypatch.setitem(titles.TITLES, "Engineless", "engineless")
+    make_known(monkeypatch, "Engineless", "engineless")
     record = tmp_path / "engineless.rln"
     record.write_text(EXAMPLES.joinpath("18ms-opening.rln").read_text().replace('[Title "18MS"]', '[Title "Engineless"]'))
     result = run("conformance", str(record))
     assert result.exit_code == 0, result.output
     assert "NO ENGINE" in result.stdout and "PASS" not in result.stdout and "FAIL" not in result.stdout
+
+
+# ------------------------------------------------------------------------------ re-ingest, --no-replay, duplicates
+
+
+def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "short.rln"
+    shutil.copy(SHORT_GAME, path)
+    assert _summary(run("ingest", str(path), "--db", db).stdout)["new"] == 1
+    import cli.storing
+
+    def no_replay(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged record was replayed")
+
+    monkeypatch.setattr(cli.storing, "replay_record", no_replay)
+    again = run("ingest", str(path), "--db", db)
+    assert again.exit_code == 0, again.output
+    assert _summary(again.stdout)["unchanged"] == 1
+
+
+def test_no_replay_keeps_the_stored_states_and_refuses_to_drop_them(tmp_path: Path, db: str) -> None:
+    path = tmp_path / "short.rln"
+    shutil.copy(SHORT_GAME, path)
+    run("ingest", str(path), "--db", db)
+    key = "railledger/test-18ms-short"
+    with Archive.open(db, read_only=True) as archive:
+        steps = archive.table("steps", key)
+    assert steps.height == 69
+
+    same = run("ingest", str(path), "--db", db, "--no-replay")
+    assert same.exit_code == 0 and _summary(same.stdout)["unchanged"] == 1
+    text = SHORT_GAME.read_text()
+    assert '[Status "active"]\n' in text
+    path.write_text(text.replace('[Status "active"]\n', '[Status "abandoned"]\n'))
+    changed = run("ingest", str(path), "--db", db, "--no-replay")
+    assert changed.exit_code == 1
+    assert f"{path}: not stored: {key} differs from its stored version, which was replayed" in changed.stderr
+    assert "would delete that version's per-action states, events, standings and flags" in changed.stderr
+    with Archive.open(db, read_only=True) as archive:
+        assert archive.table("steps", key).equals(steps)
+        assert archive.record(key).status != "abandoned"
+
+
+def test_the_same_game_twice_in_a_run_is_stored_once_and_reported(tmp_path: Path, db: str) -> None:
+    first, copy, other = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    first.write_text(json.dumps(good_export(5)))
+    copy.write_text(json.dumps(good_export(5)))
+    changed = good_export(5)
+    changed["actions"].append(act(3))
+    other.write_text(json.dumps(changed))
+
+    twice = run("ingest", str(first), str(copy), "--db", db)
+    assert twice.exit_code == 0
+    assert _summary(twice.stdout) == {"new": 1, "unchanged": 0, "replaced": 0, "duplicate": 1, "failed": 0}
+    assert f"note: {copy}: 18xx.games/5 is the same game as {first}, stored once" in twice.stderr
+
+    clash = run("ingest", str(first), str(other), "--db", db)
+    assert clash.exit_code == 1
+    assert f"failed: {other}: not stored: 18xx.games/5 was read earlier in this run from {first}, with other content" in clash.stderr
+    with Archive.open(db, read_only=True) as archive:
+        assert len(archive.record("5").actions) == 2  # the first one read stays
+
+
+def test_an_unexpected_error_in_one_record_fails_that_record_only(
+    tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cli.storing
+
+    real = cli.storing.replay_record
+
+    def broken_for_7(record: Record, **kwargs: Any) -> Any:
+        if record.game_id == "7":
+            raise RuntimeError("the engine met something new")
+        return real(record, **kwargs)
+
+    monkeypatch.setattr(cli.storing, "replay_record", broken_for_7)
+    for game_id in (6, 7, 8):
+        (tmp_path / f"{game_id}.json").write_text(json.dumps(good_export(game_id)))
+    result = run("ingest", str(tmp_path), "--db", db)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"failed: {tmp_path / '7.json'}: not stored: unexpected error: RuntimeError: the engine met something new" in result.stderr
+    assert game_keys(db) == {"18xx.games/6", "18xx.games/8"}
+
+
+# ------------------------------------------------------------------------------ output of outside text
+
+
+def test_player_text_is_printed_as_text_never_as_markup_or_terminal_codes(tmp_path: Path, db: str) -> None:
+    marked = good_export(9)
+    marked["players"] = [{"id": 10, "name": "[bold red]Ann[/bold red]"}, {"id": 20, "name": "Bob"}]
+    marked["actions"][0]["note"] = "\x1b[2J\x9b31m"  # a field railledger does not know may hold any text
+    (tmp_path / "marked.json").write_text(json.dumps(marked))
+    escaping = tmp_path / "\x1b[31mred.json"
+    escaping.write_text(json.dumps(export([act(1)], id=10, title="18Atlantis")))
+
+    ingested = run("ingest", str(tmp_path), "--db", db)
+    assert "\x1b" not in ingested.stderr and "\\x1b[31mred.json: unknown title" in ingested.stderr
+    listed = run("games", "--db", db)
+    assert "[bold red]Ann[/bold red]" in listed.stdout
+    shown = run("show", "9", "--db", db)
+    assert "\x1b" not in shown.stdout and "\x9b" not in shown.stdout
+    assert 'note:="\\u001b[2J\\u009b31m"' in shown.stdout
+    assert notation.read(shown.stdout).actions[0].fields["note"] == "\x1b[2J\x9b31m"  # and it reads back exactly
+
+
+def test_plain_escapes_what_a_terminal_would_obey() -> None:
+    from cli.output import plain
+
+    assert plain("Ann") == "Ann"
+    assert plain("a\x1b[2Jb\u202ec\udcffé") == "a\\x1b[2Jb\\u202ec\\udcffé"
+
+
+# ------------------------------------------------------------------------------ damaged and foreign archives
+
+
+@pytest.fixture()
+def damaged(tmp_path: Path, db: str) -> str:
+    """An archive cut to a fifth of its length, as a broken copy or download leaves it."""
+    for n in range(20):
+        (tmp_path / f"{n}.json").write_text(json.dumps(good_export(100 + n)))
+    shutil.copy(SHORT_GAME, tmp_path / "short.rln")
+    assert run("ingest", str(tmp_path), "--db", db).exit_code == 0
+    cut = tmp_path / "cut.duckdb"
+    data = Path(db).read_bytes()
+    cut.write_bytes(data[: len(data) // 5])
+    return str(cut)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["ingest", "{good}"], ["games"], ["show", "100"], ["stats"], ["export", "{out}"], ["dashboard"]],
+    ids=lambda c: c[0],
+)
+def test_every_command_detects_a_damaged_archive_on_open(damaged: str, tmp_path: Path, command: list[str]) -> None:
+    good = tmp_path / "new.json"
+    good.write_text(json.dumps(good_export(999)))
+    args = [part.format(good=good, out=tmp_path / "out") for part in command]
+    before = Path(damaged).read_bytes()
+    result = run(*args, "--db", damaged)
+    assert result.exit_code == 1, result.output
+    (line,) = [line for line in result.stderr.splitlines() if "damaged" in line]
+    assert damaged in line and "Traceback" not in result.output
+    assert Path(damaged).read_bytes() == before
+
+
+def test_ingest_refuses_an_archive_with_a_crafted_catalog(tmp_path: Path, db: str) -> None:
+    import duckdb
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(good_export(1)))
+    run("ingest", str(good), "--db", db)
+    target = tmp_path / "pwned.csv"
+    con = duckdb.connect(db)
+    con.execute(f'''CREATE TABLE "x; COPY (SELECT 1) TO '{target}'; --" (game_key VARCHAR)''')
+    con.close()
+    changed = good_export(1)
+    changed["actions"].append(act(3))  # a replacement: the old code ran DELETE FROM every game_key table
+    good.write_text(json.dumps(changed))
+    result = run("ingest", str(good), "--db", db)
+    assert result.exit_code == 1
+    assert "stopped: " in result.stderr and "is not an archive as railledger makes it" in result.stderr
+    assert not target.exists()

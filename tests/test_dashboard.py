@@ -8,15 +8,25 @@ forbids it, rule 10.2) inserted after action 190, under its own game id.
 from __future__ import annotations
 
 import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from cli.app import app
-from replay.titles import TITLES
+from dashboard.text import md
+from tests.conftest import make_known
 
 REPO = Path(__file__).resolve().parent.parent
 APP = str(REPO / "dashboard" / "app.py")
@@ -67,7 +77,7 @@ def write_engineless_game(folder: Path) -> None:
 @pytest.fixture(scope="module")
 def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(TITLES, ENGINELESS_TITLE, "engineless")  # known, but no engine module
+        make_known(patch, ENGINELESS_TITLE, "engineless")  # known, but no engine module
         yield build_archive(tmp_path_factory.mktemp("dashboard"), engineless=True)
 
 
@@ -236,3 +246,100 @@ def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboar
     assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "185", FLAGGED_RULE)
     assert "first stock round" in row["message"]
     assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ}"
+
+
+# ------------------------------------------------------------------------------ sharing the archive
+
+
+def _hold(db: Path, seconds: float) -> "subprocess.Popen[str]":
+    """Another process holding the archive's write lock (as an ingest does), once it holds it."""
+    code = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(float(sys.argv[2]))"
+    child = subprocess.Popen([sys.executable, "-c", code, str(db), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert select.select([child.stdout], [], [], 30)[0], "the holder did not take the lock"
+    child.stdout.readline()  # type: ignore[union-attr]
+    return child
+
+
+def test_a_page_waits_for_a_brief_writer_and_shows_fresh_data(dashboard: AppTest) -> None:
+    st.cache_data.clear()  # the next run must read the archive
+    holder = _hold(dashboard_db(dashboard), 2)
+    try:
+        dashboard.run()
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    assert not dashboard.warning and not dashboard.error
+    assert "8 of 8 games" in dashboard.caption[0].value
+
+
+def test_a_page_shows_its_last_good_data_with_a_note_while_the_archive_stays_busy(
+    dashboard: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard import data
+
+    monkeypatch.setattr(data, "WAIT", 0.5)
+    st.cache_data.clear()
+    holder = _hold(dashboard_db(dashboard), 60)
+    try:
+        dashboard.run()
+        assert not dashboard.exception and not dashboard.error
+        (note,) = [w.value for w in dashboard.warning]
+        assert note.startswith("Showing the archive as it was at") and "is in use by another process" in note
+        assert "8 of 8 games" in dashboard.caption[0].value  # the last good data, still every game
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    dashboard.run()
+    assert not dashboard.warning
+
+
+def dashboard_db(page: AppTest) -> Path:
+    return Path(os.environ["RAILLEDGER_DB"])
+
+
+def test_outside_text_is_escaped_in_markdown(dashboard: AppTest) -> None:
+    assert md("*x* [a](javascript:1) :red[y] $z$") == r"\*x\* \[a\]\(javascript\:1\) \:red\[y\] \$z\$"
+    assert md("two\nlines") == "two lines"
+    assert md(dashboard_db(dashboard)) in dashboard.caption[0].value  # the archive page's caption names the file escaped
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _serving(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+            return answer.read() == b"ok"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_the_dashboard_command_stops_its_server_on_a_signal(archive_db: Path, stop: signal.Signals) -> None:
+    port = _free_port()
+    command = [sys.executable, "-m", "cli", "dashboard", "--db", str(archive_db), "--port", str(port)]
+    server = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while not _serving(port):
+            assert server.poll() is None and time.monotonic() < deadline, "the dashboard did not come up"
+            time.sleep(0.3)
+        server.send_signal(stop)
+        server.wait(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+            pytest.fail(f"the dashboard was still running 30 s after {stop.name}")
+    assert not _serving(port)
+
+
+def test_the_dashboard_command_refuses_a_damaged_archive_before_starting(archive_db: Path, tmp_path: Path) -> None:
+    damaged = tmp_path / "cut.duckdb"
+    damaged.write_bytes(archive_db.read_bytes()[: 20_000])
+    result = CliRunner().invoke(app, ["dashboard", "--db", str(damaged)])
+    assert result.exit_code == 1
+    assert "damaged" in result.stderr and "Traceback" not in result.output

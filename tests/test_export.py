@@ -90,7 +90,7 @@ def test_result_is_keyed_by_player_id_and_hotseat_ids_are_names() -> None:
         (export([act(1), {"type": "pass"}]), "truncated record"),
         (export([act(1)], players=[]), "no players"),
         (export([act(1)], settings=[1]), "'settings' is not an object"),
-        (export([act(1)], result={"10": "lots"}), "'result' is not an object of player values"),
+        (export([act(1)], result=[700]), "'result' is not an object of player values"),
         (export([{**act(1), "auto_actions": 5}]), "auto_actions is not a list"),
         (export([act(1), act(2, "undo", action_id=[1])]), "undo points at action"),
     ],
@@ -105,4 +105,4 @@ def test_unknown_auto_action_type_names_the_parent_and_position() -> None:
     parent["auto_actions"] = [{"type": "pass", "entity": 10, "entity_type": "player"}, {"type": "warp", "entity": 10, "entity_type": "player"}]
     with pytest.raises(RecordError) as caught:
         read_export(export([parent]))
-    assert caught.value.action == "7.2"
+    assert caught.value.action == "7.2 (#0)"

@@ -119,7 +119,7 @@ def test_syntax_errors_name_file_line_and_column(body: str, line: int, column: i
         ('[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n', "no [Player"),
         ('[Notation 1]\n[Title "18MS"\n', "not closed"),
         ('[Notation 1]\n[Title]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A"]\n', "takes one value"),
-        ('[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Seed "x"]\n[Player 1 1 "A"]\n', "takes one value, a number"),
+        ('[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Seed "x"]\n[Player 1 1 "A"]\n', "takes one value, a whole number"),
         ('[Notation 1]\n[Titel "18MS"]\n', "unknown header [Titel]"),
     ],
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import select
 import subprocess
 import sys
@@ -16,11 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import fixture_params
+from ingest import notation
 from ingest.export import read_export
 from ingest.model import Action, Entity, Player, Record
-from records.schema import latest_version, migrations
+from records.schema import game_tables, latest_version, migrations
 from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
+from records.archive import ARCHIVE_TABLES
 from records.codec import content_hash
+from records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
+from replay import ENGINE_VERSION
 
 TABLES = ("games", "players", "actions", "programs", "schema_version")
 
@@ -362,3 +367,92 @@ def test_any_json_fields_round_trip(tmp_path_factory: pytest.TempPathFactory, fi
     with Archive.open(db) as archive:
         archive.store(record)
         assert strict(archive.record("hand-1")) == strict(record)
+
+
+# ------------------------------------------------------------------------------ files railledger did not make
+
+CRAFTED_TABLE = "x; COPY (SELECT 'pwned') TO '{target}'; UPDATE games SET status = 'pwned'; --"
+
+
+def test_a_crafted_table_name_is_refused_before_any_sql_of_the_file_runs(db: Path, tmp_path: Path) -> None:
+    """The archive once deleted from every table of its own catalog with ``DELETE FROM {table}``:
+    a table named with SQL ran that SQL on the next replacement."""
+    target = tmp_path / "written-by-the-file.csv"
+    with Archive.open(db) as archive:
+        archive.store(hand_made())
+    con = duckdb.connect(str(db))
+    con.execute(f'CREATE TABLE "{CRAFTED_TABLE.format(target=target)}" (game_key VARCHAR)')
+    con.close()
+    before = dump(db)
+    for read_only in (False, True):
+        with pytest.raises(ForeignArchive, match="has a table railledger does not make") as caught:
+            Archive.open(db, read_only=read_only)
+        assert "\n" not in str(caught.value)
+    assert not target.exists() and dump(db) == before
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        ("CREATE MACRO lower(x) AS 'pwned'", "holds a macro railledger never makes ('lower')"),
+        ("CREATE MACRO duckdb_tables() AS TABLE SELECT 1 AS table_name", "holds a macro railledger never makes ('duckdb_tables')"),
+        ("CREATE VIEW games_view AS SELECT * FROM games", "holds a view railledger never makes ('games_view')"),
+        ("CREATE SEQUENCE s", "holds a sequence railledger never makes ('s')"),
+        ("CREATE TYPE mood AS ENUM ('a')", "holds a type railledger never makes ('mood')"),
+        ("CREATE INDEX by_title ON games (title)", "holds an index railledger never makes ('by_title')"),
+        ("CREATE SCHEMA elsewhere", "holds a schema railledger never makes ('elsewhere')"),
+        ("ALTER TABLE games ADD COLUMN extra VARCHAR DEFAULT 'x'", "the columns or constraints of 'games' differ"),
+        ("DROP TABLE flags", "it lacks the table flags"),
+        ("INSERT INTO schema_version VALUES (5, 'gap', now()::TIMESTAMP)", "newer than this railledger"),
+        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3]"),
+    ],
+)
+def test_a_catalog_railledger_did_not_make_is_refused(db: Path, statement: str, message: str) -> None:
+    Archive.open(db).close()
+    con = duckdb.connect(str(db))
+    con.execute(statement)
+    con.close()
+    with pytest.raises(ArchiveError, match=re.escape(message)):
+        Archive.open(db)
+
+
+def test_per_game_tables_come_from_the_code_schema() -> None:
+    assert game_tables() == tuple(sorted(set(ARCHIVE_TABLES) - {"games"}))
+
+
+# ------------------------------------------------------------------------------ damaged files
+
+
+@pytest.mark.parametrize("keep", [0.05, 0.3, 0.6], ids=["5%", "30%", "60%"])
+def test_a_file_cut_short_is_refused_as_damaged_on_open(db: Path, tmp_path: Path, keep: float) -> None:
+    with Archive.open(db) as archive:
+        for n in range(30):
+            archive.store(hand_made(game_id=f"g{n}", actions=hand_made().actions * 40))
+    cut = tmp_path / "cut.duckdb"
+    data = db.read_bytes()
+    cut.write_bytes(data[: int(len(data) * keep)])
+    for read_only in (True, False):
+        with pytest.raises(ArchiveDamaged) as caught:
+            Archive.open(cut, read_only=read_only)
+        assert "damaged" in str(caught.value) and "\n" not in str(caught.value)
+
+
+# ------------------------------------------------------------------------------ stores without a replay
+
+
+def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
+    from cli.storing import replay_of
+
+    game = notation.read((Path(__file__).parent / "games" / "18ms-short.rln").read_text())
+    with Archive.open(db) as archive:
+        assert archive.store(game, replay=replay_of(game, True)) is StoreOutcome.NEW
+        steps = archive.table("steps", game.key).height
+        assert steps == len(game.actions)
+        assert archive.store(game) is StoreOutcome.UNCHANGED  # same content: the states stay
+        assert archive.table("steps", game.key).height == steps
+        changed = dataclasses.replace(game, status="abandoned")
+        with pytest.raises(ReplayWouldBeLost, match="would delete that version's per-action states"):
+            archive.store(changed)
+        assert archive.table("steps", game.key).height == steps and archive.record(game.key) == game
+        assert archive.stored_version(game.key) == (content_hash(game), ENGINE_VERSION)
+        assert archive.stored_version("18xx.games/none") is None

@@ -58,5 +58,12 @@ def test_undo_of_an_undone_range_is_consecutive() -> None:
 def test_undo_to_a_missing_id_is_an_error_naming_the_undo() -> None:
     with pytest.raises(RecordError) as caught:
         standing_actions([act(1), act(2, "undo", action_id=99)])
-    assert caught.value.action == "2"
+    assert (caught.value.action, caught.value.field) == ("2 (#1)", "action_id")
     assert "99" in caught.value.message
+
+
+def test_runs_of_undos_and_redos_take_back_and_restore_in_stack_order() -> None:
+    actions = [act(i) for i in range(1, 2_001)] + [act(2_000 + i, "undo") for i in range(1, 2_001)]
+    actions += [act(4_000 + i, "redo") for i in range(1, 1_001)] + [act(5_001, "undo", action_id=500)]
+    actions += [act(5_002, "redo"), act(5_003, "undo"), act(5_004)]
+    assert ids(actions) == [*range(1, 1_000), 5_004]

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.links import review_url
+from dashboard.text import md
 
 FLAG_CHOICES = ("all games", "flagged only", "without flags")
 
@@ -28,7 +29,7 @@ if player:
 if flagged != FLAG_CHOICES[0]:
     shown = shown.filter((pl.col("flags") > 0) == (flagged == FLAG_CHOICES[1]))
 
-st.caption(f"{shown.height} of {games.height} games in {db}")
+st.caption(f"{shown.height} of {games.height} games in {md(db)}")
 st.dataframe(
     shown.with_columns(review=pl.col("key").map_elements(review_url, return_dtype=pl.Utf8)),
     hide_index=True,
@@ -37,4 +38,4 @@ st.dataframe(
 )
 if shown.height:
     key = st.selectbox("Game to review", shown["key"].to_list())
-    st.page_link("views/review.py", label=f"Review {key}", query_params={"game": key})
+    st.page_link("views/review.py", label=f"Review {md(key)}", query_params={"game": key})

@@ -14,6 +14,7 @@ from analytics.review import GameTables
 from dashboard import charts, data
 from dashboard.board import map_figure
 from dashboard.colours import company_colours
+from dashboard.text import md
 
 st.title("Game review")
 db = data.db_path()
@@ -29,7 +30,7 @@ st.query_params["game"] = key
 game = data.load(data.tables, db, key)
 last = game.steps.height - 1
 if last < 0:
-    st.info(f"{key} has no actions.")
+    st.info(f"{md(key)} has no actions.")
     st.stop()
 
 step_key = f"step:{key}"
@@ -68,14 +69,14 @@ seq = st.slider("Action", 0, last, key=step_key)
 st.query_params["step"] = str(seq)
 
 step = game.steps.row(seq, named=True)
-where = f" · {step['round']} · phase {step['phase']}" if step["round"] else ""
+where = f" · {step['round']} · phase {step['phase']}" if step["round"] else ""  # the engine's own labels
 st.markdown(f"**Action {seq + 1} of {last + 1}**{where}")
 st.code(step["action"], language=None)
 for flag in game.flags.filter(pl.col("seq") == seq).iter_rows(named=True):
-    st.warning(f"Flagged {flag['rule']}: {flag['message']}")
+    st.warning(f"Flagged {flag['rule']}: {md(flag['message'])}")  # a message may quote the record
 
 if not game.replayed:
-    st.info(f"{game.title} games are archived without a replay yet: only the actions can be stepped through.")
+    st.info(f"{md(game.title)} games are archived without a replay yet: only the actions can be stepped through.")
     st.stop()
 
 names = dict(game.players.iter_rows())

@@ -6,6 +6,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, data
+from dashboard.text import md
 
 st.title("Train rush")
 db = data.db_path()
@@ -19,7 +20,7 @@ titles = sorted(distribution["title"].unique().to_list())
 title = st.selectbox("Title", titles)
 of_title = distribution.filter(pl.col("title") == title)
 games = rush.filter(pl.col("title") == title)["game_key"].n_unique()
-st.caption(f"{games} replayed {title} games. An operating round count of n means the n-th OR was the latest started.")
+st.caption(f"{games} replayed {md(title)} games. An operating round count of n means the n-th OR was the latest started.")
 bought_col, gone_col = st.columns(2)
 bought_col.plotly_chart(charts.rush_distribution(of_title, "bought"), key="bought")
 gone_col.plotly_chart(charts.rush_distribution(of_title, "gone"), key="gone")

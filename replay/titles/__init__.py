@@ -1,7 +1,9 @@
 """Titles the engine knows, by the name 18xx.games gives them, and the package of each.
 
 Generic 18xx rules live in :mod:`replay`; each title's data (map, tiles, market, trains, phases,
-companies) and its own rules and steps live in ``replay/titles/<package>/``.
+companies) and its own rules and steps live in ``replay/titles/<package>/``. The list of titles is
+:mod:`ingest.titles`, shared with ingest so a title is known (and its player counts checked) in
+one place; ``TITLES`` is that registry's name -> package dict itself.
 """
 
 from __future__ import annotations
@@ -10,22 +12,16 @@ import importlib
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ingest.titles import SLUGS as TITLES
+from ingest.titles import is_known_title
+
 if TYPE_CHECKING:
     from replay.titles.base import Title
 
-TITLES: dict[str, str] = {
-    "18MS": "g18ms",
-    "18Texas": "g18texas",
-    "The Old Prince 1871": "g1871",
-}
-"""18xx.games title name -> title package under replay/titles."""
+__all__ = ["SUPPORTED", "TITLES", "is_known_title", "title_named"]
 
 SUPPORTED: frozenset[str] = frozenset({"18MS", "18Texas", "The Old Prince 1871"})
 """Titles whose replay engine is complete: a conformance FAIL on these fails the build."""
-
-
-def is_known_title(title: object) -> bool:
-    return isinstance(title, str) and title in TITLES
 
 
 @cache

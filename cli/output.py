@@ -1,0 +1,41 @@
+"""Printing text that came from records, files or the archive: shown as what it is, never obeyed.
+
+Player names, game ids, file names and error messages quoting them are written by other people.
+Printed raw, an escape sequence in a name would drive the terminal (clear it, retitle it, hide
+text) and ``[bold red]`` would be rich markup. Everything such text passes through here: each
+character a terminal would not print as itself (controls, escape, bidi overrides, line
+separators, lone surrogates from a non-UTF-8 file name) becomes a visible escape such as
+``\\x1b``, and it reaches rich as a :class:`~rich.text.Text`, which rich never parses as markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+from rich.text import Text
+
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
+
+
+def plain(value: object) -> str:
+    """``str(value)`` with every unprintable character written as its Python escape (``\\x1b``)."""
+    text = str(value)
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+
+
+def cell(value: object) -> Text:
+    """A table cell (or title) of outside text: escaped, and never read as markup."""
+    return Text(plain(value))
+
+
+def say(console: Console, value: object) -> None:
+    """Print one line of outside text on ``console``."""
+    console.print(cell(value), soft_wrap=True, markup=False, highlight=False)

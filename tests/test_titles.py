@@ -1,0 +1,39 @@
+"""The title registry: one list shared by ingest and the engine, with each title's player counts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ingest import titles
+from replay import titles as engine_titles
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_engine_uses_the_ingest_registry_itself() -> None:
+    assert engine_titles.TITLES is titles.SLUGS
+    assert engine_titles.is_known_title is titles.is_known_title
+    assert engine_titles.SUPPORTED <= set(titles.SLUGS)
+
+
+@pytest.mark.parametrize("title", titles.REGISTRY, ids=lambda t: t.slug)
+def test_player_counts_are_those_of_the_title_data(title: titles.Title) -> None:
+    """ingest keeps the counts as data; they must agree with the engine's published game data."""
+    game = json.loads((REPO / "replay" / "titles" / title.slug / "game.json").read_text(encoding="utf-8"))
+    assert game["title"] == title.name
+    assert title.player_counts == tuple(sorted(int(n) for n in game["starting_cash"]))
+
+
+def test_ingest_imports_nothing_of_the_engine() -> None:
+    probe = "import sys, ingest.sources, ingest.schema; print(sorted(m for m in sys.modules if m.split('.')[0] == 'replay'))"
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, check=True)
+    assert found.stdout.strip() == "[]"
+
+
+def test_counts_read_as_a_sentence() -> None:
+    assert (titles.counts_text((2, 3, 4)), titles.counts_text((3,)), titles.counts_text((3, 5))) == ("2 to 4", "3", "3 or 5")

@@ -292,7 +292,7 @@ def test_no_replay_keeps_the_stored_states_and_refuses_to_drop_them(tmp_path: Pa
     key = "railledger/test-18ms-short"
     with Archive.open(db, read_only=True) as archive:
         steps = archive.table("steps", key)
-    assert steps.height == 69
+    assert steps.height == 79
 
     same = run("ingest", str(path), "--db", db, "--no-replay")
     assert same.exit_code == 0 and _summary(same.stdout)["unchanged"] == 1

@@ -223,6 +223,6 @@ class Round:
         return False
 
 
-def make_action(kind: str, entity: Entity, **fields: object) -> Action:
+def make_action(action_type: str, entity: Entity, **fields: object) -> Action:
     """An action as the generator offers it (id 0: records number their own actions)."""
-    return Action(kind, entity, 0, 0, fields)
+    return Action(action_type, entity, 0, 0, fields)

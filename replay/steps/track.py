@@ -11,7 +11,7 @@ paid.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity
@@ -100,7 +100,7 @@ class TrackLaying(OperatingStep):
         """Effects of a lay beyond the tile itself (a bonus for reaching somewhere)."""
 
     def lay_candidates(self, entity: Entity, hexes: Iterator[str] | None = None,
-                       tiles: tuple[str, ...] | None = None) -> Iterator[Action]:
+                       tiles: tuple[str, ...] | None = None, as_if: str | None = None) -> Iterator[Action]:
         """Every (hex, tile, rotation) worth checking: hexes touching the network (or those
         given), tiles of the phase's colours left in the supply, rotations keeping the old track.
         Each is then checked by the step itself, so what is yielded is legal."""
@@ -112,6 +112,8 @@ class TrackLaying(OperatingStep):
             if hex_id not in board.hexes:
                 continue
             old = board.tile(hex_id)
+            if as_if is not None and old.color == "white":
+                old = replace(old, color=as_if)
             for name in tiles or sorted(game.title.tiles.tiles):
                 new = game.title.tiles.tiles.get(name)
                 if new is None or board.supply.get(name, 0) <= 0 or new.color not in self.colours():

@@ -194,6 +194,13 @@ class BuyTrain1871(BuyTrain):
         """Also the company selling its treasury shares to buy a train it must have."""
         return super().answers(action) or (action.type == "sell_shares" and action.entity == self.round.current)
 
+    def legal(self) -> Iterator[Action]:
+        yield from super().legal()
+        current = self.round.current
+        issue = self.treasury_issue() if current is not None and self.must_buy() else None
+        if current is not None and issue is not None:
+            yield make_action("sell_shares", current, shares=[s.id for s in issue[0]], percent=issue[1])
+
     def treasury_issue(self) -> tuple[list[Share], int] | None:
         """The treasury shares a company that must buy and cannot pay sells first: as many as it
         can (REF emergency_issuable_bundles)."""

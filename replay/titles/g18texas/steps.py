@@ -154,7 +154,9 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
             entity = Entity("company", company.sym)
             for _, ability in self.abilities(entity):
                 hexes = ability.get("hexes") or None
-                yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None, tuple(ability.get("tiles") or ()) or None)
+                as_if = "yellow" if ability.type == "teleport" and ability.get("from") else None
+                yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None,
+                                               tuple(ability.get("tiles") or ()) or None, as_if)
 
     def do_lay_tile(self, action: Action) -> Effects:
         check_acts_for(self.game, self.round.corporation, action.entity)

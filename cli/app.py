@@ -24,6 +24,7 @@ import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
 from analytics.validation import validation_summary
+from cli.legal import legal
 from cli.output import cell, plain, say
 from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
@@ -53,6 +54,7 @@ app = typer.Typer(
 )
 out = Console()
 err = Console(stderr=True)
+app.command("legal")(legal)
 
 DbOption = Annotated[
     Path,

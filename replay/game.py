@@ -164,6 +164,17 @@ class Game(GameState):
     def snapshot(self) -> Snapshot:
         return take_snapshot(self)
 
+    def fingerprint(self) -> tuple[object, ...]:
+        """The whole state, the round's and its steps' included: equal before and after an
+        illegal action (tests hold the engine to it)."""
+        return (super().fingerprint(), type(self.round).__name__, _state_of(self.round),
+                tuple(_state_of(step) for step in self.round.steps))
+
     def result(self) -> dict[PlayerId, int]:
         """Each player's value: cash (negative with a loan) plus shares at market value plus privates."""
         return {pid: view.value for pid, view in take_snapshot(self).players}
+
+
+def _state_of(part: object) -> tuple[tuple[str, str], ...]:
+    """A round's or step's own values (not the game or round it refers to)."""
+    return tuple(sorted((name, repr(value)) for name, value in vars(part).items() if name not in ("game", "round", "steps")))

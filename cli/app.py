@@ -297,7 +297,8 @@ def _replay_json(replay: Replay, states: bool) -> dict[str, Any]:
         "game": record.key,
         "title": record.title,
         "actions": len(record.actions),
-        "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message} for f in replay.flags],
+        "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message, "follows": f.follows}
+                  for f in replay.roots_first()],
         "result": {str(pid): value for pid, value in replay.result.items()},
         "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
     }
@@ -355,8 +356,9 @@ def _print_replay(origin: str, outcome: Replay) -> None:
     heading = Text.assemble((plain(record.key), "bold"), f" ({plain(record.title)}) from {plain(origin)}: "
                             f"{len(record.actions)} actions, {len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
     out.print(heading, soft_wrap=True)
-    for flag in outcome.flags:
-        say(out, f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}")
+    for flag in outcome.roots_first():
+        follows = "" if flag.root else f" (follows from #{flag.follows})"
+        say(out, f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}{follows}")
     table = Table(show_header=True, box=None, padding=(0, 2))
     for column in ("player", "replayed", "recorded"):
         table.add_column(column, justify="left" if column == "player" else "right")

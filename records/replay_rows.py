@@ -76,9 +76,9 @@ def encode_replay(replay: Replay) -> ReplayRows:
         standings["value"].append(value)
         standings["rank"].append(ranked.index(value) + 1)
         standings["winner"].append(value == best)
-    flags: Columns = {"seq": [], "action_id": [], "rule": [], "section": [], "message": []}
+    flags: Columns = {"seq": [], "action_id": [], "rule": [], "section": [], "message": [], "follows": []}
     for flag in replay.flags:
         for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("rule", flag.rule),
-                            ("section", flag.section), ("message", flag.message)):
+                            ("section", flag.section), ("message", flag.message), ("follows", flag.follows)):
             flags[name].append(value)
     return ReplayRows(steps, players, companies, round_values, round_prices, events, standings, flags)

@@ -158,19 +158,21 @@ class Round:
         raise self.refusal(action, None)
 
     def refusal(self, action: Action, blocking: Step | None) -> Violation:
-        """Why no step takes ``action``. In order: the waiting step explains; the action is not
-        one of this round's; the entity is not on turn; a step that takes such actions from it
+        """Why no step takes ``action``. In order: the action is not one of this round's; the
+        waiting step explains; the entity is not on turn; a step that takes such actions from it
         says which of its rules forbids this one (no tile lay left, a station already placed);
         the step was passed or is not reached yet."""
-        explained = blocking.why_not(action) if blocking is not None else None
-        if explained is not None:
-            return explained
         handlers = [s for s in self.steps if s.takes(action.type)]
         if not handlers:
             return Violation("action-type", f"{action.type} is not an action of {self.label}")
+        explained = blocking.why_not(action) if blocking is not None else None
+        if explained is not None:
+            return explained
         answering = [s for s in handlers if s.answers(action)]
         if not answering and blocking is not None:
             return self.not_on_turn(action, blocking)
+        if action.type == "pass" and blocking is not None:
+            answering = [blocking] if blocking in answering else []  # a pass belongs to the step that waits
         for step in answering:
             if step.passed and action.type in step.offers(action.entity):
                 return Violation("step-order", f"{action.entity.id} has finished its {step.name} step")

@@ -1,14 +1,27 @@
-"""Replay a whole record: every action through the engine, collecting flags and snapshots."""
+"""Replay a whole record: every action through the engine, collecting flags and snapshots.
+
+With ``keep_going`` an illegal action is flagged, changes nothing, and the record goes on. The
+record's later actions may then depend on what the refused one would have done: a flag is marked
+as following from an earlier one (``follows``: that flag's index) when its action involves
+something a flagged action involved (an entity, company, certificate, train or hex), or when it
+came at the wrong moment (out of turn, in a step or round the game is not in) after an earlier
+flag, which left the game where the record did not expect it. The other flags are root causes;
+:meth:`Replay.roots_first` lists them first.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ingest.model import PlayerId, Record
+from ingest.model import Action, PlayerId, Record
 from replay.errors import IllegalAction
 from replay.game import Game
 from replay.snapshot import Snapshot
 from replay.state import Event
+
+ORDER_KEYS = ("turn-order", "operating-order", "step-order", "draft-order", "auction-order", "action-type",
+              "company-owner")
+"""Rule keys of an action that came at the wrong moment (often because an earlier one was refused)."""
 
 
 @dataclass(frozen=True)
@@ -20,6 +33,11 @@ class Flag:
     rule: str
     section: str
     message: str
+    follows: int | None = None  # index of the earlier flag this one follows from; None: a root cause
+
+    @property
+    def root(self) -> bool:
+        return self.follows is None
 
 
 @dataclass
@@ -39,6 +57,50 @@ class Replay:
         recorded = self.record.result
         return not self.flags and (recorded is None or dict(recorded) == self.result)
 
+    def roots_first(self) -> list[Flag]:
+        return sorted(self.flags, key=lambda f: (not f.root, f.index))
+
+
+def involved(game: Game, action: Action) -> set[str]:
+    """What an action touches, as names: its entity, companies, certificates' companies, trains, hexes."""
+    fields = action.fields
+    names = {f"entity:{action.entity.id}"}
+    for name in ("corporation", "company", "hex", "train"):
+        if isinstance(fields.get(name), str):
+            names.add(f"{name}:{fields[name]}")
+    shares = fields.get("shares")
+    for share_id in shares if isinstance(shares, list) else []:
+        share = game.shares.get(share_id) if isinstance(share_id, str) else None
+        if share is not None:
+            names.add(f"corporation:{share.corporation}")
+    routes = fields.get("routes")
+    for raw in routes if isinstance(routes, list) else []:
+        if isinstance(raw, dict) and isinstance(raw.get("train"), str):
+            names.add(f"train:{raw['train']}")
+    if action.entity.kind == "corporation":
+        names.add(f"corporation:{action.entity.id}")
+    return names
+
+
+class _Causes:
+    """Follows which later flags come from earlier ones (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.tainted: dict[str, int] = {}  # name -> index of the first flag that touched it
+        self.latest: int | None = None  # the root of the latest flag
+
+    def flag(self, game: Game, action: Action, illegal: IllegalAction) -> Flag:
+        names = involved(game, action)
+        if illegal.rule_id.endswith(ORDER_KEYS) and self.latest is not None:
+            follows: int | None = self.latest  # the game is not where the record thought
+        else:
+            follows = min((self.tainted[n] for n in names if n in self.tainted), default=None)
+        root = illegal.index if follows is None else follows
+        for name in names:
+            self.tainted.setdefault(name, root)
+        self.latest = root
+        return Flag(illegal.index, illegal.action_id, illegal.rule.id, illegal.section, illegal.message, follows)
+
 
 def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool = False) -> Replay:
     """Play a record through the rules.
@@ -49,11 +111,12 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
     game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
                       game_id=record.game_id, created=record.created)
     outcome = Replay(record)
+    causes = _Causes()
     for action in record.actions:
         try:
             game.process(action)
         except IllegalAction as illegal:
-            outcome.flags.append(Flag(illegal.index, illegal.action_id, illegal.rule.id, illegal.section, illegal.message))
+            outcome.flags.append(causes.flag(game, action, illegal))
             if not keep_going:
                 outcome.stopped_at = illegal.index
                 break

@@ -311,13 +311,13 @@ def test_record_lookup_errors_are_clear(db: Path) -> None:
 
 def test_schema_is_at_the_latest_version_and_reopening_applies_nothing(db: Path) -> None:
     with Archive.open(db) as archive:
-        assert archive.schema_version == latest_version() == 3
+        assert archive.schema_version == latest_version() == 4
     applied = dump(db)["schema_version"]
-    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created")]
+    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created"), (4, "flag_causes")]
     with Archive.open(db) as archive:
-        assert archive.schema_version == 3
+        assert archive.schema_version == 4
     with Archive.open(db, read_only=True) as archive:
-        assert archive.schema_version == 3
+        assert archive.schema_version == 4
     assert dump(db)["schema_version"] == applied
 
 
@@ -330,7 +330,7 @@ def test_a_version_1_archive_is_upgraded_and_keeps_its_games(db: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1; open it for writing once"):
         Archive.open(db, read_only=True)
     with Archive.open(db) as archive:
-        assert archive.schema_version == 3
+        assert archive.schema_version == 4
         archive.store(hand_made())
         assert archive.table("flags").is_empty() and archive.games().height == 1
 
@@ -404,7 +404,7 @@ def test_a_crafted_table_name_is_refused_before_any_sql_of_the_file_runs(db: Pat
         ("ALTER TABLE games ADD COLUMN extra VARCHAR DEFAULT 'x'", "the columns or constraints of 'games' differ"),
         ("DROP TABLE flags", "it lacks the table flags"),
         ("INSERT INTO schema_version VALUES (5, 'gap', now()::TIMESTAMP)", "newer than this railledger"),
-        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3]"),
+        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3, 4]"),
     ],
 )
 def test_a_catalog_railledger_did_not_make_is_refused(db: Path, statement: str, message: str) -> None:

@@ -4,12 +4,14 @@ test that breaks it (the flag names the rule and the action's index)."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import json
 from pathlib import Path
 
 import pytest
 
 from ingest import notation
+from ingest.notation import read
 from ingest.export import read_export
 from ingest.model import Action, Entity, Record
 from replay import Game, IllegalAction, replay_record
@@ -295,3 +297,25 @@ def test_keep_going_flags_every_problem_and_applies_none() -> None:
     assert outcome.result == replay_record(notation.read(SHORT)).result  # nothing of the flagged actions applied
     strict = replay_record(notation.read(text))
     assert len(strict.flags) == 1 and strict.stopped_at == index_of(text, "185")
+
+
+def test_flags_that_follow_from_a_refused_action_point_at_it() -> None:
+    """A par refused at the start: every later flag of its company and turn follows from it."""
+    record = read(SHORT)
+    actions = list(record.actions)
+    first_par = next(i for i, a in enumerate(actions) if a.type == "par")
+    actions[first_par] = replace(actions[first_par], fields={**actions[first_par].fields, "share_price": "100,0,5"})
+    outcome = replay_record(replace(record, actions=tuple(actions)), keep_going=True)
+    assert len(outcome.flags) > 10
+    assert [f.index for f in outcome.flags if f.root] == [first_par]
+    assert outcome.roots_first()[0].index == first_par
+    assert all(f.follows == first_par for f in outcome.flags if not f.root)
+
+
+def test_independent_mistakes_are_separate_root_causes() -> None:
+    text = SHORT.replace("180 p3 buy_shares WRA_4 10", "180 p3 buy_shares WRA_4 10\n185 p1 sell_shares GMO_1 10")
+    text = text.replace("360 IC dividend payout", "360 IC dividend half")
+    outcome = replay_record(read(text), keep_going=True)
+    roots = [f for f in outcome.flags if f.root]
+    assert [(f.action_id, f.rule) for f in roots] == [("185", "18MS/10.2-no-sale-first-sr"), ("360", "18MS/11.7-dividend-kind")]
+    assert all(f.follows == roots[1].index for f in outcome.flags if not f.root)  # IC's turn waits for its dividend

@@ -16,7 +16,9 @@ if flags.is_empty():
     st.success("No archived action breaks a rule the engine knows.")
     st.stop()
 
-st.caption(f"{flags.height} flagged actions in {flags['game_key'].n_unique()} games.")
+roots = flags.filter(pl.col("follows").is_null()).height
+st.caption(f"{flags.height} flagged actions in {flags['game_key'].n_unique()} games: {roots} root causes, "
+           f"{flags.height - roots} that follow from one (listed after it).")
 st.plotly_chart(charts.flags_by_rule(summary), key="rules")
 st.dataframe(summary, hide_index=True, width="stretch")
 st.subheader("Flagged actions")

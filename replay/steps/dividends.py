@@ -29,6 +29,11 @@ class Dividend(OperatingStep):
             return frozenset()
         return frozenset({"dividend"})
 
+    def why_not(self, action: Action) -> Violation | None:
+        if action.entity == self.round.current and action.type != "dividend":
+            return Violation("step-order", f"{self.corporation} first pays or withholds its ${self.round.turn.revenue}")
+        return None
+
     def kinds(self) -> tuple[str, ...]:
         return self.game.title.dividend_choices(self.corporation)
 

@@ -23,7 +23,9 @@ demo: $(STAMP)
 	$(BIN)/railledger games --db $(DB)
 	$(BIN)/railledger dashboard --db $(DB)
 
+# Types first (mypy over every package, configured in pyproject.toml), then the tests.
 test: $(STAMP)
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 conformance: $(STAMP)

@@ -136,7 +136,7 @@ def board_at(record: Record, seq: int) -> BoardView:
     for hex_id, placed in game.board.hexes.items():
         geometry = placed.geometry
         x, y = coordinates(hex_id, game.title.layout)
-        paths = tuple(sorted(tuple(sorted(path)) for path in geometry.paths))  # type: ignore[misc]
+        paths = tuple(sorted((min(path), max(path)) for path in geometry.paths))
         hexes.append(HexView(
             hex=hex_id, x=x, y=y,
             tile=placed.tile_id.rsplit("-", 1)[0] if placed.tile_id != f"{hex_id}-0" else "",

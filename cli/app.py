@@ -290,26 +290,6 @@ def dashboard(
     os.execve(sys.executable, command, env)  # Streamlit handles SIGTERM and SIGINT by stopping its server
 
 
-def _replay_json(replay: Replay, states: bool) -> dict[str, Any]:
-    """The ``--json`` object of one replayed game (see README)."""
-    record = replay.record
-    payload: dict[str, Any] = {
-        "game": record.key,
-        "title": record.title,
-        "actions": len(record.actions),
-        "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message, "follows": f.follows}
-                  for f in replay.roots_first()],
-        "result": {str(pid): value for pid, value in replay.result.items()},
-        "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
-    }
-    if states:
-        payload["states"] = [
-            {"index": i, "action_id": action.label, **snapshot.as_dict()}
-            for i, (action, snapshot) in enumerate(zip(record.actions, replay.snapshots))
-        ]
-    return payload
-
-
 @app.command("replay")
 def replay_command(
     records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln).")],
@@ -340,7 +320,7 @@ def replay_command(
                 continue
             failed |= not outcome.matches_record
             if as_json:
-                sys.stdout.write(json.dumps(_replay_json(outcome, states)) + "\n")
+                sys.stdout.write(json.dumps(outcome.as_dict(states)) + "\n")
             else:
                 _print_replay(loaded.origin, outcome)
     if failed:

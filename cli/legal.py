@@ -58,7 +58,7 @@ def _one_record(path: str) -> Record:
     if len(loaded) != 1:
         raise _fail(f"{path}: holds {len(loaded)} records; give one")
     if loaded[0].record is None:
-        raise _fail(loaded[0].error or f"{path}: not a record")
+        raise _fail(str(loaded[0].error or f"{path}: not a record"))
     return loaded[0].record
 
 

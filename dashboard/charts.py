@@ -38,7 +38,7 @@ def market_figure(grid: pl.DataFrame, companies: pl.DataFrame, colours: dict[str
     ``companies`` has company, market_row, market_col of the companies with a price; companies
     sharing a cell are spread across it in stack order.
     """
-    rows, cols = int(grid["row"].max()) + 1, int(grid["col"].max()) + 1
+    rows, cols = int(grid["row"].max()) + 1, int(grid["col"].max()) + 1  # type: ignore[arg-type]
     zone = [[None] * cols for _ in range(rows)]
     price = [[""] * cols for _ in range(rows)]
     for cell in grid.iter_rows(named=True):  # a market is ~60 cells

@@ -69,7 +69,7 @@ def load(loader: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
             st.stop()
         kept, when = last
         st.warning(f"Showing the archive as it was at {when:%H:%M:%S}: it cannot be read now ({md(exc)}).")
-        return kept  # type: ignore[no-any-return]
+        return kept
     with _last_good_lock:
         _last_good[key] = (value, datetime.now())
         _last_good.move_to_end(key)

@@ -15,7 +15,7 @@ checks and an illegal action leaves the game exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from ingest.model import Action, Entity
@@ -24,7 +24,7 @@ from replay.errors import Violation
 if TYPE_CHECKING:
     from replay.state import GameState
 
-Effects = Iterator[None]
+Effects = Generator[None, None, None]
 """An action handler: checks, then ``yield``, then effects."""
 
 

@@ -12,6 +12,7 @@ flag, which left the game where the record did not expect it. The other flags ar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ingest.model import Action, PlayerId, Record
 from replay.errors import IllegalAction
@@ -59,6 +60,25 @@ class Replay:
 
     def roots_first(self) -> list[Flag]:
         return sorted(self.flags, key=lambda f: (not f.root, f.index))
+
+    def as_dict(self, states: bool = False) -> dict[str, Any]:
+        """The JSON form (``railledger replay --json [--states]``, see README)."""
+        record = self.record
+        payload: dict[str, Any] = {
+            "game": record.key,
+            "title": record.title,
+            "actions": len(record.actions),
+            "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message,
+                       "follows": f.follows} for f in self.roots_first()],
+            "result": {str(pid): value for pid, value in self.result.items()},
+            "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
+        }
+        if states:
+            payload["states"] = [
+                {"index": i, "action_id": action.label, **snapshot.as_dict()}
+                for i, (action, snapshot) in enumerate(zip(record.actions, self.snapshots))
+            ]
+        return payload
 
 
 def involved(game: Game, action: Action) -> set[str]:

@@ -82,8 +82,8 @@ def connection_stops(game: GameState, chain: list[str]) -> tuple[Node, Node, lis
 
 def build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Route:
     """Check one route of a run and compute its revenue."""
-    train_id = raw.get("train")
-    train = game.trains.get(train_id) if isinstance(train_id, str) else None
+    train_id = str(raw.get("train"))
+    train = game.trains.get(train_id)
     if train is None or train.owner != corporation or train.rusted:
         raise Violation("route-train", f"{corporation} owns no train {train_id}")
     train_type = game.title.train_type(train.name)

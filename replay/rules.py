@@ -234,7 +234,7 @@ class Rules(TitleData):
                     offered.append(train)
                     names.add(train.card)
                 first = False
-        returned = {}
+        returned: dict[str, Train] = {}
         for train in game.trains.values():
             if train.discarded and train.owner is None and not train.rusted:
                 returned.setdefault(train.card, train)

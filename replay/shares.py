@@ -36,9 +36,9 @@ def transfer(game: GameState, shares: Sequence[Share], to: Holder, percent: int 
     holders = game.presidency_holders()
     counted = {p: game.percent(p, sym) for p in holders}
     if owner in counted:
-        counted[owner] -= percent  # type: ignore[index]
+        counted[owner] -= percent
     if to in counted:
-        counted[to] += percent  # type: ignore[index]
+        counted[to] += percent
     for share in shares:
         game.move_share(share.id, to)
     _settle(game, sym, previous, counted, shares, owner, to, total - percent)

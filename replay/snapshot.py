@@ -58,21 +58,21 @@ def take_snapshot(game: Game) -> Snapshot:
     holdings: dict[PlayerId, dict[str, int]] = {pid: {} for pid in holders}
     worth: dict[PlayerId, int] = {pid: game.players[pid].cash for pid in holders}
     for share in game.shares.values():
-        held = holdings.get(share.owner)  # type: ignore[arg-type]
+        held = holdings.get(share.owner)
         if held is None:
             continue
         held[share.corporation] = held.get(share.corporation, 0) + share.percent
-        worth[share.owner] += prices.get(share.corporation, (0, None))[0] * share.percent // 10  # type: ignore[index]
+        worth[share.owner] += prices.get(share.corporation, (0, None))[0] * share.percent // 10
     for company in game.companies.values():
         if company.owner in worth and not company.closed:
-            worth[company.owner] += company.value  # type: ignore[index]
+            worth[company.owner] += company.value
     for holder, beneficiary in extra.items():
         if beneficiary in worth:
             worth[beneficiary] += worth[holder]
     trains: dict[str, list[str]] = {sym: [] for sym in game.corporations}
     for train in game.trains.values():
         if train.owner in trains and not train.rusted:
-            trains[train.owner].append(train.name)  # type: ignore[index]
+            trains[train.owner].append(train.name)
     presidents = {s.corporation: s.owner for s in game.shares.values() if s.president and s.owner in holdings}
     presidents.update({sym: c.operator for sym, c in game.corporations.items() if c.operator is not None})
     return Snapshot(

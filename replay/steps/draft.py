@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.flow import Effects, Step, make_action
+from replay.flow import Effects, Round, Step, make_action
 
 if TYPE_CHECKING:
     from replay.rounds.privates import PrivatesRound
@@ -30,7 +30,7 @@ class Draft(Step):
         return action.entity.kind == "player"
     round: PrivatesRound
 
-    def __init__(self, round_: PrivatesRound) -> None:  # type: ignore[override]
+    def __init__(self, round_: Round) -> None:
         super().__init__(round_)
         self.queue = list(reversed(self.game.order))
         self.position = 0
@@ -90,7 +90,7 @@ class BidAuction(Step):
     round: PrivatesRound
     increment = 5
 
-    def __init__(self, round_: PrivatesRound) -> None:  # type: ignore[override]
+    def __init__(self, round_: Round) -> None:
         super().__init__(round_)
         self.bids: dict[str, tuple[PlayerId, int]] = {}
         self.current: PlayerId = self.game.order[0]

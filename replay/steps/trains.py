@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ingest.model import Action, Entity, PlayerId
 from replay.abilities import check_acts_for, held_for, in_time
@@ -40,7 +41,7 @@ class Purchase:
 
 class BuyTrain(OperatingStep):
     name = "train"
-    timing = "buy_train"
+    timing: ClassVar[str | None] = "buy_train"
     buy_from_others = True
     """Whether a company may buy trains from other companies (18xx.games: always, here)."""
     president_helps_with_others = True
@@ -356,6 +357,7 @@ class CompanyTrain(BuyTrain):
     types for less, in its train step; the private may close once used."""
 
     name = "private train"
+    timing = None
     can_pass = False
     timing = None
     blocks = False
@@ -428,6 +430,7 @@ class Bankrupt(BuyTrain):
     (e.g. 18Texas 12.6). It does not hold the turn up."""
 
     name = "bankruptcy"
+    timing = None
     can_pass = False
     timing = None
     blocks = False

@@ -340,7 +340,7 @@ class Title1871(Title):
     def acting_president(self, game: GameState, sym: str) -> PlayerId | None:
         president = game.president(sym)
         owner = game.companies["UB"].owner
-        return owner if president == UNION_BANK and owner in game.players else president  # type: ignore[return-value]
+        return owner if president == UNION_BANK and owner in game.players else president
 
     # ---------------------------------------------------------------- operating rounds (7)
 

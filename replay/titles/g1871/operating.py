@@ -135,8 +135,9 @@ class HunsletForSale(BuyCompany):
         return [hunslet]
 
     def price_range(self, company: CompanyState) -> tuple[int, int]:
-        low, high = self.terms().get("price_range", (1, company.value))  # type: ignore[misc]
-        return int(low), int(high)
+        bounds = self.terms().get("price_range", (1, company.value))
+        assert isinstance(bounds, (list, tuple)) and len(bounds) == 2
+        return int(bounds[0]), int(bounds[1])
 
     def check_for_sale(self, company: CompanyState) -> None:
         if company.sym != HUNSLET:
@@ -237,7 +238,7 @@ class BuyTrain1871(BuyTrain):
             return []
         if president == UNION_BANK:
             owner = self.game.companies["UB"].owner
-            return [UNION_BANK, owner] if owner in self.game.players else [UNION_BANK]  # type: ignore[list-item]
+            return [UNION_BANK, owner] if owner in self.game.players else [UNION_BANK]
         return [president]
 
     def buy(self, purchase: Purchase) -> None:

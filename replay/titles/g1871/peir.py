@@ -49,7 +49,7 @@ def readjust(game: GameState) -> None:
             game.note("president", PEIR, detail=operator)
 
 
-def first_pool_share(game: Game, sym: str) -> str | None:
+def first_pool_share(game: GameState, sym: str) -> str | None:
     """The share of a company the bank pool got first (18xx.games hands out the pool's first)."""
     pooled = [s for s in game.shares_of[sym] if s.owner == MARKET and not s.president]
     return min(pooled, key=lambda s: s.acquired).id if pooled else None

@@ -136,7 +136,7 @@ class Exchange1871(Step):
         game.close_company(company.sym)
         game.float_if_ready(share.corporation)
         self.round.turn.actions.append(("exchange", share.corporation))
-        self.round.acted(player)  # type: ignore[arg-type]
+        self.round.acted(player)
 
 
 class SplitChoices(Step):

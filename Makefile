@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DB ?= railledger.duckdb
 FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 
-.PHONY: demo test conformance bench install clean
+.PHONY: demo test conformance bench crosscheck install clean
 
 install: $(STAMP)
 
@@ -33,6 +33,13 @@ conformance: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --dashboard-games 1000
+
+# Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
+# compared state by state; says "skipped" without them. Not part of CI.
+CROSSCHECK_GAMES ?= 200
+CROSSCHECK_SEED ?= 1
+crosscheck: $(STAMP)
+	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --first-seed $(CROSSCHECK_SEED)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -24,6 +24,7 @@ import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
 from analytics.validation import validation_summary
+from cli.crosscheck import crosscheck
 from cli.legal import legal
 from cli.output import cell, plain, say
 from cli.storing import ArchiveUnavailable, IngestRun
@@ -39,13 +40,6 @@ from records.archive import ARCHIVE_TABLES
 from records.errors import ArchiveDamaged
 
 DEFAULT_DB = "railledger.duckdb"
-REFERENCE_REPLAY_MS = {
-    "18MS": 280, "18Texas/65394": 238, "18Texas/hs_hqrmcntr_1641188459": 45,
-    "1871/1871_game_end_bankrupt": 295, "1871/1871_game_end_final_phase": 308,
-}
-"""18xx.games' Ruby engine loading a whole record (median of 5), by record or title folder, measured
-on these 2-core machines: 18MS 0.25-0.31 s."""
-
 app = typer.Typer(
     help="railledger: archive, replay and statistics for 18xx games.",
     no_args_is_help=True,
@@ -55,6 +49,7 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True)
 app.command("legal")(legal)
+app.command("crosscheck")(crosscheck)
 
 DbOption = Annotated[
     Path,
@@ -424,16 +419,18 @@ def bench(
         table.add_row(cell(row.name), str(row.actions), *(f"{v:.2f}" for v in (
             row.parse_ms, row.check_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
     out.print(table)
-    replay = Table(title="replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine)")
-    for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby"):
+    reference_note = "" if benchmarks.reference_lib() else " (vs Ruby not measured: needs ruby and the engine ../shared/tools/ref18xx extracts)"
+    replay = Table(title=f"replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine on the same record){reference_note}")
+    for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby", "is_legal µs", "p90 µs", "legal_actions ms"):
         replay.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
     for row in rows:
-        if row.replay_ms is None:
-            replay.add_row(cell(row.name), str(row.actions), "no engine", "", "", "")
+        if row.replay_ms is None or row.decisions is None:
+            replay.add_row(cell(row.name), str(row.actions), "no engine", "", "", "", "", "", "")
             continue
-        reference = REFERENCE_REPLAY_MS.get(row.name, REFERENCE_REPLAY_MS.get(row.name.split("/")[0]))
+        versus = f"{row.reference_ms / row.replay_ms:.0f}x" if row.reference_ms else ""
         replay.add_row(cell(row.name), str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
-                       f"{row.replay_states_ms:.1f}", f"{reference / row.replay_ms:.0f}x" if reference else "")
+                       f"{row.replay_states_ms:.1f}", versus, f"{row.decisions.is_legal_us:.0f}",
+                       f"{row.decisions.is_legal_p90_us:.0f}", f"{row.decisions.legal_actions_ms:.2f}")
     out.print(replay)
     records = [read_record(str(path)) for path in files]
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "

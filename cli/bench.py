@@ -9,7 +9,9 @@ import json
 import logging
 import os
 import platform
+import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -22,7 +24,7 @@ from ingest.schema import check_record
 from ingest.model import Record
 from cli.storing import store_record
 from records import Archive
-from replay import replay_record
+from replay import Game, replay_record
 from replay.titles import SUPPORTED
 
 
@@ -40,6 +42,19 @@ class BenchRow:
     unchanged_ms: float  # re-ingest of the same record (hash check only)
     replay_ms: float | None  # whole game through the rules engine, routes checked (None: no engine yet)
     replay_states_ms: float | None  # the same, keeping a snapshot after every action
+    decisions: Decisions | None  # is_legal and legal_actions() at every position
+    reference_ms: float | None  # 18xx.games' engine loading the record, measured now (None: not here)
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What asking the engine costs at a position: ``is_legal`` on the record's next action
+    (median and 90th percentile over every position, microseconds) and ``legal_actions()``
+    (median milliseconds)."""
+
+    is_legal_us: float
+    is_legal_p90_us: float
+    legal_actions_ms: float
 
 
 def machine() -> str:
@@ -80,9 +95,11 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
             unchanged_ms = median_ms(lambda: archive.store(record), repeat)
         store_ms = median_ms(store_fresh, max(3, repeat // 4))
     replay_ms = replay_states_ms = None
+    decisions = None
     if record.title in SUPPORTED:
         replay_ms = median_ms(lambda: replay_record(record), repeat)
         replay_states_ms = median_ms(lambda: replay_record(record, snapshots=True), repeat)
+        decisions = decision_times(record)
     return BenchRow(
         name=f"{path.parent.name}/{path.stem}",
         actions=len(record.actions),
@@ -94,7 +111,62 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
         unchanged_ms=unchanged_ms,
         replay_ms=replay_ms,
         replay_states_ms=replay_states_ms,
+        decisions=decisions,
+        reference_ms=reference_ms(path, max(3, repeat // 4)),
     )
+
+
+def decision_times(record: Record) -> Decisions:
+    """Time ``is_legal`` and ``legal_actions()`` before every action of a legal record."""
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    checks, listings = [], []
+    for action in record.actions:
+        start = time.perf_counter()
+        game.is_legal(action)
+        middle = time.perf_counter()
+        sum(1 for _ in game.legal_actions())
+        checks.append((middle - start) * 1e6)
+        listings.append((time.perf_counter() - middle) * 1000)
+        game.process(action)
+    return Decisions(statistics.median(checks), statistics.quantiles(checks, n=10)[-1], statistics.median(listings))
+
+
+REFERENCE_TIMING = """
+lib, record, repeat = ARGV[0], ARGV[1], ARGV[2].to_i
+$LOAD_PATH.unshift(File.join(lib, 'shim'))
+ENV['ENGINE_LOG_LEVEL'] ||= '4'
+require 'json'
+require File.join(lib, 'lib', 'engine')
+data = JSON.parse(File.read(record))
+times = Array.new(repeat) do
+  start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  Engine::Game.load(data)
+  Process.clock_gettime(Process::CLOCK_MONOTONIC) - start
+end
+puts times.sort[repeat / 2] * 1000
+"""
+"""Our few lines of Ruby: the median time 18xx.games' engine takes to load a whole record."""
+
+
+def reference_lib() -> Path | None:
+    """The extracted 18xx.games engine ../shared/tools/ref18xx keeps (REF18XX_LIB), if any."""
+    lib = Path(os.environ.get("REF18XX_LIB", Path.home() / ".cache" / "ref18xx"))
+    return lib if shutil.which("ruby") and (lib / "lib" / "engine.rb").is_file() else None
+
+
+def reference_ms(path: Path, repeat: int) -> float | None:
+    """18xx.games' engine on the same record, timed now on this machine; None where it is absent
+    (no figure is ever written down in place of a measurement)."""
+    lib = reference_lib()
+    if lib is None:
+        return None
+    run = subprocess.run(["ruby", "-e", REFERENCE_TIMING, str(lib), str(path), str(repeat)],
+                         capture_output=True, text=True, check=False, timeout=600)
+    try:
+        return float(run.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return None
 
 
 def games_per_second(records: list[Record], replay: bool, games: int = 60) -> float:

@@ -205,6 +205,12 @@ class TitleData:
     def company_spec(self, sym: str) -> CompanySpec:
         return next(c for c in self.companies if c.sym == sym)
 
+    def ability_of(self, sym: str, kind: str) -> Ability | None:
+        """The private's ability of this kind in companies.json; None without one, or for a
+        company the title makes at setup (1871's PEIR share privates)."""
+        spec = next((c for c in self.companies if c.sym == sym), None)
+        return spec.ability(kind) if spec is not None else None
+
     def rule(self, key: str) -> Rule:
         """The title's rule for a generic key; an unmapped key still gets a stable id."""
         entry = self.rules.get(key)

@@ -10,13 +10,15 @@ and hands the turn on, so a turn, a step or a round ends with the action that en
 Every action handler is a generator, ``do_<type>(action)``: everything before its first
 ``yield`` checks and changes nothing; everything after it applies the action and may not fail.
 :meth:`Step.check` runs only the first part, so ``is_legal`` and ``process`` share one set of
-checks and an illegal action leaves the game exactly as it was.
+checks and an illegal action leaves the game exactly as it was. A handler names the fields it
+reads (:func:`reads`); an action that declares any other field is refused before the handler
+runs, so nothing a record says is silently ignored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ingest.model import Action, Entity
 from replay.errors import Violation
@@ -26,6 +28,40 @@ if TYPE_CHECKING:
 
 Effects = Generator[None, None, None]
 """An action handler: checks, then ``yield``, then effects."""
+
+Handler = TypeVar("Handler", bound=Callable[..., Effects])
+
+DEFAULT_VALUES: tuple[Any, ...] = (None, "", 0, False, [], {})
+"""Values that declare nothing: 18xx.games writes ``subsidy: 0`` or ``extra_due: false`` on
+actions of titles without subsidies or extra payments. A field holding one is accepted as
+agreeing with an engine that has no such rule."""
+
+
+def reads(*fields: str) -> Callable[[Handler], Handler]:
+    """Declare the fields of an action that a handler uses or compares with what it computes.
+
+    ``Step.handler`` refuses an action declaring any other field (``field-unsupported``), so a
+    field 18xx.games writes for other titles, or one a step of ours has no rule for, is a flag
+    instead of a field the replay silently does not look at."""
+
+    def mark(method: Handler) -> Handler:
+        setattr(method, "fields_read", frozenset(fields))
+        return method
+
+    return mark
+
+
+def fields_read(method: Callable[..., Effects]) -> frozenset[str]:
+    found: frozenset[str] = getattr(method, "fields_read", frozenset())
+    return found
+
+
+def check_declared_range(action: Action, name: str, low: int, high: int, rule: str, what: str) -> None:
+    """A range an action declares (``legal_actions()`` writes one on actions with a free amount,
+    and a record may keep it) must be the range the engine computes."""
+    declared = action.fields.get(name)
+    if declared is not None and list(declared) != [low, high]:
+        raise Violation(rule, f"{what} may be ${low} to ${high}, not {declared}")
 
 
 class Step:
@@ -93,6 +129,10 @@ class Step:
         method: Callable[[Action], Effects] | None = getattr(self, f"do_{action.type}", None)
         if method is None or not self.takes(action.type):
             raise Violation("action-type", f"{action.type} is not an action of the {self.name} step")
+        known = fields_read(method)
+        for name, value in action.fields.items():
+            if name not in known and value not in DEFAULT_VALUES:
+                raise Violation("field-unsupported", f"{action.type} declares {name}={value!r}, which the {self.name} step has no rule for")
         return method(action)
 
     def check(self, action: Action) -> None:

@@ -75,10 +75,6 @@ class Game(GameState):
             return False
         return True
 
-    def legal(self, action: Action) -> bool:
-        """The same as :meth:`is_legal` (the name earlier versions had)."""
-        return self.is_legal(action)
-
     # ------------------------------------------------------------------ acting
 
     def process(self, action: Action) -> None:

@@ -1,10 +1,9 @@
-"""Field types of an action, and fields the engine has no rule for, checked before the rules.
+"""Field types of an action, checked before the rules.
 
 Readers keep any field a record carries (ingest/action_types.py), so a record may hold, say, a
-rotation written as text, or a field 18xx.games writes only for other titles. The engine refuses
-such an action with a flag naming the field rather than failing inside a rule or ignoring what
-the record says: every field it accepts is one a step uses or compares (docs/engine.md lists
-them).
+rotation written as text. The engine refuses such an action with a flag naming the field rather
+than failing inside a rule. Fields no rule reads are refused by the step that would take the
+action (``replay.flow.reads``; docs/engine.md lists them).
 """
 
 from __future__ import annotations
@@ -16,29 +15,17 @@ from ingest.model import Action
 from replay.errors import Violation
 
 
-ENGINE_FIELDS: dict[str, frozenset[str]] = {
-    "choose": frozenset({"choice", "choice_range"}),
-    "bid": frozenset({"price_range"}),
-    "buy_company": frozenset({"price_range"}),
-    "buy_train": frozenset({"price_range"}),
-}
-"""Fields the steps read beyond the typed ones: a choice, and the ranges legal_actions() gives."""
-
 ROUTE_FIELDS = frozenset({"train", "connections", "hexes", "revenue", "revenue_str", "nodes"})
 """The fields of one route the run step uses or compares."""
 
 
 def check_shape(action: Action) -> None:
-    """Raise a Violation when a field of the action has the wrong type or is one no rule reads."""
+    """Raise a Violation when a field of the action has the wrong type."""
     spec = action_type(action.type)
     if spec is None:
         raise Violation("action-type", f"{action.type} is not an action railledger knows")
     if action.is_program:
         return  # the server's automation settings: their effects are the auto actions that follow
-    known = set(spec.kinds) | {f"{n}_type" for n, k in spec.kinds.items() if k is Kind.ENTITY} | ENGINE_FIELDS.get(action.type, frozenset())
-    for name, value in action.fields.items():
-        if name not in known and value not in (None, [], {}, ""):
-            raise Violation("field-unsupported", f"{action.type} declares {name}={value!r}, which no rule of the engine reads")
     for name, kind in spec.kinds.items():
         if name not in action.fields or kind is Kind.ENTITY:
             continue

@@ -157,3 +157,16 @@ def test_birmingham_southern_lays_its_two_tiles_in_one_operating_round() -> None
     with pytest.raises(IllegalAction) as caught:
         game.process(Action("lay_tile", Entity("company", "BS"), 621, 0, {"hex": "B10", "tile": "9-4", "rotation": 1}))
     assert caught.value.rule_id == "18MS/16-company-ability"
+
+
+def test_the_train_step_stays_open_for_a_train_only_a_private_discount_makes_affordable(end_of_or3: Game) -> None:
+    """18xx.games counts the M&O's $100 off in whether WRA can buy: with $100 and a $180 3+
+    next, the train step offers buy_train and pass; without the private it is skipped."""
+    game = end_of_or3
+    for train in game.trains.values():
+        train.reserved = train.reserved or train.owner not in (None, "WRA")  # no trade between companies
+    game.corporations["WRA"].cash = 100
+    train_step = next(s for s in game.round.steps if type(s).__name__ == "MsBuyTrain")
+    assert train_step.offers(Entity("corporation", "WRA")) == {"buy_train", "pass"}
+    game.companies["M&O"].owner = "Cugnot"
+    assert train_step.offers(Entity("corporation", "WRA")) == frozenset()

@@ -280,7 +280,7 @@ def test_legal_does_not_change_the_game_and_snapshots_are_values() -> None:
     before = game.snapshot()
     good = record.actions[index]
     bad = Action("run_routes", corp("IC"), 350, 0, {"routes": [{"train": "2+-0", "connections": [["A1", "B2"]], "revenue": 999}]})
-    assert game.legal(good) and not game.legal(bad)
+    assert game.is_legal(good) and not game.is_legal(bad)
     assert game.snapshot() == before
     game.process(good)
     game.process(record.actions[index + 1])  # the dividend moves money and the share price

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ingest.model import Action, Entity
 from replay.abilities import active_at_turn_end
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, check_declared_range, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.state import CompanyState
 
@@ -72,6 +72,7 @@ class BuyCompany(OperatingStep):
         if "pass" in self.offers(current):
             yield make_action("pass", current)
 
+    @reads("company", "price", "price_range")
     def do_buy_company(self, action: Action) -> Effects:
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
@@ -85,9 +86,7 @@ class BuyCompany(OperatingStep):
         low, high = self.price_range(company)
         if not isinstance(price, int) or not low <= price <= high:
             raise Violation("company-price", f"{company.name} may be bought for ${low} to ${high}, not ${price}")
-        declared = action.fields.get("price_range")
-        if declared is not None and list(declared) != [low, min(high, game.cash(corp))]:
-            raise Violation("company-price", f"{company.name} may be bought for ${low} to ${min(high, game.cash(corp))}, not {declared}")
+        check_declared_range(action, "price_range", low, min(high, game.cash(corp)), "company-price", f"the price of {company.name}")
         if game.cash(corp) < price:
             raise Violation("cash", f"{corp} has ${game.cash(corp)}, less than ${price}")
         yield

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ingest.model import Action, Entity
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
 
 
@@ -43,6 +43,7 @@ class Dividend(OperatingStep):
             for kind in self.kinds():
                 yield make_action("dividend", current, kind=kind)
 
+    @reads("kind", "amount")
     def do_dividend(self, action: Action) -> Effects:
         if action.entity != self.round.current:
             raise Violation("operating-order", f"{action.entity.id} is not operating")

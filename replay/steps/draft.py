@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.flow import Effects, Round, Step, make_action
+from replay.flow import Effects, Round, Step, check_declared_range, make_action, reads
 
 if TYPE_CHECKING:
     from replay.rounds.privates import PrivatesRound
@@ -53,6 +53,7 @@ class Draft(Step):
             if self.game.cash(actor.id) >= value:
                 yield make_action("bid", actor, company=sym, price=value)
 
+    @reads("company", "price")
     def do_bid(self, action: Action) -> Effects:
         game = self.game
         if action.entity != self.actor():
@@ -122,6 +123,7 @@ class BidAuction(Step):
         cash = self.game.cash(player)
         return cash - cash % self.increment
 
+    @reads("company", "price", "price_range")
     def do_bid(self, action: Action) -> Effects:
         game = self.game
         if action.entity != self.actor():
@@ -139,9 +141,7 @@ class BidAuction(Step):
             raise Violation("auction-bid", f"a bid on {company.name} is a multiple of ${self.increment}, at least {what} (${least}), not ${price}")
         if price > game.cash(player):
             raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
-        declared = action.fields.get("price_range")
-        if declared is not None and list(declared) != [least, self.top_bid(player)]:
-            raise Violation("auction-bid", f"a bid on {company.name} may be ${least} to ${self.top_bid(player)}, not {declared}")
+        check_declared_range(action, "price_range", least, self.top_bid(player), "auction-bid", f"a bid on {company.name}")
         yield
         self.bids[sym] = (player, price)
         self.last_bidder = player

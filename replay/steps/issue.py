@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ingest.model import Action, Entity
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, make_action, reads
 from replay.shares import sale_bundles, transfer
 from replay.state import IPO, MARKET, Share
 from replay.steps.base import OperatingStep
@@ -69,6 +69,7 @@ class IssueRedeem(OperatingStep):
             raise Violation("share-percent", f"the certificates make {total}%, not {action.fields.get('percent')}%")
         return found, total
 
+    @reads("shares", "percent")
     def do_sell_shares(self, action: Action) -> Effects:
         """An issue: treasury certificates to the open market."""
         game, corp = self.game, self.corporation
@@ -84,6 +85,7 @@ class IssueRedeem(OperatingStep):
         self.round.turn.shares = "issued"
         self.passed = True
 
+    @reads("shares", "percent")
     def do_buy_shares(self, action: Action) -> Effects:
         """A redemption: open-market certificates into the treasury at the share price."""
         game, corp = self.game, self.corporation

@@ -14,7 +14,7 @@ from typing import Any
 
 from ingest.model import Action, Entity
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.network import route_available
 from replay.routes import Route, build_route, check_run
@@ -46,6 +46,7 @@ class RunRoutes(OperatingStep):
         if current is not None and self.offers(current):
             yield make_action("run_routes", current, routes=[])
 
+    @reads("routes", "extra_revenue", "subsidy")
     def do_run_routes(self, action: Action) -> Effects:
         game = self.game
         sym = self.round.corporation

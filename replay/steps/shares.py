@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.flow import Effects, Step, make_action
+from replay.flow import Effects, Step, make_action, reads
 from replay.market import Cell
 from replay.shares import bundle_percent, can_dump, sale_bundles, transfer
 from replay.state import IPO, MARKET, GameState, Share
@@ -162,6 +162,7 @@ class BuySellParShares(Step):
         assert per_share is not None
         return per_share * share.percent // 10
 
+    @reads("shares", "percent")
     def do_buy_shares(self, action: Action) -> Effects:
         pid = self.acting_player(action)
         shares = self.declared_shares(action)
@@ -172,7 +173,6 @@ class BuySellParShares(Step):
         if problem is not None:
             raise problem
         self.check_percent(action, shares)
-        self.check_no_extras(action, ("swap", "borrow_from", "total_price", "discounter", "share_price", "purchase_for"))
         yield
         self.buy(pid, share, self.price_of(share))
 
@@ -216,11 +216,11 @@ class BuySellParShares(Step):
             return Violation("buy-after-sale", f"{game.player_name(pid)} sold {sym} earlier in this stock round")
         return None
 
+    @reads("corporation", "share_price")
     def do_par(self, action: Action) -> Effects:
         game = self.game
         pid = self.acting_player(action)
         sym = str(action.fields.get("corporation"))
-        self.check_no_extras(action, ("slot", "purchase_for", "borrow_from"))
         problem = self.par_problem(pid, sym)
         if problem is not None:
             raise problem
@@ -295,13 +295,13 @@ class BuySellParShares(Step):
             return Violation("sell-buy-sell", "a stock turn never sells, buys and sells again")
         return None
 
+    @reads("shares", "percent")
     def do_sell_shares(self, action: Action) -> Effects:
         pid = self.acting_player(action)
         shares = self.declared_shares(action)
         percent = self.declared_sale_percent(action, shares)
         if any(s.owner != pid for s in shares):
             raise Violation("sell-own", f"{self.game.player_name(pid)} does not hold {', '.join(s.id for s in shares)}")
-        self.check_no_extras(action, ("swap", "share_price"))
         problem = self.sale_problem(pid, shares, percent)
         if problem is not None:
             raise problem
@@ -380,12 +380,6 @@ class BuySellParShares(Step):
         if not least <= declared <= total or declared % 10:
             raise Violation("share-percent", f"the certificates make {total}%; a sale of them stands for {least}% to {total}%, not {declared}%")
         return int(declared)
-
-    def check_no_extras(self, action: Action, unsupported: Sequence[str]) -> None:
-        """Fields 18xx.games knows but these rules never use must be absent (or empty)."""
-        for name in unsupported:
-            if action.fields.get(name) not in (None, [], "", 0, False):
-                raise Violation("field-unsupported", f"{action.type} declares {name}={action.fields[name]!r}, which {self.game.title.name} has no rule for")
 
 
 def sell_to_market(game: GameState, seller: PlayerId | str, shares: Sequence[Share], percent: int) -> None:

@@ -15,7 +15,7 @@ from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.network import can_token, network_of
 from replay.state import CompanyState
@@ -146,6 +146,7 @@ class Token(Tokening):
                               slot=self.game.board.tokens_in(hex_id, city).index(None))
         yield make_action("pass", current)
 
+    @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:
         if action.entity != self.round.current:
             raise Violation("operating-order", f"{action.entity.id} is not operating")
@@ -206,6 +207,7 @@ class CompanyToken(Tokening):
                     yield make_action("place_token", entity, city=self.city_id(hex_id, city),
                                       slot=self.game.board.tokens_in(hex_id, city).index(None))
 
+    @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.ability(action.entity)

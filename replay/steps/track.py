@@ -18,7 +18,7 @@ from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.geometry import TileGeometry, legal_rotations
 from replay.network import network_of
@@ -205,6 +205,7 @@ class Track(TrackLaying):
         yield from self.lay_candidates(current)
         yield make_action("pass", current)
 
+    @reads("hex", "tile", "rotation")
     def do_lay_tile(self, action: Action) -> Effects:
         if action.entity != self.round.current:
             raise Violation("operating-order", f"{action.entity.id} is not operating")
@@ -273,6 +274,7 @@ class CompanyTrack(TrackLaying):
             hexes = ability.get("hexes") or None
             yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None, tuple(ability.get("tiles") or ()) or None)
 
+    @reads("hex", "tile", "rotation")
     def do_lay_tile(self, action: Action) -> Effects:
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.abilities(action.entity)

@@ -18,7 +18,7 @@ from ingest.model import Action, Entity, PlayerId
 from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, check_declared_range, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.network import route_available
 from replay.shares import can_dump, sale_bundles
@@ -94,13 +94,23 @@ class BuyTrain(OperatingStep):
         return min(prices) if prices else None
 
     def can_buy(self) -> bool:
+        """Room and cash for some train: $1 for another company's, the cheapest bank price for
+        a new one, less a private's discount the company could use in this step (18xx.games
+        counts it, so the step stays open even though the discount is the private's to give)."""
         if not self.room():
             return False
         cash = self.game.cash(self.corporation)
         if self.others() and cash >= 1:
             return True
-        cheapest = self.cheapest_depot_price()
-        return cheapest is not None and cash >= cheapest
+        prices = [self.game.title.train_price(t, v) - self.discount_on(t)
+                  for t in self.depot() for v in self.game.title.variants_of(t)]
+        return bool(prices) and cash >= min(prices)
+
+    def discount_on(self, train: Train) -> int:
+        game, corp = self.game, self.corporation
+        return max((int(ability.get("discount", 0)) for company, ability in held_for(game, corp, "train_discount")
+                    if train.card in ability.get("trains", ()) and in_time(game, corp, company, ability, "buy_train")),
+                   default=0)
 
     def offers(self, entity: Entity) -> frozenset[str]:
         president = self.president()
@@ -161,6 +171,7 @@ class BuyTrain(OperatingStep):
     def face(self, train: Train) -> int:
         return self.game.title.train_price(train, train.name if train.name != train.card else None)
 
+    @reads("train", "price", "variant", "price_range")
     def do_buy_train(self, action: Action) -> Effects:
         if action.entity != self.round.current:
             raise Violation("operating-order", f"{action.entity.id} is not operating")
@@ -180,11 +191,6 @@ class BuyTrain(OperatingStep):
         price = action.fields.get("price")
         if not isinstance(price, int) or price < 1:
             raise Violation("train-price", f"a train costs at least $1, not {price!r}")
-        for name in ("exchange", "shell"):
-            if action.fields.get(name) not in (None, ""):
-                raise Violation("field-unsupported", f"buy_train declares {name}={action.fields[name]!r}, which {game.title.name} has no rule for")
-        if action.fields.get("extra_due") not in (None, False):
-            raise Violation("field-unsupported", f"{game.title.name} has no extra payment on a train purchase")
         if train.owner is None:
             return self.check_bank_purchase(action, train, price)
         return self.check_transfer(action, train, price)
@@ -213,9 +219,7 @@ class BuyTrain(OperatingStep):
         if variant not in game.title.variants_of(train):
             raise Violation("train-price", f"{train.id} cannot run as a {variant} train")
         low, high = self.price_range(train)
-        declared_range = action.fields.get("price_range")
-        if declared_range is not None and list(declared_range) != [low, high]:
-            raise Violation("train-price", f"{train.id} may be bought for ${low} to ${high}, not {declared_range}")
+        check_declared_range(action, "price_range", low, high, "train-price", f"{train.id}'s price")
         if not low <= price <= high:
             raise Violation("cash", f"{corp} may pay ${low} to ${high} for {train.id}, not ${price}")
         helped = max(price - game.cash(corp), 0)
@@ -285,6 +289,7 @@ class BuyTrain(OperatingStep):
                 return Violation("emergency-sale", f"{game.player_name(president)} may sell only what the purchase needs")
         return None
 
+    @reads("shares", "percent")
     def do_sell_shares(self, action: Action) -> Effects:
         game = self.game
         president = self.president()
@@ -340,6 +345,7 @@ class DiscardTrain(OperatingStep):
             for train in self.game.corporation_trains(str(actor.id)):
                 yield make_action("discard_train", actor, train=train.id)
 
+    @reads("train")
     def do_discard_train(self, action: Action) -> Effects:
         game = self.game
         if action.entity != self.actor():
@@ -359,7 +365,6 @@ class CompanyTrain(BuyTrain):
     name = "private train"
     timing = None
     can_pass = False
-    timing = None
     blocks = False
 
     def answers(self, action: Action) -> bool:
@@ -397,6 +402,7 @@ class CompanyTrain(BuyTrain):
                 if self.ok(action):
                     yield action
 
+    @reads("train", "price", "variant")
     def do_buy_train(self, action: Action) -> Effects:
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.ability(action.entity)
@@ -432,7 +438,6 @@ class Bankrupt(BuyTrain):
     name = "bankruptcy"
     timing = None
     can_pass = False
-    timing = None
     blocks = False
 
     def buying_power(self, president: PlayerId) -> int:

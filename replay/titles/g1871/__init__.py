@@ -39,9 +39,7 @@ from .operating import (
 from .peir import PEIR, RESERVED, RETIRED, UNION_BANK, first_pool_share, readjust
 from .stock import StockRound1871
 
-SHARE_PRIVATES = {"ML": ("mainline", 0), "RA": ("mainline", 1), "RF": ("mainline", 2), "SL": ("shortline", 0)}
 """Privates that come with a share (11.3): the Mainline's president's and 10% shares, the Shortline's."""
-SHORTLINE_RESERVED = (6, 7, 8)  # the Shortline's exchange shares
 NEUTRAL_CITY = "G11"  # Malpeque Shipyard: no station may be placed (9.1)
 TOP_BONUS = 40  # 10.2: a company at 400 pays $40 a share more
 UNLIMITED_DIESELS = 20
@@ -54,6 +52,7 @@ class State1871(TitleState):
 
     mainline: str = ""
     shortline: str = ""
+    union_bank_company: str = ""  # the company whose 10% comes with the Union Bank
     piles: tuple[tuple[str, ...], ...] = ()
     peir_companies: tuple[str, ...] = ()
     peir_share_of: dict[str, str] = field(default_factory=dict)  # company -> its PEIR share
@@ -78,6 +77,8 @@ class Title1871(Title):
 
     def __init__(self) -> None:
         super().__init__()
+        self.hunslet = self.private_with("purchase_train")
+        self.union_bank_private = self.private_with("act_for_bank")
         companies = self.companies_file
         self.branches = tuple(b["sym"] for b in companies["branches"])
         peir = companies["peir"]
@@ -108,6 +109,11 @@ class Title1871(Title):
         """The Union Bank holds shares and may be president; it loses every tie (REF)."""
         return [*game.order, UNION_BANK]
 
+    def private_with(self, kind: str) -> str:
+        """The one private companies.json gives this ability."""
+        (sym,) = [c.sym for c in self.companies if c.ability(kind) is not None]
+        return sym
+
     def loses_presidency_ties(self, holder: PlayerId) -> bool:
         return holder == UNION_BANK
 
@@ -117,6 +123,7 @@ class Title1871(Title):
         drawn = draw(game.seed, game.game_id, len(game.order))
         state = self.state(game)
         state.mainline, state.shortline = drawn.mainline, drawn.shortline
+        state.union_bank_company = drawn.union_bank_company
         state.piles, state.peir_companies = drawn.piles, drawn.peir_companies
         state.tranches = [[drawn.mainline, drawn.shortline], [None], [None, None], [None, None, None]]
         game.players[UNION_BANK] = PlayerState(UNION_BANK, "Union Bank", 0)
@@ -125,10 +132,15 @@ class Title1871(Title):
                 continue
             for share in game.shares_of[sym]:
                 game.move_share(share.id, MARKET)
-        for number in SHORTLINE_RESERVED:
-            game.move_share(f"{drawn.shortline}_{number}", RESERVED)
-        game.move_share(f"{drawn.mainline}_8", UNION_BANK)
-        game.move_share(f"{drawn.union_bank_company}_8", UNION_BANK)
+        for role, numbers in self.companies_file["reserved_for_exchange"].items():
+            if not role.startswith("_"):
+                for number in numbers:
+                    game.move_share(f"{self.role(game, role)}_{number}", RESERVED)
+        for company in self.companies:
+            shares = company.ability("shares")
+            if shares is not None and shares.get("held_by") == "union_bank":
+                for ref in shares.get("shares", ()):
+                    game.move_share(self.share_named(game, ref), UNION_BANK)
         for sym, row in ((drawn.mainline, 1), (drawn.shortline, 2)):
             cell = game.market.cell(row, 1)
             assert cell is not None
@@ -142,8 +154,9 @@ class Title1871(Title):
             private = peir_private(sym)
             game.companies[private] = CompanyState(private, f"PEIR - {spec.name}", 80, 0)
             state.peir_share_of[sym] = f"{PEIR}_{number}"
-        if len(game.order) < 4:
-            game.companies["IB"].closed = True
+        for company in self.companies:
+            if company.min_players > len(game.order):
+                game.companies[company.sym].closed = True  # the Ice Boats, in a 4-player game only (3)
         game.companies["KM"].owner = PEIR
         game.corporations[PEIR].floated = True  # it operates from the first round (7.7)
         game.pay(None, PEIR, 200)
@@ -180,17 +193,30 @@ class Title1871(Title):
         company = game.companies[sym]
         company.owner = player
         game.note("private", sym, price, player)
-        if sym in SHARE_PRIVATES:
-            which, number = SHARE_PRIVATES[sym]
-            corp = state.mainline if which == "mainline" else state.shortline
-            game.move_share(f"{corp}_{number}", player)
-            game.float_if_ready(corp)
-        if sym == "UB":
+        shares = self.ability_of(sym, "shares")
+        if shares is not None and shares.get("held_by") is None:
+            for ref in shares.get("shares", ()):
+                share_id = self.share_named(game, ref)
+                game.move_share(share_id, player)
+                game.float_if_ready(game.shares[share_id].corporation)
+        if sym == self.union_bank_private:
             company.value = 0  # its worth is the Union Bank's, counted for its owner
         if sym.startswith("P"):
             company_sym = next(c for c in state.peir_companies if peir_private(c) == sym)
             game.move_share(state.peir_share_of[company_sym], player)
             readjust(game)
+
+    def role(self, game: GameState, role: str) -> str:
+        """The company companies.json means by a role: the Mainline and Shortline drawn at
+        setup, the company whose share comes with the Union Bank (``<random>``), the PEIR."""
+        state = self.state(game)
+        drawn = {"mainline": state.mainline, "shortline": state.shortline, "<random>": state.union_bank_company, PEIR: PEIR}
+        return drawn[role]
+
+    def share_named(self, game: GameState, ref: str) -> str:
+        """A certificate companies.json names as ``<role>_<number>`` ("mainline_1")."""
+        role, number = ref.rsplit("_", 1)
+        return f"{self.role(game, role)}_{number}"
 
     def after_auction(self, game: GameState) -> None:
         """The first stock round goes in ascending cash, ties in seat order (5.2.6)."""
@@ -334,12 +360,12 @@ class Title1871(Title):
         return not sym.startswith("P")
 
     def value_holders(self, game: GameState) -> dict[Holder, Holder]:
-        owner = game.companies["UB"].owner
+        owner = game.companies[self.union_bank_private].owner
         return {UNION_BANK: owner} if owner is not None else {}
 
     def acting_president(self, game: GameState, sym: str) -> PlayerId | None:
         president = game.president(sym)
-        owner = game.companies["UB"].owner
+        owner = game.companies[self.union_bank_private].owner
         return owner if president == UNION_BANK and owner in game.players else president
 
     # ---------------------------------------------------------------- operating rounds (7)
@@ -397,17 +423,17 @@ class Title1871(Title):
     def close_privates(self, game: GameState) -> None:
         """At the first 4+ every private closes but the Union Bank; the Shortline exchange privates
         first take their reserved share (REF event close_companies)."""
-        shortline = self.state(game).shortline
-        for sym in ("MC", "VR", "SB"):
-            company = game.companies[sym]
-            if company.closed or company.owner is None:
+        for company in self.companies:
+            exchange = company.ability("exchange")
+            held = game.companies[company.sym]
+            if exchange is None or exchange.get("from") != "reserved" or held.closed or held.owner is None:
                 continue
-            reserved = game.held(RESERVED, shortline)
+            reserved = [s for role in exchange.get("corporations", ()) for s in game.held(RESERVED, self.role(game, role))]
             if reserved:
-                transfer(game, reserved[:1], company.owner)  # each exchange may change the presidency
-        for sym in game.companies:
-            if sym != "UB" and not sym.startswith("P"):
-                game.close_company(sym)
+                transfer(game, reserved[:1], held.owner)  # each exchange may change the presidency
+        for company in self.companies:
+            if company.raw.get("closes") != "never":
+                game.close_company(company.sym)
 
     def stations_of(self, game: GameState, corporation: str) -> int:
         """A split parent's station taken by its branch leaves the game (6.7.4)."""

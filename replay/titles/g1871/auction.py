@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.flow import Effects, Round, Step, make_action
+from replay.flow import Effects, Round, Step, check_declared_range, make_action, reads
 
 if TYPE_CHECKING:
     from . import Title1871
@@ -90,6 +90,7 @@ class InitialAuction(Step):
 
     # -- actions
 
+    @reads("company")
     def do_offer(self, action: Action) -> Effects:
         player = action.entity.id
         sym = str(action.fields.get("company"))
@@ -97,8 +98,6 @@ class InitialAuction(Step):
             raise Violation("draft-company", f"{self.item} is being auctioned; bid or pass")
         if sym not in self.piles[player]:
             raise Violation("draft-company", f"{sym} is not in {self.game.player_name(player)}'s pile ({', '.join(self.piles[player])})")
-        if action.fields.get("price") is not None:
-            raise Violation("field-unsupported", "an offer names no price: bids start at face value + $5")
         yield
         self.offer(player, sym)
 
@@ -112,6 +111,7 @@ class InitialAuction(Step):
         self.current = self.bidders[0]
         self.pass_if_broke()
 
+    @reads("company", "price", "price_range")
     def do_bid(self, action: Action) -> Effects:
         game = self.game
         player = action.entity.id
@@ -125,10 +125,8 @@ class InitialAuction(Step):
             raise Violation("draft-price", f"a bid on {self.item} is a multiple of ${INCREMENT}, at least ${least}, not ${price}")
         if price > game.cash(player):
             raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
-        declared = action.fields.get("price_range")
         cash = game.cash(player)
-        if declared is not None and list(declared) != [least, cash - cash % INCREMENT]:
-            raise Violation("draft-price", f"a bid on {self.item} may be ${least} to ${cash - cash % INCREMENT}, not {declared}")
+        check_declared_range(action, "price_range", least, cash - cash % INCREMENT, "draft-price", f"a bid on {self.item}")
         yield
         self.bid = (player, price)
         self.next_bidder()

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.flow import Effects, make_action
+from replay.flow import Effects, make_action, reads
 from replay.geometry import TileGeometry
 from replay.shares import sale_bundles
 from replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
@@ -24,16 +23,10 @@ from replay.steps.track import TileLay, Track
 from replay.steps.trains import Bankrupt, BuyTrain, Purchase
 
 from .peir import PEIR, UNION_BANK, peir_shares
+from .title import title_of
 
-if TYPE_CHECKING:
-    from . import Title1871
 
-HUNSLET = "HSE"
 SECOND_YELLOW = 20
-
-
-def title_of(game: GameState) -> Title1871:
-    return game.title  # type: ignore[return-value]
 
 
 class Track1871(Track):
@@ -86,7 +79,7 @@ class HunsletPurchase(OperatingStep):
         return offered[0] if offered else None
 
     def can_purchase(self) -> bool:
-        hunslet = self.game.companies[HUNSLET]
+        hunslet = self.game.companies[title_of(self.game).hunslet]
         corp = self.round.corporation
         train = self.next_train()
         return (not hunslet.closed and corp is not None and hunslet.owner == corp and train is not None
@@ -94,11 +87,11 @@ class HunsletPurchase(OperatingStep):
                 and self.game.cash(corp) >= self.game.title.train_price(train, None))
 
     def offers(self, entity: Entity) -> frozenset[str]:
-        return frozenset({"purchase_train"}) if entity == Entity("company", HUNSLET) and self.can_purchase() else frozenset()
+        return frozenset({"purchase_train"}) if entity == Entity("company", title_of(self.game).hunslet) and self.can_purchase() else frozenset()
 
     def legal(self) -> Iterator[Action]:
-        if self.offers(Entity("company", HUNSLET)):
-            yield make_action("purchase_train", Entity("company", HUNSLET))
+        if self.offers(Entity("company", title_of(self.game).hunslet)):
+            yield make_action("purchase_train", Entity("company", title_of(self.game).hunslet))
 
     def do_purchase_train(self, action: Action) -> Effects:
         if not self.can_purchase():
@@ -108,7 +101,7 @@ class HunsletPurchase(OperatingStep):
         train = self.next_train()
         assert train is not None
         price = game.title.train_price(train, None)
-        game.close_company(HUNSLET)
+        game.close_company(title_of(game).hunslet)
         game.pay(corp, None, price)
         train.name = train.card
         game.deliver_train(train, corp, price, "bank")
@@ -120,7 +113,7 @@ class HunsletForSale(BuyCompany):
     never to the PEIR (7.1.1)."""
 
     def terms(self) -> dict[str, object]:
-        ability = self.game.title.company_spec(HUNSLET).ability("sell_to_corporation")
+        ability = title_of(self.game).ability_of(title_of(self.game).hunslet, "sell_to_corporation")
         return ability.params if ability is not None else {}
 
     def phase_allows(self) -> bool:
@@ -128,7 +121,7 @@ class HunsletForSale(BuyCompany):
         return self.game.phase_index >= self.game.title.phase_index(from_phase) if from_phase else True
 
     def for_sale(self) -> list[CompanyState]:
-        hunslet = self.game.companies[HUNSLET]
+        hunslet = self.game.companies[title_of(self.game).hunslet]
         not_to = self.terms().get("not_to", ())
         if hunslet.closed or hunslet.owner not in self.game.order or self.corporation in not_to:  # type: ignore[operator]
             return []
@@ -140,7 +133,7 @@ class HunsletForSale(BuyCompany):
         return int(bounds[0]), int(bounds[1])
 
     def check_for_sale(self, company: CompanyState) -> None:
-        if company.sym != HUNSLET:
+        if company.sym != title_of(self.game).hunslet:
             raise Violation("company-buy", f"{company.name} cannot be sold to a company; only the Hunslet can")
         if self.corporation == PEIR:
             raise Violation("company-buy", "the PEIR may not buy the Hunslet (7.7)")
@@ -237,7 +230,7 @@ class BuyTrain1871(BuyTrain):
         if president is None:
             return []
         if president == UNION_BANK:
-            owner = self.game.companies["UB"].owner
+            owner = self.game.companies[title_of(self.game).union_bank_private].owner
             return [UNION_BANK, owner] if owner in self.game.players else [UNION_BANK]
         return [president]
 
@@ -264,6 +257,7 @@ class BuyTrain1871(BuyTrain):
             return Violation("sell-own", "PEIR shares are not sold")
         return super().emergency_sale_problem(president, shares, percent, needed_check)
 
+    @reads("shares", "percent")
     def do_sell_shares(self, action: Action) -> Effects:
         if action.entity.kind != "corporation":
             yield from super().do_sell_shares(action)

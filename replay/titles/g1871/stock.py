@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.model import Action, Entity, PlayerId
 from replay.errors import Violation
-from replay.flow import Effects, Step, make_action
+from replay.flow import Effects, Step, check_declared_range, make_action, reads
 from replay.market import Cell
 from replay.rounds.stock import StockRound
 from replay.shares import transfer
@@ -22,16 +22,12 @@ from replay.state import IPO, MARKET, GameState, Share
 from replay.steps.shares import BuySellParShares, parse_share_price
 
 from .peir import PEIR, RESERVED, UNION_BANK
+from .title import title_of
 
 if TYPE_CHECKING:
     from . import Title1871
 
-SHORTLINE_EXCHANGES = ("MC", "VR", "SB")
-ICE_BOAT = "IB"
 
-
-def title_of(game: GameState) -> Title1871:
-    return game.title  # type: ignore[return-value]
 
 
 @dataclass
@@ -82,15 +78,17 @@ class Exchange1871(Step):
         return action.entity.kind == "company"
 
     def shares_for(self, company: str) -> list[Share]:
-        game = self.game
-        state = title_of(game).state(game)
-        if company in SHORTLINE_EXCHANGES:
-            return [s for s in game.held(RESERVED, state.shortline)]
-        if company == ICE_BOAT:
-            excluded = (state.mainline, state.shortline, PEIR)
-            return [s for sym, corp in game.corporations.items() if corp.par_price is not None and sym not in excluded
-                    for s in game.held(MARKET, sym)]
-        return []
+        """The certificates a private's ``exchange`` ability (companies.json) may take now: one
+        kept apart for it (``from: reserved``), or a pool share of the companies it names."""
+        game, title = self.game, title_of(self.game)
+        ability = title.ability_of(company, "exchange")
+        if ability is None:
+            return []
+        if ability.get("from") == "reserved":
+            return [s for role in ability.get("corporations", ()) for s in game.held(RESERVED, title.role(game, role))]
+        excluded = {title.role(game, role) for role in ability.get("except", ())}
+        return [s for sym, corp in game.corporations.items() if corp.par_price is not None and sym not in excluded
+                for s in game.held(MARKET, sym)]
 
     def exchanger(self, entity: Entity) -> str | None:
         current = self.round.current
@@ -115,6 +113,7 @@ class Exchange1871(Step):
                         seen.add((share.corporation, share.percent))
                         yield make_action("buy_shares", entity, shares=[share.id], percent=share.percent)
 
+    @reads("shares", "percent")
     def do_buy_shares(self, action: Action) -> Effects:
         game = self.game
         sym = self.exchanger(action.entity)
@@ -124,9 +123,8 @@ class Exchange1871(Step):
         ids = action.fields.get("shares") or []
         share = game.shares.get(ids[0]) if len(ids) == 1 else None
         if share is None or share not in self.shares_for(sym):
-            if sym in SHORTLINE_EXCHANGES:
-                raise Violation("private-exchange", f"{company.name} exchanges for one of the Shortline's reserved shares")
-            raise Violation("private-exchange", "Ice Boat Shipping exchanges for a pool share of a started company other than the Mainline, Shortline and PEIR")
+            ability = title_of(game).ability_of(sym, "exchange")
+            raise Violation("private-exchange", f"{company.name} exchanges for {ability.get('for') if ability else 'nothing'}, not {ids}")
         if action.fields.get("percent", share.percent) != share.percent:
             raise Violation("share-percent", f"{share.id} is {share.percent}%, not {action.fields.get('percent')}%")
         player = company.owner
@@ -196,10 +194,15 @@ class SplitChoices(Step):
         for choice in self.choices():
             yield make_action("choose", current, choice=choice)
 
+    @reads("choice", "choice_range")
     def do_choose(self, action: Action) -> Effects:
         split = self.round.split
         if split is None or action.entity != self.round.current:
             raise Violation("split-order", "there is no split in progress to choose for")
+        if split.stage == "cash":
+            check_declared_range(action, "choice_range", 0, self.game.cash(split.parent), "split-assets", f"the cash {split.parent} gives")
+        elif action.fields.get("choice_range") not in (None, []):
+            raise Violation("split-assets", f"only the cash a split gives is chosen from a range, not the {split.stage}")
         choice = self.checked_choice(split, action.fields.get("choice"))
         yield
         self.answer(split, choice)
@@ -356,18 +359,23 @@ class BuySellParSplit(BuySellParShares):
     # -- who pays
 
     def may_act_for_bank(self, pid: PlayerId) -> bool:
-        return self.game.companies["UB"].owner == pid and not self.round.union_bank_acted
+        return self.game.companies[title_of(self.game).union_bank_private].owner == pid and not self.round.union_bank_acted
 
     def buyer_of(self, action: Action, pid: PlayerId) -> PlayerId:
         """Who takes the certificate: the player, or the Union Bank when its owner acts for it."""
-        target = action.fields.get("purchase_for")
+        fields = action.fields
+        target, lender = fields.get("purchase_for"), fields.get("borrow_from")
         if target is None:
+            if lender is not None:
+                raise Violation("union-bank", f"only the Union Bank borrows from its owner; {self.game.player_name(pid)} buys for himself")
             return pid
         if target != UNION_BANK or not self.may_act_for_bank(pid):
             raise Violation("union-bank", f"{self.game.player_name(pid)} cannot act for the Union Bank now (once a round, by its owner)")
-        lender = action.fields.get("borrow_from")
         if lender is not None and lender != pid:
             raise Violation("union-bank", f"the Union Bank borrows only from its owner, not {lender}")
+        for name in ("purchase_for_type", "borrow_from_type"):
+            if fields.get(name) not in (None, "player"):
+                raise Violation("union-bank", f"the Union Bank and its owner act as players, not as {name}={fields[name]!r}")
         return UNION_BANK
 
     def funds(self, buyer: PlayerId, pid: PlayerId) -> int:
@@ -425,6 +433,7 @@ class BuySellParSplit(BuySellParShares):
             return self.gain_problem(player, sym, share.percent)
         return None
 
+    @reads("shares", "percent", "purchase_for", "purchase_for_type", "borrow_from", "borrow_from_type")
     def do_buy_shares(self, action: Action) -> Effects:
         pid = self.acting_player(action)
         buyer = self.buyer_of(action, pid)
@@ -436,7 +445,6 @@ class BuySellParSplit(BuySellParShares):
         if problem is not None:
             raise problem
         self.check_percent(action, shares)
-        self.check_no_extras(action, ("swap", "total_price", "discounter", "share_price"))
         yield
         price = self.price_of(share)
         self.charge(buyer, pid, share.corporation if share.owner == IPO else None, price)
@@ -472,12 +480,12 @@ class BuySellParSplit(BuySellParShares):
             return self.gain_problem(player, sym, 20)
         return None
 
+    @reads("corporation", "share_price", "purchase_for", "purchase_for_type", "borrow_from", "borrow_from_type")
     def do_par(self, action: Action) -> Effects:
         game = self.game
         pid = self.acting_player(action)
         buyer = self.buyer_of(action, pid)
         sym = str(action.fields.get("corporation"))
-        self.check_no_extras(action, ("slot",))
         problem = self.start_problem(buyer, pid, sym)
         if problem is not None:
             raise problem
@@ -506,6 +514,7 @@ class BuySellParSplit(BuySellParShares):
 
     # -- splitting (6.7.4)
 
+    @reads("corporation")
     def do_split(self, action: Action) -> Effects:
         game = self.game
         pid = self.acting_player(action)

@@ -59,9 +59,8 @@ class EighteenMS(Title):
         self.chattanooga_bonus: int = bonuses[chattanooga]["bonus"]["amount"]
         self.new_orleans_bonus: int = bonuses[self.new_orleans_hex]["bonus"]["amount"]
         self.new_orleans_route_bonus: int = bonuses[self.new_orleans_hex]["bonus"]["route_bonus"]
-        exchange = self.company_spec("MC").ability("exchange_for_train")
-        assert exchange is not None
-        self.exchange_train: str = exchange.get("train_id")
+        (self.train_private, exchange), = [(c.sym, a) for c in self.companies if (a := c.ability("exchange_for_train"))]
+        self.exchange_train: str = exchange.get("train_id")  # the Mississippi Central's special 2+ (16)
 
     def new_state(self) -> MsState:
         return MsState()

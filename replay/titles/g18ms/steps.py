@@ -103,7 +103,7 @@ class PrivatesByRoundOfPlay(companies.BuyCompany):
                 continue
             if "until_or" in terms and game.or_number > terms["until_or"]:
                 continue
-            if company.sym == "MC" and len(game.corporation_trains(self.corporation)) >= game.phase.train_limit:
+            if company.sym == title_of(self).train_private and len(game.corporation_trains(self.corporation)) >= game.phase.train_limit:
                 continue
             offered.append(company)
         return offered
@@ -121,7 +121,7 @@ class PrivatesByRoundOfPlay(companies.BuyCompany):
 
     def after_purchase(self, company: CompanyState) -> None:
         """The Mississippi Central is exchanged at once for its special 2+ (16)."""
-        if company.sym != "MC":
+        if company.sym != title_of(self).train_private:
             return
         game = self.game
         train = game.trains[title_of(self).exchange_train]

@@ -48,6 +48,8 @@ class EighteenTexas(Title):
     def __init__(self) -> None:
         super().__init__()
         jay_gould = self.companies_file["jay_gould"]
+        # the private that brings the drawn company's president's certificate (companies.json)
+        (self.jay_gould_private,) = [c.sym for c in self.companies if (a := c.ability("shares")) and str(a.get("share_id", "")).endswith("_0")]
         self.map_change: str = jay_gould.get("map_change", "2024-11-15")
         self.token_fees = {c["sym"]: c.get("token_fee", 0) for c in self.companies_file["corporations"]}
         self.printed_before = dict(self.printed)

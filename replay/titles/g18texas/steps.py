@@ -11,7 +11,7 @@ from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
 from replay.data import Ability
 from replay.errors import Violation
-from replay.flow import Effects, Step, make_action
+from replay.flow import Effects, Step, make_action, reads
 from replay.geometry import TileGeometry
 from replay.market import Cell
 from replay.state import CompanyState, GameState
@@ -24,7 +24,6 @@ from replay.steps.trains import BuyTrain
 if TYPE_CHECKING:
     from . import EighteenTexas
 
-JAY_GOULD = "JG"
 TWO_YELLOW_OR_ONE_UPGRADE = (TileLay(), TileLay(lay="unless upgraded", upgrade=False, rule="tile-two-yellow"))
 
 
@@ -46,7 +45,7 @@ class JayGouldAuction(BidAuction):
         for company, ability in share_abilities(game):
             share_id = str(ability.get("share_id", "")).replace("<JG sym>", sym)
             share = game.shares.get(share_id)
-            if company.sym != JAY_GOULD and share is not None and company.owner is not None:
+            if company.sym != title_of(game).jay_gould_private and share is not None and company.owner is not None:
                 game.move_share(share.id, company.owner)
 
 
@@ -64,7 +63,7 @@ class JayGouldPar(Step):
         return title_of(self.game).state(self.game).jay_gould
 
     def actor(self) -> Entity | None:
-        owner = self.game.companies[JAY_GOULD].owner
+        owner = self.game.companies[title_of(self.game).jay_gould_private].owner
         if owner is None or self.game.corporations[self.company()].par_price is not None:
             return None
         return Entity("player", owner)
@@ -87,6 +86,7 @@ class JayGouldPar(Step):
             for cell in self.cells():
                 yield make_action("par", actor, corporation=self.company(), share_price=f"{cell.price},{cell.row},{cell.column}")
 
+    @reads("corporation", "share_price")
     def do_par(self, action: Action) -> Effects:
         game = self.game
         sym = self.company()
@@ -102,7 +102,7 @@ class JayGouldPar(Step):
         game.market.place(sym, cell)
         game.move_share(f"{sym}_0", owner)
         given = sum(game.percent(c.owner, sym) // 10 for c, _ in share_abilities(game) if c.owner is not None
-                    and c.sym != JAY_GOULD) + game.shares_of[sym][0].percent // 10
+                    and c.sym != title_of(game).jay_gould_private) + game.shares_of[sym][0].percent // 10
         game.pay(None, sym, price * given)
         game.note("par", sym, price, owner)
 
@@ -158,6 +158,7 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
                 yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None,
                                                tuple(ability.get("tiles") or ()) or None, as_if)
 
+    @reads("hex", "tile", "rotation")
     def do_lay_tile(self, action: Action) -> Effects:
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.abilities(action.entity)
@@ -230,6 +231,7 @@ class TeleportToken(Tokening):
                 if self.city_problem(hex_id, city, needs_route=False) is None:
                     yield hex_id, city
 
+    @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:
         if action.entity != self.actor():
             raise Violation("private-teleport", f"{action.entity.id} has no teleport station to place")

@@ -1,0 +1,221 @@
+"""``railledger crosscheck``: games played by 18xx.games' own engine, replayed and compared.
+
+18xx.games' engine is the oracle: what it accepts is what users' records contain. The tools in
+``../shared/tools/ref18xx`` run it locally (ruby and a mirror of tobymao/18xx, neither part of
+this project): ``refplay`` plays complete games with seeded random players, ``reftrace`` writes
+its state after every action, ``compare_trace.py`` compares railledger's states with it. This
+command plays fresh seeds of every title, replays each game and compares every state. Without
+ruby, the mirror or the tools it says "skipped" and succeeds: it is a developer's check, not CI's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cli.output import say
+from ingest.sources import read_record
+from replay import replay_record
+
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4, 5), "The Old Prince 1871": (3, 4)}
+"""The titles 18xx.games' engine plays here, and the player counts each is played with."""
+
+TOOLS_ENV = "RAILLEDGER_REF18XX"
+DEFAULT_TOOLS = Path("../shared/tools/ref18xx")
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+@dataclass(frozen=True)
+class Tools:
+    root: Path
+
+    @property
+    def refplay(self) -> Path:
+        return self.root / "refplay"
+
+    @property
+    def reftrace(self) -> Path:
+        return self.root / "reftrace"
+
+    @property
+    def compare(self) -> Path:
+        return self.root / "compare_trace.py"
+
+
+def find_tools(root: Path) -> Tools | str:
+    """The reference tools, or why they cannot run here (the reason the check is skipped)."""
+    tools = Tools(root)
+    missing = [p.name for p in (tools.refplay, tools.reftrace, tools.compare) if not p.is_file()]
+    if missing:
+        return f"the reference tools are not in {root} ({', '.join(missing)} missing; set {TOOLS_ENV})"
+    if shutil.which("ruby") is None:
+        return "ruby is not installed (apt-get install -y ruby)"
+    mirror = os.environ.get("TOBYMAO_GIT")
+    if not mirror or not Path(mirror).is_dir():
+        return "TOBYMAO_GIT does not name a tobymao/18xx git mirror (the search tool's fetch github:tobymao/18xx gives one)"
+    return tools
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Seeds of one title and player count, played by one refplay run."""
+
+    title: str
+    players: int
+    seeds: range
+
+
+def batches(games: int, first_seed: int, jobs: int) -> list[Batch]:
+    """``games`` seeds per title spread over its player counts, cut into runs that keep ``jobs``
+    workers busy. Seeds are ``first_seed`` on, different for every player count."""
+    found = []
+    for title, counts in PLAYER_COUNTS.items():
+        for position, players in enumerate(counts):
+            share = games // len(counts) + (1 if position < games % len(counts) else 0)
+            start = first_seed + 100_000 * players
+            size = max(1, -(-share // max(1, jobs // len(counts))))
+            for low in range(start, start + share, size):
+                found.append(Batch(title, players, range(low, min(low + size, start + share))))
+    return found
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What railledger made of one game of the reference engine."""
+
+    record: Path
+    actions: int
+    finished: bool
+    flag: str | None  # the first flag, or None
+    result_matches: bool
+    states: tuple[int, int] | None  # (matched, compared), None when the reference could not trace it
+    divergence: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.flag is None and self.result_matches and self.states is not None and self.states[0] == self.states[1]
+
+
+def play(tools: Tools, batch: Batch, into: Path, max_seconds: int) -> list[Path]:
+    """Run refplay for a batch; the records it wrote."""
+    seeds = f"{batch.seeds.start}-{batch.seeds.stop - 1}"
+    subprocess.run(
+        [str(tools.refplay), str(into), "--title", batch.title, "--players", str(batch.players), "--seeds", seeds,
+         "--max-seconds", str(max_seconds)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+    )
+    stem = batch.title.replace(" ", "_")
+    return [p for seed in batch.seeds if (p := into / f"{stem}__refplay-{seed}.json").is_file()]
+
+
+def judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
+    """Replay one record, trace it in the reference and compare every state."""
+    raw = json.loads(record_path.read_text())
+    record = read_record(str(record_path))
+    outcome = replay_record(record, keep_going=True, snapshots=True)
+    flag = outcome.roots_first()[0] if outcome.flags else None
+    with tempfile.TemporaryDirectory() as scratch:
+        replayed = Path(scratch) / "replay.json"
+        replayed.write_text(json.dumps(outcome.as_dict(states=True)))
+        trace = traces / f"{raw['title'].replace(' ', '_')}__{raw['id']}.trace.json.gz"
+        subprocess.run([str(tools.reftrace), str(traces), str(record_path)], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+        states, divergence = None, None
+        if trace.is_file():
+            compared = subprocess.run([sys.executable, str(tools.compare), str(record_path), str(trace), str(replayed)],
+                                      capture_output=True, text=True, check=False)
+            states, divergence = parse_comparison(compared.stdout)
+    return Verdict(record_path, len(record.actions), raw.get("status") == "finished",
+                   None if flag is None else f"#{flag.index} ({flag.action_id}) {flag.rule}: {flag.message}",
+                   outcome.matches_record, states, divergence)
+
+
+def parse_comparison(text: str) -> tuple[tuple[int, int] | None, str | None]:
+    """compare_trace.py's ``trace N/M states match`` and its first divergence, if any."""
+    counted = re.search(r"trace (\d+)/(\d+) states match", text)
+    diverged = re.search(r"first divergence: (.*)", text)
+    states = (int(counted.group(1)), int(counted.group(2))) if counted else None
+    return states, diverged.group(1) if diverged else None
+
+
+def crosscheck(
+    games: Annotated[int, typer.Option("--games", help="Games per title, spread over its player counts.", min=1)] = 200,
+    first_seed: Annotated[int, typer.Option("--first-seed", help="First seed; each player count adds 100000.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", help="Reference runs at once.", min=1)] = os.cpu_count() or 1,
+    max_seconds: Annotated[int, typer.Option("--max-seconds", help="Time limit for one reference game.", min=1)] = 300,
+    tools_dir: Annotated[Optional[Path], typer.Option("--tools", help=f"The ref18xx tools (default ${TOOLS_ENV} or {DEFAULT_TOOLS}).")] = None,
+    keep: Annotated[Optional[Path], typer.Option("--keep", help="Keep the played records and traces in this folder.")] = None,
+) -> None:
+    """Play games in 18xx.games' own engine and check that railledger replays each with no flag,
+    its result, and the same state after every action.
+
+    Needs ruby, TOBYMAO_GIT (a tobymao/18xx git mirror) and ../shared/tools/ref18xx; without
+    them it says "skipped" and exits 0. Exit 1 when any game disagrees.
+
+    Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --first-seed 7000
+    """
+    root = tools_dir or Path(os.environ.get(TOOLS_ENV, DEFAULT_TOOLS))
+    tools = find_tools(root)
+    if isinstance(tools, str):
+        say(out, f"crosscheck skipped: {tools}")
+        return
+    with tempfile.TemporaryDirectory(prefix="railledger-crosscheck-") as scratch:
+        work = keep or Path(scratch)
+        (work / "records").mkdir(parents=True, exist_ok=True)
+        (work / "traces").mkdir(parents=True, exist_ok=True)
+        verdicts = list(_run(tools, batches(games, first_seed, jobs), work, jobs, max_seconds))
+    _report(verdicts)
+    if not verdicts or not all(v.ok for v in verdicts):
+        raise typer.Exit(1)
+
+
+def _run(tools: Tools, planned: list[Batch], work: Path, jobs: int, max_seconds: int) -> Iterator[Verdict]:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress, ThreadPoolExecutor(jobs) as pool:
+        playing = progress.add_task("playing in 18xx.games' engine", total=sum(len(b.seeds) for b in planned))
+        records: list[Path] = []
+        for batch, played in zip(planned, pool.map(lambda b: play(tools, b, work / "records", max_seconds), planned)):
+            records.extend(played)
+            progress.advance(playing, len(batch.seeds))
+        checking = progress.add_task("replaying and comparing", total=len(records))
+        for verdict in pool.map(lambda r: judge(tools, r, work / "traces"), records):
+            progress.advance(checking)
+            yield verdict
+
+
+def _report(verdicts: list[Verdict]) -> None:
+    table = Table(title="railledger against 18xx.games' engine")
+    for column in ("title", "games", "finished", "no flag", "result", "states equal", "actions"):
+        table.add_column(column, justify="left" if column == "title" else "right")
+    for title in PLAYER_COUNTS:
+        mine = [v for v in verdicts if v.record.name.startswith(title.replace(" ", "_") + "__")]
+        table.add_row(
+            title, str(len(mine)), str(sum(v.finished for v in mine)), str(sum(v.flag is None for v in mine)),
+            str(sum(v.result_matches for v in mine)),
+            str(sum(v.states is not None and v.states[0] == v.states[1] for v in mine)),
+            str(sum(v.actions for v in mine)),
+        )
+    out.print(table)
+    for verdict in verdicts:
+        if not verdict.ok:
+            why = verdict.flag or verdict.divergence or ("not traced" if verdict.states is None else "result differs")
+            say(out, f"DIFFERS {verdict.record.name}: {why}")
+    if not verdicts:
+        say(out, "no game was played: see refplay's own output (run it by hand)")

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,11 +82,12 @@ class Batch:
     seeds: range
 
 
-def batches(games: int, first_seed: int, jobs: int) -> list[Batch]:
+def batches(games: int, first_seed: int, jobs: int, titles: Sequence[str] = tuple(PLAYER_COUNTS)) -> list[Batch]:
     """``games`` seeds per title spread over its player counts, cut into runs that keep ``jobs``
     workers busy. Seeds are ``first_seed`` on, different for every player count."""
     found = []
-    for title, counts in PLAYER_COUNTS.items():
+    for title in titles:
+        counts = PLAYER_COUNTS[title]
         for position, players in enumerate(counts):
             share = games // len(counts) + (1 if position < games % len(counts) else 0)
             start = first_seed + 100_000 * players
@@ -114,19 +115,29 @@ class Verdict:
 
 
 def play(tools: Tools, batch: Batch, into: Path, max_seconds: int) -> list[Path]:
-    """Run refplay for a batch; the records it wrote."""
-    seeds = f"{batch.seeds.start}-{batch.seeds.stop - 1}"
-    subprocess.run(
-        [str(tools.refplay), str(into), "--title", batch.title, "--players", str(batch.players), "--seeds", seeds,
-         "--max-seconds", str(max_seconds)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-    )
+    """Run refplay for the batch's seeds not played into this folder before; the records."""
     stem = batch.title.replace(" ", "_")
-    return [p for seed in batch.seeds if (p := into / f"{stem}__refplay-{seed}.json").is_file()]
+    paths = {seed: into / f"{stem}__refplay-{seed}.json" for seed in batch.seeds}
+    missing = [seed for seed, path in paths.items() if not path.is_file()]
+    if missing:
+        subprocess.run(
+            [str(tools.refplay), str(into), "--title", batch.title, "--players", str(batch.players),
+             "--seeds", f"{missing[0]}-{missing[-1]}", "--max-seconds", str(max_seconds)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+        )
+    return [path for path in paths.values() if path.is_file()]
 
 
 def judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
-    """Replay one record, trace it in the reference and compare every state."""
+    """Replay one record, trace it in the reference and compare every state; an engine that
+    fails on a record is that record's verdict, not the end of the check."""
+    try:
+        return _judge(tools, record_path, traces)
+    except Exception as crash:  # noqa: BLE001 - every failure is a finding to report
+        return Verdict(record_path, 0, False, f"railledger failed: {type(crash).__name__}: {crash}", False, None, None)
+
+
+def _judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
     raw = json.loads(record_path.read_text())
     record = read_record(str(record_path))
     outcome = replay_record(record, keep_going=True, snapshots=True)
@@ -135,8 +146,9 @@ def judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
         replayed = Path(scratch) / "replay.json"
         replayed.write_text(json.dumps(outcome.as_dict(states=True)))
         trace = traces / f"{raw['title'].replace(' ', '_')}__{raw['id']}.trace.json.gz"
-        subprocess.run([str(tools.reftrace), str(traces), str(record_path)], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
+        if not trace.is_file():
+            subprocess.run([str(tools.reftrace), str(traces), str(record_path)], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
         states, divergence = None, None
         if trace.is_file():
             compared = subprocess.run([sys.executable, str(tools.compare), str(record_path), str(trace), str(replayed)],
@@ -162,6 +174,7 @@ def crosscheck(
     max_seconds: Annotated[int, typer.Option("--max-seconds", help="Time limit for one reference game.", min=1)] = 300,
     tools_dir: Annotated[Optional[Path], typer.Option("--tools", help=f"The ref18xx tools (default ${TOOLS_ENV} or {DEFAULT_TOOLS}).")] = None,
     keep: Annotated[Optional[Path], typer.Option("--keep", help="Keep the played records and traces in this folder.")] = None,
+    titles: Annotated[Optional[list[str]], typer.Option("--title", help="Only this title (repeatable).")] = None,
 ) -> None:
     """Play games in 18xx.games' own engine and check that railledger replays each with no flag,
     its result, and the same state after every action.
@@ -171,6 +184,10 @@ def crosscheck(
 
     Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --first-seed 7000
     """
+    unknown = [t for t in titles or () if t not in PLAYER_COUNTS]
+    if unknown:
+        say(err, f"crosscheck: unknown title {unknown[0]!r}; the reference plays {', '.join(PLAYER_COUNTS)}")
+        raise typer.Exit(2)
     root = tools_dir or Path(os.environ.get(TOOLS_ENV, DEFAULT_TOOLS))
     tools = find_tools(root)
     if isinstance(tools, str):
@@ -180,7 +197,8 @@ def crosscheck(
         work = keep or Path(scratch)
         (work / "records").mkdir(parents=True, exist_ok=True)
         (work / "traces").mkdir(parents=True, exist_ok=True)
-        verdicts = list(_run(tools, batches(games, first_seed, jobs), work, jobs, max_seconds))
+        planned = batches(games, first_seed, jobs, titles or tuple(PLAYER_COUNTS))
+        verdicts = list(_run(tools, planned, work, jobs, max_seconds))
     _report(verdicts)
     if not verdicts or not all(v.ok for v in verdicts):
         raise typer.Exit(1)
@@ -200,11 +218,15 @@ def _run(tools: Tools, planned: list[Batch], work: Path, jobs: int, max_seconds:
             yield verdict
 
 
+def _title_of(record: Path) -> str:
+    return next(t for t in PLAYER_COUNTS if record.name.startswith(t.replace(" ", "_") + "__"))
+
+
 def _report(verdicts: list[Verdict]) -> None:
     table = Table(title="railledger against 18xx.games' engine")
     for column in ("title", "games", "finished", "no flag", "result", "states equal", "actions"):
         table.add_column(column, justify="left" if column == "title" else "right")
-    for title in PLAYER_COUNTS:
+    for title in sorted({_title_of(v.record) for v in verdicts}, key=list(PLAYER_COUNTS).index):
         mine = [v for v in verdicts if v.record.name.startswith(title.replace(" ", "_") + "__")]
         table.add_row(
             title, str(len(mine)), str(sum(v.finished for v in mine)), str(sum(v.flag is None for v in mine)),

@@ -75,6 +75,9 @@ class Step:
     """The name private abilities' timings give this step (18xx.games: "track", "buy_train")."""
     can_pass: ClassVar[bool] = True
     """Whether the step may be passed (a run, a discard, a private's ability step may not)."""
+    answered_kind: ClassVar[str | None] = None
+    """The kind of entity whose actions the step takes at any moment ("player", "company"...);
+    None: only the round's entity on turn."""
 
     def __init__(self, round_: Round) -> None:
         self.round = round_
@@ -111,7 +114,9 @@ class Step:
 
     def answers(self, action: Action) -> bool:
         """Whether this step takes such an action from its entity at all (now or at another
-        moment): by default from the round's entity on turn."""
+        moment): from any entity of its ``answered_kind``, or else the round's entity on turn."""
+        if self.answered_kind is not None:
+            return action.entity.kind == self.answered_kind
         return action.entity == self.round.current
 
     def why_not(self, action: Action) -> Violation | None:

@@ -57,6 +57,9 @@ MUTATIONS = [
     ("start a branch company", (470, "470 p3 par CB 58,6,1"), f"{T}/6.7.3-start-peir", "470"),
     ("stock turn out of order", (470, "470 p2 buy_shares C_3 10"), f"{T}/6.1-turn-order", "470"),
     ("act for the Union Bank without its charter", (470, "470 p3 buy_shares Gt_1 10 purchase_for=player:-1"), f"{T}/6.8-union-bank", "470"),
+    ("borrow from the owner when buying for oneself", (640, "640 p1 buy_shares Gt_2 10 borrow_from=p1"), f"{T}/6.8-union-bank", "640"),
+    ("the Union Bank acting as a company", (640, "640 p1 buy_shares Gt_2 10 purchase_for=corporation:-1 borrow_from=p1"), f"{T}/6.8-union-bank", "640"),
+    ("the Union Bank borrowing from another player", (640, "640 p1 buy_shares Gt_2 10 purchase_for=player:-1 borrow_from=p2"), f"{T}/6.8-union-bank", "640"),
     ("two purchases in one turn", (470, None, "475 p3 buy_shares Gt_2 10"), f"{T}/6.2-buy-one", "475"),
     ("sell after buying", (470, None, "475 p3 sell_shares Gt_1 10"), f"{T}/6.4-sell-buy-sell", "475"),
     ("sell a company twice in a turn", (620, None, "625 p1 sell_shares C_2 10"), f"{T}/6.4-sell-once", "625"),
@@ -236,7 +239,8 @@ def bankrupt_record(change: dict[int, object]) -> tuple:
     data = json.loads(path.read_text())
     for action in data["actions"]:
         if action["id"] in change:
-            action["choice"] = change[action["id"]]
+            fields = change[action["id"]]
+            action.update(fields if isinstance(fields, dict) else {"choice": fields})
     flags = replay_record(read_export(data), keep_going=True).flags
     return flags[0].rule, flags[0].action_id
 
@@ -246,6 +250,8 @@ def bankrupt_record(change: dict[int, object]) -> tuple:
     ({300: "So"}, f"{T}/6.7.4-split-branch", "300"),  # a started company is no branch
     ({303: 99999}, f"{T}/6.7.4-split-assets", "303"),  # more cash than the parent has
     ({301: "80,3,1"}, f"{T}/6.7.2-par-value", "301"),  # 80 is gone after the first 5H
+    ({303: {"choice_range": [0, 1]}}, f"{T}/6.7.4-split-assets", "303"),  # not the parent's cash
+    ({300: {"choice_range": [0, 100]}}, f"{T}/6.7.4-split-assets", "300"),  # only the cash answer has one
 ])
 def test_a_changed_split_answer_is_flagged(change: dict[int, object], rule: str, action_id: str) -> None:
     assert bankrupt_record(change) == (rule, action_id)

@@ -25,9 +25,7 @@ if TYPE_CHECKING:
 class Draft(Step):
     name = "draft"
     can_pass = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "player"
+    answered_kind = "player"
     round: PrivatesRound
 
     def __init__(self, round_: Round) -> None:
@@ -85,9 +83,7 @@ class Draft(Step):
 class BidAuction(Step):
     name = "auction"
     can_pass = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "player"
+    answered_kind = "player"
     round: PrivatesRound
     increment = 5
 

@@ -168,9 +168,7 @@ class CompanyToken(Tokening):
     name = "private station"
     can_pass = False
     blocks = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "company"
+    answered_kind = "company"
 
     def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
         corp = self.round.corporation

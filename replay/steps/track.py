@@ -243,9 +243,7 @@ class CompanyTrack(TrackLaying):
     name = "private track"
     can_pass = False
     blocks = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "company"
+    answered_kind = "company"
 
     def abilities(self, entity: Entity) -> list[tuple[CompanyState, Ability]]:
         if entity.kind != "company" or self.round.corporation is None:

@@ -54,12 +54,12 @@ class BuyTrain(OperatingStep):
     """Whether a president helping to pay must take the cheapest bank train (EBUY_DEPOT_TRAIN_MUST_BE_CHEAPEST)."""
 
     def answers(self, action: Action) -> bool:
-        """The operating company, and its president for emergency sales."""
-        if action.type != "sell_shares":
-            return action.entity == self.round.current
+        """The operating company, and its president for emergency sales (a private's step:
+        its ``answered_kind``)."""
+        if self.answered_kind is not None or action.type != "sell_shares":
+            return super().answers(action)
         president = self.president() if self.round.corporation is not None else None
         return action.entity.kind == "player" and action.entity.id == president
-
 
     def president(self) -> PlayerId | None:
         return self.game.president(self.corporation)
@@ -321,9 +321,7 @@ class DiscardTrain(OperatingStep):
 
     name = "discard"
     can_pass = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "corporation"
+    answered_kind = "corporation"
 
     def crowded(self) -> list[str]:
         game = self.game
@@ -366,9 +364,7 @@ class CompanyTrain(BuyTrain):
     timing = None
     can_pass = False
     blocks = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "company"
+    answered_kind = "company"
 
     def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
         corp = self.round.corporation

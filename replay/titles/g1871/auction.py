@@ -25,9 +25,7 @@ INCREMENT = 5
 
 class InitialAuction(Step):
     name = "auction"
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "player"
+    answered_kind = "player"
 
     def __init__(self, round_: Round) -> None:
         super().__init__(round_)

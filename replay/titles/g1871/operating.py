@@ -70,9 +70,7 @@ class HunsletPurchase(OperatingStep):
     name = "Hunslet"
     can_pass = False
     blocks = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "company"
+    answered_kind = "company"
 
     def next_train(self) -> Train | None:
         offered = self.game.title.bank_trains(self.game)

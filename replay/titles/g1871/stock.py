@@ -72,10 +72,8 @@ class Exchange1871(Step):
     name = "exchange"
     can_pass = False
     blocks = False
+    answered_kind = "company"
     round: StockRound1871
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "company"
 
     def shares_for(self, company: str) -> list[Share]:
         """The certificates a private's ``exchange`` ability (companies.json) may take now: one

@@ -55,9 +55,7 @@ class JayGouldPar(Step):
 
     name = "Jay Gould par"
     can_pass = False
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "player"
+    answered_kind = "player"
 
     def company(self) -> str:
         return title_of(self.game).state(self.game).jay_gould
@@ -189,9 +187,7 @@ class TeleportToken(Tokening):
     """After a teleport, the company may place a station in the teleport hex for free (16)."""
 
     name = "teleport station"
-
-    def answers(self, action: Action) -> bool:
-        return action.entity.kind == "company"
+    answered_kind = "company"
 
     def teleporter(self) -> CompanyState | None:
         sym = title_of(self.game).state(self.game).teleported

@@ -23,8 +23,10 @@ demo: $(STAMP)
 	$(BIN)/railledger games --db $(DB)
 	$(BIN)/railledger dashboard --db $(DB)
 
-# Types first (mypy over every package, configured in pyproject.toml), then the tests.
+# Lint and types first (ruff's pyflakes checks and mypy over every package, configured in
+# pyproject.toml), then the tests.
 test: $(STAMP)
+	$(BIN)/ruff check
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 

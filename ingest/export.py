@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any
 
 from ingest.action_types import action_type
 from ingest.errors import RecordError

@@ -85,6 +85,17 @@ def in_time(game: GameState, corporation: str, company: CompanyState, ability: A
     return False
 
 
+def usable_by(game: GameState, corporation: str | None, entity: Entity, kind: str, step: str, now: str | None) -> tuple[CompanyState, Ability] | None:
+    """The ``kind`` ability private ``entity`` may use now for the operating ``corporation``:
+    only in its ``step`` (the kind of step ``now`` under way) and at the times it says."""
+    if entity.kind != "company" or corporation is None or now != step:
+        return None
+    for company, ability in held_for(game, corporation, kind):
+        if company.sym == entity.id and in_time(game, corporation, company, ability, step):
+            return company, ability
+    return None
+
+
 def check_acts_for(game: GameState, corporation: str | None, entity: Entity) -> None:
     """A private acts only for the operating company that owns it (or, where the title lets a
     player's private act, for a company its owner presides)."""

@@ -8,7 +8,7 @@ when its tile is upgraded; the board keeps the hex of every tile id on the map t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from replay.errors import Violation
 from replay.geometry import TileGeometry, preserves

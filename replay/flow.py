@@ -146,6 +146,14 @@ class Step:
         next(effects, None)
         effects.close()
 
+    def allows(self, action: Action) -> bool:
+        """Whether :meth:`check` passes ``action`` (the generators keep only what it allows)."""
+        try:
+            self.check(action)
+        except Violation:
+            return False
+        return True
+
     def apply(self, action: Action) -> None:
         """Check and apply ``action``."""
         effects = self.handler(action)

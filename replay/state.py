@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ingest.model import Player, PlayerId
 from replay.board import Board
@@ -106,6 +106,16 @@ class Event:
 
 class TitleState:
     """What a title keeps per game beyond the generic state (a subclass per title, typed)."""
+
+    @classmethod
+    def of(cls: type[TitleStateT], game: GameState) -> TitleStateT:
+        """The game's title state, as this title's own class."""
+        extra = game.extra
+        assert isinstance(extra, cls)
+        return extra
+
+
+TitleStateT = TypeVar("TitleStateT", bound=TitleState)
 
 
 class GameState:

@@ -17,7 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from ingest.model import Record
 from ingest.sources import read_record

@@ -5,7 +5,6 @@ record replays as before, to its recorded result."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings

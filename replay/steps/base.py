@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ingest.model import Entity
+from replay.abilities import held_for
 from replay.flow import Step
 
 if TYPE_CHECKING:
+    from replay.data import Ability
     from replay.rounds.operating import OperatingRound
 
 
@@ -19,3 +23,13 @@ class OperatingStep(Step):
         sym = self.round.corporation
         assert sym is not None
         return sym
+
+    def offering_privates(self, kind: str) -> Iterator[tuple[Entity, Ability]]:
+        """The operating company's privates whose ``kind`` ability this step offers now."""
+        corp = self.round.corporation
+        if corp is None:
+            return
+        for company, ability in held_for(self.game, corp, kind):
+            entity = Entity("company", company.sym)
+            if self.offers(entity):
+                yield entity, ability

@@ -20,6 +20,12 @@ from replay.flow import Effects, Round, Step, check_declared_range, make_action,
 
 if TYPE_CHECKING:
     from replay.rounds.privates import PrivatesRound
+    from replay.state import GameState
+
+
+def unsold(game: GameState) -> list[str]:
+    """The privates still for sale in the opening round."""
+    return [sym for sym, c in game.companies.items() if c.owner is None and not c.closed]
 
 
 class Draft(Step):
@@ -39,14 +45,11 @@ class Draft(Step):
     def offers(self, entity: Entity) -> frozenset[str]:
         return frozenset({"bid"}) if entity == self.actor() else frozenset()
 
-    def available(self) -> list[str]:
-        return [sym for sym, c in self.game.companies.items() if c.owner is None and not c.closed]
-
     def legal(self) -> Iterator[Action]:
         actor = self.actor()
         if actor is None:
             return
-        for sym in self.available():
+        for sym in unsold(self.game):
             value = self.game.companies[sym].value
             if self.game.cash(actor.id) >= value:
                 yield make_action("bid", actor, company=sym, price=value)
@@ -103,14 +106,11 @@ class BidAuction(Step):
         held = self.bids.get(sym)
         return self.game.companies[sym].value if held is None else held[1] + self.increment
 
-    def biddable(self) -> list[str]:
-        return [sym for sym, c in self.game.companies.items() if c.owner is None and not c.closed]
-
     def legal(self) -> Iterator[Action]:
         actor = self.actor()
         if actor is None:
             return
-        for sym in self.biddable():
+        for sym in unsold(self.game):
             least = self.least_bid(sym)
             if least <= self.game.cash(actor.id):
                 yield make_action("bid", actor, company=sym, price=least, price_range=[least, self.top_bid(actor.id)])

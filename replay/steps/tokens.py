@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ingest.model import Action, Entity
-from replay.abilities import check_acts_for, held_for, in_time
+from replay.abilities import check_acts_for, held_for, usable_by
 from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, make_action, reads
@@ -171,13 +171,7 @@ class CompanyToken(Tokening):
     answered_kind = "company"
 
     def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
-        corp = self.round.corporation
-        if entity.kind != "company" or corp is None or self.round.step_kind() != "token":
-            return None
-        for company, ability in held_for(self.game, corp, "token_discount"):
-            if company.sym == entity.id and in_time(self.game, corp, company, ability, "token"):
-                return company, ability
-        return None
+        return usable_by(self.game, self.round.corporation, entity, "token_discount", "token", self.round.step_kind())
 
     def cost(self, ability: Ability) -> int | None:
         cost = self.next_cost()
@@ -195,15 +189,10 @@ class CompanyToken(Tokening):
         return frozenset({"place_token"})
 
     def legal(self) -> Iterator[Action]:
-        corp = self.round.corporation
-        if corp is None:
-            return
-        for company, _ in held_for(self.game, corp, "token_discount"):
-            entity = Entity("company", company.sym)
-            if self.offers(entity):
-                for hex_id, city in self.open_cities():
-                    yield make_action("place_token", entity, city=self.city_id(hex_id, city),
-                                      slot=self.game.board.tokens_in(hex_id, city).index(None))
+        for entity, _ in self.offering_privates("token_discount"):
+            for hex_id, city in self.open_cities():
+                yield make_action("place_token", entity, city=self.city_id(hex_id, city),
+                                  slot=self.game.board.tokens_in(hex_id, city).index(None))
 
     @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:

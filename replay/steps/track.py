@@ -262,13 +262,7 @@ class CompanyTrack(TrackLaying):
         return frozenset({"lay_tile"}) if self.abilities(entity) else frozenset()
 
     def legal(self) -> Iterator[Action]:
-        corp = self.round.corporation
-        if corp is None:
-            return
-        for company, ability in held_for(self.game, corp, "tile_lay"):
-            entity = Entity("company", company.sym)
-            if not self.abilities(entity):
-                continue
+        for entity, ability in self.offering_privates("tile_lay"):
             hexes = ability.get("hexes") or None
             yield from self.lay_candidates(entity, iter(sorted(hexes)) if hexes else None, tuple(ability.get("tiles") or ()) or None)
 

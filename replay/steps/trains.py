@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ingest.model import Action, Entity, PlayerId
-from replay.abilities import check_acts_for, held_for, in_time
+from replay.abilities import check_acts_for, held_for, in_time, usable_by
 from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, check_declared_range, make_action, reads
@@ -136,7 +136,7 @@ class BuyTrain(OperatingStep):
         for train in self.depot():
             for variant in self.game.title.variants_of(train):
                 action = make_action("buy_train", current, train=train.id, price=self.game.title.train_price(train, variant), variant=variant)
-                if self.ok(action):
+                if self.allows(action):
                     yield action
         for train in self.others():
             low, high = self.price_range(train)
@@ -149,13 +149,6 @@ class BuyTrain(OperatingStep):
                 yield make_action("sell_shares", seller, shares=[s.id for s in shares], percent=percent)
         if "pass" in self.offers(current):
             yield make_action("pass", current)
-
-    def ok(self, action: Action) -> bool:
-        try:
-            self.check(action)
-        except Violation:
-            return False
-        return True
 
     # ------------------------------------------------------------------ buying
 
@@ -367,13 +360,7 @@ class CompanyTrain(BuyTrain):
     answered_kind = "company"
 
     def ability(self, entity: Entity) -> tuple[CompanyState, Ability] | None:
-        corp = self.round.corporation
-        if entity.kind != "company" or corp is None or self.round.step_kind() != "buy_train":
-            return None
-        for company, ability in held_for(self.game, corp, "train_discount"):
-            if company.sym == entity.id and in_time(self.game, corp, company, ability, "buy_train"):
-                return company, ability
-        return None
+        return usable_by(self.game, self.round.corporation, entity, "train_discount", "buy_train", self.round.step_kind())
 
     def discounted(self, ability: Ability) -> list[Train]:
         return [t for t in self.depot() if t.card in ability.get("trains", ())]
@@ -385,17 +372,11 @@ class CompanyTrain(BuyTrain):
         return frozenset({"buy_train"}) if self.discounted(found[1]) else frozenset()
 
     def legal(self) -> Iterator[Action]:
-        corp = self.round.corporation
-        if corp is None:
-            return
-        for company, ability in held_for(self.game, corp, "train_discount"):
-            entity = Entity("company", company.sym)
-            if not self.offers(entity):
-                continue
+        for entity, ability in self.offering_privates("train_discount"):
             for train in self.discounted(ability):
                 price = self.game.title.train_price(train, None) - int(ability.get("discount", 0))
                 action = make_action("buy_train", entity, train=train.id, price=price, variant=train.card)
-                if self.ok(action):
+                if self.allows(action):
                     yield action
 
     @reads("train", "price", "variant")

@@ -96,9 +96,7 @@ class Title1871(Title):
         return State1871()
 
     def state(self, game: GameState) -> State1871:
-        extra = game.extra
-        assert isinstance(extra, State1871)
-        return extra
+        return State1871.of(game)
 
     def certificates_of(self, sym: str) -> tuple[tuple[int, bool], ...]:
         if sym == PEIR:

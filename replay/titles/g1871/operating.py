@@ -14,7 +14,7 @@ from replay.errors import Violation
 from replay.flow import Effects, make_action, reads
 from replay.geometry import TileGeometry
 from replay.shares import sale_bundles
-from replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
+from replay.state import IPO, MARKET, CompanyState, Share, Train
 from replay.steps.base import OperatingStep
 from replay.steps.companies import BuyCompany, BuyCompanyLast
 from replay.steps.dividends import Dividend

@@ -66,9 +66,7 @@ class EighteenMS(Title):
         return MsState()
 
     def state(self, game: GameState) -> MsState:
-        extra = game.extra
-        assert isinstance(extra, MsState)
-        return extra
+        return MsState.of(game)
 
     def setup(self, game: GameState) -> None:
         # The Mississippi Central's special 2+ stays out of the bank until exchanged (16).

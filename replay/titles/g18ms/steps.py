@@ -11,7 +11,7 @@ from replay.errors import Violation
 from replay.hexgrid import shared_edge
 from replay.network import network_of
 from replay.routes import Route
-from replay.state import CompanyState, Train
+from replay.state import CompanyState
 from replay.steps import companies
 from replay.steps.routes import RunRoutes
 from replay.steps.tokens import CompanyToken, Placement, Token, Tokening

@@ -61,9 +61,7 @@ class EighteenTexas(Title):
         return TexasState()
 
     def state(self, game: GameState) -> TexasState:
-        extra = game.extra
-        assert isinstance(extra, TexasState)
-        return extra
+        return TexasState.of(game)
 
     def printed_for(self, created: str | None) -> Mapping[str, TileGeometry]:
         """18xx.games changed three hexes on 2024-11-15; earlier games keep the old ones (notes.md)."""

@@ -23,6 +23,7 @@ import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
 from analytics.validation import validation_summary
+from cli.audit import audit
 from cli.storing import store_record
 from ingest import notation
 from ingest.errors import RecordError
@@ -483,6 +484,9 @@ def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(
         pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists
     )
+
+
+app.command()(audit)
 
 
 def main() -> None:

@@ -15,16 +15,15 @@ When the engine is rewritten, this is the module to re-point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
-from replay.errors import Violation
+from ingest.model import Action, Record
+from replay.errors import IllegalAction, Violation
+from replay.game import Game
 from replay.hexgrid import neighbour, opposite
 from replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
 from replay.routes import Route, build_route, check_run, connection_stops
 from replay.title import Title
-
-if TYPE_CHECKING:
-    from replay.game import Game
 
 KINDS = {"c": "cities", "t": "towns", "o": "offboards"}
 
@@ -157,3 +156,32 @@ def confirm(game: Game, corporation: str, routes: list[dict[str, Any]]) -> None:
     for raw, revenue in zip(routes, revenues):
         if raw["revenue"] != revenue:
             raise EngineDisagrees(f"{corporation}: train {raw['train']} earns {revenue} by the engine, not {raw['revenue']}")
+
+
+# -- replaying a record ----------------------------------------------------------------------------
+
+
+def start(record: Record) -> Game:
+    """A new game of the record's title, set up as the record was (seed, options, id, day)."""
+    return Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+
+
+def process(game: Game, action: Action) -> str | None:
+    """Apply one action; an illegal one is left out (as a keep-going replay does) and its
+    message returned."""
+    try:
+        game.process(action)
+    except IllegalAction as illegal:
+        return str(illegal)
+    return None
+
+
+def round_label(game: Game) -> str:
+    """The round the last action was taken in, as the engine names it ("OR 2.1")."""
+    return game.acted_in
+
+
+def trains_of(game: Game, corporation: str) -> tuple[tuple[str, str], ...]:
+    """(train id, type) of the company's trains in play."""
+    return tuple((t.id, t.name) for t in sorted(game.corporation_trains(corporation), key=lambda t: t.id))

@@ -365,6 +365,7 @@ def bench(
                        f"{row.replay_states_ms:.1f}", f"{reference / row.replay_ms:.0f}x" if reference else "")
     out.print(replay)
     records = [read_record(str(path)) for path in files]
+    out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
     if dashboard_games:

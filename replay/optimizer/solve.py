@@ -26,12 +26,13 @@ class Budget:
     """How much search an answer may cost before it is returned unproven.
 
     ``paths``: legal routes enumerated; ``combinations``: branch-and-bound nodes. The defaults
-    are far above what any operating turn of the shared records needs (see docs/optimizer.md),
-    so that they only stop a pathological position from running for minutes.
+    are hundreds of times what the densest operating turn of the shared records needs (664 routes,
+    5 nodes; docs/optimizer.md), so that they only stop a pathological position from running for
+    minutes or holding gigabytes (a route costs a few hundred bytes).
     """
 
-    paths: int = 2_000_000
-    combinations: int = 5_000_000
+    paths: int = 250_000
+    combinations: int = 2_000_000
 
 
 DEFAULT_BUDGET = Budget()

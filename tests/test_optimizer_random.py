@@ -3,9 +3,11 @@
 The brute force shares no code with the optimizer and decides nothing itself: it tries every walk
 of neighbouring hexes that follows track as a connection (the engine's ``connection_stops``
 names its stops or refuses it), every sequence of such connections joined at stops as a route
-(the engine's ``build_route`` accepts it and values it, or refuses it), and every choice of one
-route or none per train (the engine's ``check_run`` accepts it or not). Its best total must be
-the optimizer's.
+(the engine's ``build_route`` accepts it and values it, or refuses it; a sequence is grown further
+only while the engine's refusal is one a longer route could cure), and every choice of one route
+or none per train whose routes share no track (which the engine's ``check_run`` must then
+accept). Its best total must be the optimizer's. The branch and bound alone is also checked
+against trying every choice on random route lists.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from replay import Game
 from replay.errors import Violation
 from replay.hexgrid import neighbour, opposite
 from replay.optimizer import best_run
+from replay.optimizer.combine import best_choice
 from replay.routes import Route, build_route, check_run, connection_stops
 from tests.optimizer_boards import Canvas
 
@@ -131,13 +134,20 @@ def brute_force(game: Game, corporation: str, longest_chain: int = 9) -> int:
     routes: dict[str, dict[frozenset[Any], Route]] = {t.id: {} for t in game.corporation_trains(corporation)}
 
     def extend(sequence: list[list[str]], end: tuple[str, str], seen: set[tuple[str, str]], taken: set[int]) -> None:
+        growing = False
         for train_id, best in routes.items():
             try:
                 route = build_route(game, corporation, {"train": train_id, "connections": sequence})
-            except Violation:
+            except Violation as violation:
+                # Only these refusals can be cured by a longer route: no station of the company
+                # yet (the engine checks it before the rest), or the connections not yet joined.
+                growing |= violation.key in ("route-token", "route-track")
                 continue
+            growing = True
             if route.segments not in best or best[route.segments].revenue < route.revenue:
                 best[route.segments] = route
+        if not growing:
+            return  # through an off-board or a blocked city, or too long, for every train
         for number, (first, last, chain) in enumerate(connections):
             if number in taken or end not in (first, last):
                 continue
@@ -151,19 +161,23 @@ def brute_force(game: Game, corporation: str, longest_chain: int = 9) -> int:
             extend([chain], last, {first, last}, {number})
             extend([list(reversed(chain))], first, {first, last}, {number})
 
-    trains = list(routes)
     best_total = 0
-    options: list[list[Route | None]] = [[None, *routes[t].values()] for t in trains]
-    for choice in itertools.product(*options):
-        picked = [route for route in choice if route is not None]
-        total = sum(route.revenue for route in picked)
-        if total <= best_total:
-            continue
-        try:
-            check_run(game, corporation, picked)
-        except Violation:
-            continue
-        best_total = total
+    per_train = [list(found.values()) for found in routes.values()]
+
+    def choose(train: int, picked: list[Route], track: frozenset[Any]) -> None:
+        nonlocal best_total
+        if train == len(per_train):
+            total = sum(route.revenue for route in picked)
+            if total > best_total:
+                check_run(game, corporation, picked)  # the engine must accept what we count
+                best_total = total
+            return
+        choose(train + 1, picked, track)  # this train stays idle
+        for route in per_train[train]:
+            if not route.segments & track:  # every choice whose trains share no track
+                choose(train + 1, picked + [route], track | route.segments)
+
+    choose(0, [], frozenset())
     return best_total
 
 
@@ -177,3 +191,28 @@ def test_the_optimizer_equals_brute_force(position: tuple[Game, str]) -> None:
     built = [build_route(game, corporation, raw) for raw in optimum.run_routes()]
     check_run(game, corporation, built)
     assert sum(r.revenue for r in built) == optimum.revenue
+
+
+@st.composite
+def train_options(draw: st.DrawFn) -> list[list[tuple[int, int]]]:
+    """One to four trains' routes as (revenue, track bits) over eight pieces of track; some trains
+    share one list, as two trains of one type do."""
+    route = st.tuples(st.integers(0, 100), st.integers(1, 255))
+    lists = draw(st.lists(st.lists(route, max_size=7), min_size=1, max_size=3))
+    return [draw(st.sampled_from(lists)) for _ in range(draw(st.integers(1, 4)))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(train_options())
+def test_the_branch_and_bound_equals_trying_every_choice(options: list[list[tuple[int, int]]]) -> None:
+    choice = best_choice(options)
+    best = 0
+    for picks in itertools.product(*[[None, *range(len(o))] for o in options]):
+        chosen = [options[t][p] for t, p in enumerate(picks) if p is not None]
+        track = [bits for _, bits in chosen]
+        if all(not a & b for a, b in itertools.combinations(track, 2)):
+            best = max(best, sum(revenue for revenue, _ in chosen))
+    assert choice.proven and choice.revenue == best
+    chosen = [options[t][p] for t, p in enumerate(choice.picks) if p is not None]
+    assert sum(revenue for revenue, _ in chosen) == best
+    assert all(not a & b for (_, a), (_, b) in itertools.combinations(chosen, 2))

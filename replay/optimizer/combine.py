@@ -56,7 +56,9 @@ def best_choice(options: list[list[tuple[int, int]]], limit: int | None = None) 
         sorted(((revenue, track, i) for i, (revenue, track) in enumerate(o) if revenue > 0), key=lambda e: -e[0])
         for o in options
     ]
-    order = sorted(range(trains), key=lambda t: -(lists_by_train[t][0][0] if lists_by_train[t] else 0))
+    # Trains with equal lists (of one type) next to each other, so that their symmetry is used.
+    group = [next(u for u in range(trains) if lists_by_train[u] == lists_by_train[t]) for t in range(trains)]
+    order = sorted(range(trains), key=lambda t: (-(lists_by_train[t][0][0] if lists_by_train[t] else 0), group[t]))
     lists = [lists_by_train[t] for t in order]
     top = [lst[0][0] if lst else 0 for lst in lists]
     rest_top = [sum(top[i:]) for i in range(trains + 1)]

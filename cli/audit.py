@@ -23,7 +23,7 @@ err = Console(stderr=True)
 
 
 def audit(
-    record: Annotated[str, typer.Argument(help="One record (.json, .rln, or - for stdin).")],
+    record: Annotated[str, typer.Argument(metavar="RECORD", help="One record (.json, .rln, or - for stdin).")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: {\"runs\": [...]} on stdout.")] = False,
 ) -> None:
     """Audit the revenue of every run: declared, the engine's, and the best possible.

@@ -193,11 +193,12 @@ def optimizer_turns(record: Record, repeat: int) -> list[OptimizerTurn]:
 
 
 def optimizer_table(records: list[Record], repeat: int = 5) -> Table:
-    """Per title: the time to the proven optimum over every operating turn of the records, and the
-    densest position (most legal routes) with its size."""
-    table = Table(title=f"route optimizer per operating turn, ms (best_run: position, search and engine check; "
-                        f"median of {repeat} per turn) on {machine()}")
-    for column in ("title", "turns", "proven", "median", "max", "densest turn", "paths", "combinations", "its ms"):
+    """Per title: turns proven of all run_routes of the records, median and maximum time to the
+    proven optimum, and the densest position (most legal routes) with its routes, branch-and-bound
+    nodes and time."""
+    table = Table(title=f"route optimizer: ms to the proven optimum per operating turn (best_run whole: position, "
+                        f"search, engine check; median of {repeat} calls each) on {machine()}")
+    for column in ("title", "proven", "median", "max", "densest turn", "paths", "combinations"):
         left = column in ("title", "densest turn")
         table.add_column(column, justify="left" if left else "right", no_wrap=not left, overflow="fold")
     by_title: dict[str, list[OptimizerTurn]] = {}
@@ -209,9 +210,9 @@ def optimizer_table(records: list[Record], repeat: int = 5) -> Table:
             continue
         densest = max(turns, key=lambda t: (t.paths, t.options, t.combinations))
         table.add_row(
-            title, str(len(turns)), str(sum(t.proven for t in turns)),
+            title.removeprefix("The Old Prince "), f"{sum(t.proven for t in turns)}/{len(turns)}",
             f"{statistics.median(t.ms for t in turns):.1f}", f"{max(t.ms for t in turns):.1f}",
-            f"{densest.where} ({densest.trains} train{'s' if densest.trains != 1 else ''})",
-            str(densest.paths), str(densest.combinations), f"{densest.ms:.1f}",
+            f"{densest.where}, {densest.trains} train{'s' if densest.trains != 1 else ''}, {densest.ms:.1f} ms",
+            str(densest.paths), str(densest.combinations),
         )
     return table

@@ -18,20 +18,44 @@ grows, so an arm no train could still run is abandoned at once; nothing else is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from replay.optimizer.model import Connection, Node, Position, Train
 
 
+Step = tuple[Connection, Connection]
+"""A connection as an arm takes it (from the stop it is at to the next) and read back."""
+
+Arm = tuple[tuple[int, int, Step], ...]
+"""An arm's steps from the station outward: (connection number, stop index reached, step)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One legal route: its stops in order, the connections between them and its track as bits."""
+    """One legal route: its track as bits, revenue and size, and the two arms it was grown as.
 
-    stops: tuple[Node, ...]
-    connections: tuple[Connection, ...]
+    Its stops and connections in route order are read off the arms only when asked for (most
+    routes are never chosen, and building them for every route was most of the search's time).
+    """
+
     track: int  # bit i set: the route uses track piece i of the position
     revenue: int  # sum of its stops' revenues (no multiplier, no bonus)
     size: tuple[int, int, int]  # (stops, stops that are not towns, hex sides crossed)
+    station: Node
+    backward: Arm
+    forward: Arm
+    nodes: list[Node] = field(compare=False, repr=False)  # the position's stops by index, shared
+
+    @property
+    def stops(self) -> tuple[Node, ...]:
+        """From the far end of the backward arm, through the station, to the end of the forward arm."""
+        back = tuple(self.nodes[other] for _, other, _ in reversed(self.backward))
+        return back + (self.station,) + tuple(self.nodes[other] for _, other, _ in self.forward)
+
+    @property
+    def connections(self) -> tuple[Connection, ...]:
+        """Each oriented along the route: a backward arm's steps are read back."""
+        return tuple(step[1] for _, _, step in reversed(self.backward)) + tuple(step[0] for _, _, step in self.forward)
 
 
 class TooManyPaths(Exception):
@@ -49,7 +73,8 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
     stops = [position.stops[n] for n in nodes]
     station_rank = {index[n]: r for r, n in enumerate(n for n in nodes if position.stops[n].station)}
     bit: dict[object, int] = {}
-    adjacency: list[list[tuple[int, int, int, int, Connection]]] = [[] for _ in nodes]
+    # (connection number, stop reached, track bits, hex sides, the connection read both ways)
+    adjacency: list[list[tuple[int, int, int, int, Step]]] = [[] for _ in nodes]
     for number, connection in enumerate(position.connections):
         if connection.a not in index or connection.b not in index or connection.a == connection.b:
             continue
@@ -57,8 +82,9 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
         for segment in connection.segments:
             mask |= 1 << bit.setdefault(segment, len(bit))
         a, b = index[connection.a], index[connection.b]
-        adjacency[a].append((number, b, mask, connection.crossed, connection))
-        adjacency[b].append((number, a, mask, connection.crossed, _reversed(connection)))
+        backwards = _reversed(connection)
+        adjacency[a].append((number, b, mask, connection.crossed, (connection, backwards)))
+        adjacency[b].append((number, a, mask, connection.crossed, (backwards, connection)))
     is_town = [s.kind == "t" for s in stops]
     passable = [s.passable for s in stops]
     revenue = [s.revenue for s in stops]
@@ -76,8 +102,8 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
         lower = {i for i, r in station_rank.items() if r < rank}
         start_town = 1 if is_town[start] else 0
 
-        def backward(node: int, used: int, visited: set[int], arm: list[tuple[int, int, Connection]],
-                     forward_arm: list[tuple[int, int, Connection]], first_forward: int,
+        def backward(node: int, used: int, visited: set[int], arm: list[tuple[int, int, Step]],
+                     forward_arm: list[tuple[int, int, Step]], first_forward: int,
                      count: int, non_towns: int, crossed: int, money: int) -> None:
             if count >= 2:
                 _emit(found, nodes, start, forward_arm, arm, used, money, (count, non_towns, crossed))
@@ -100,7 +126,7 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
                 arm.pop()
                 visited.discard(other)
 
-        def forward(node: int, used: int, visited: set[int], arm: list[tuple[int, int, Connection]],
+        def forward(node: int, used: int, visited: set[int], arm: list[tuple[int, int, Step]],
                     count: int, non_towns: int, crossed: int, money: int) -> None:
             first = arm[0][0] if arm else -1
             backward(start, used, visited, [], arm, first, count, non_towns, crossed, money)
@@ -130,13 +156,9 @@ def _reversed(connection: Connection) -> Connection:
     return Connection(connection.b, connection.a, tuple(reversed(connection.chain)), connection.segments)
 
 
-def _emit(found: list[Candidate], nodes: list[Node], start: int, forward_arm: list[tuple[int, int, Connection]],
-          backward_arm: list[tuple[int, int, Connection]], used: int, money: int, size: tuple[int, int, int]) -> None:
-    """Record the route: the backward arm read from its far end to the station, then the forward arm."""
-    stops = [nodes[other] for _, other, _ in reversed(backward_arm)] + [nodes[start]]
-    stops += [nodes[other] for _, other, _ in forward_arm]
-    connections = [_reversed(c) for _, _, c in reversed(backward_arm)] + [c for _, _, c in forward_arm]
-    found.append(Candidate(tuple(stops), tuple(connections), used, money, size))
+def _emit(found: list[Candidate], nodes: list[Node], start: int, forward_arm: list[tuple[int, int, Step]],
+          backward_arm: list[tuple[int, int, Step]], used: int, money: int, size: tuple[int, int, int]) -> None:
+    found.append(Candidate(used, money, size, nodes[start], tuple(backward_arm), tuple(forward_arm), nodes))
 
 
 def revenue_for(candidate: Candidate, train: Train, position: Position) -> int | None:

@@ -24,6 +24,7 @@ import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
 from analytics.validation import validation_summary
+from cli.audit import audit
 from cli.crosscheck import crosscheck
 from cli.legal import legal
 from cli.output import cell, plain, say
@@ -433,6 +434,7 @@ def bench(
                        f"{row.decisions.is_legal_p90_us:.0f}", f"{row.decisions.legal_actions_ms:.2f}")
     out.print(replay)
     records = [read_record(str(path)) for path in files]
+    out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
     if dashboard_games:
@@ -558,6 +560,9 @@ def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(
         pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists
     )
+
+
+app.command()(audit)
 
 
 def main() -> None:

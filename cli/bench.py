@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from rich.table import Table
+
 from ingest import notation
 from ingest.export import read_export
 from ingest.schema import check_record
@@ -25,6 +27,8 @@ from ingest.model import Record
 from cli.storing import store_record
 from records import Archive
 from replay import Game, replay_record
+from replay.optimizer import best_run
+from replay.optimizer.engine import process, start
 from replay.titles import SUPPORTED
 
 
@@ -232,3 +236,58 @@ def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
             os.environ.pop("RAILLEDGER_DB", None)
         else:
             os.environ["RAILLEDGER_DB"] = previous
+
+
+@dataclass(frozen=True)
+class OptimizerTurn:
+    """One operating turn's run: where it is, how long the proven optimum took, how big it was."""
+
+    where: str  # record, round, company
+    ms: float  # median of the repeats: reading the position, the search and the engine's check
+    proven: bool
+    trains: int
+    paths: int
+    options: int
+    combinations: int
+
+
+def optimizer_turns(record: Record, repeat: int) -> list[OptimizerTurn]:
+    """Every run_routes of a record, timed at the position it was declared in."""
+    game = start(record)
+    turns = []
+    for action in record.actions:
+        if action.type == "run_routes":
+            company = str(action.entity.id)
+            optimum = best_run(game, company)
+            ms = median_ms(lambda: best_run(game, company), repeat)
+            where = f"{record.game_id} {game.round.label} {company}"
+            turns.append(OptimizerTurn(where, ms, optimum.proven, len(game.corporation_trains(company)),
+                                       optimum.paths, optimum.options, optimum.combinations))
+        process(game, action)
+    return turns
+
+
+def optimizer_table(records: list[Record], repeat: int = 5) -> Table:
+    """Per title: turns proven of all run_routes of the records, median and maximum time to the
+    proven optimum, and the densest position (most legal routes) with its routes, branch-and-bound
+    nodes and time."""
+    table = Table(title=f"route optimizer: ms to the proven optimum per operating turn (best_run whole: position, "
+                        f"search, engine check; median of {repeat} calls each) on {machine()}")
+    for column in ("title", "proven", "median", "max", "densest turn", "paths", "combinations"):
+        left = column in ("title", "densest turn")
+        table.add_column(column, justify="left" if left else "right", no_wrap=not left, overflow="fold")
+    by_title: dict[str, list[OptimizerTurn]] = {}
+    for record in records:
+        if record.title in SUPPORTED:
+            by_title.setdefault(record.title, []).extend(optimizer_turns(record, repeat))
+    for title, turns in sorted(by_title.items()):
+        if not turns:
+            continue
+        densest = max(turns, key=lambda t: (t.paths, t.options, t.combinations))
+        table.add_row(
+            title.removeprefix("The Old Prince "), f"{sum(t.proven for t in turns)}/{len(turns)}",
+            f"{statistics.median(t.ms for t in turns):.1f}", f"{max(t.ms for t in turns):.1f}",
+            f"{densest.where}, {densest.trains} train{'s' if densest.trains != 1 else ''}, {densest.ms:.1f} ms",
+            str(densest.paths), str(densest.combinations),
+        )
+    return table

@@ -1,0 +1,103 @@
+"""A revenue audit of a record: for every declared run, what the engine says it earns and the best
+the company could have run at that moment.
+
+The record is replayed action by action; just before each ``run_routes`` the optimum is computed
+for the acting company on the position the run was declared in, and the declared routes are valued
+by the engine on the same position. An illegal action is kept out, as a ``--keep-going`` replay
+does, and the audit goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.model import Record
+from replay.errors import Violation
+from replay.optimizer import engine
+from replay.optimizer.solve import DEFAULT_BUDGET, Budget, Optimum, best_run
+
+
+@dataclass(frozen=True)
+class RunAudit:
+    """One declared run beside the best run."""
+
+    index: int  # position of the action in the record's canonical list
+    action_id: str
+    company: str
+    round: str  # the engine's round label, "OR 2.1"
+    trains: tuple[tuple[str, str], ...]  # (train id, type) of every train the company could run
+    routes: tuple[dict[str, Any], ...]  # the declared routes as recorded
+    declared: int | None  # the record's own total; None when its routes carry no revenue
+    engine: int | None  # the engine's total for the declared routes; None when it refuses them
+    error: str | None  # why the engine refuses the declared run
+    route_revenues: tuple[int, ...]  # the engine's revenue of each declared route
+    optimum: Optimum
+
+    @property
+    def shortfall(self) -> int | None:
+        """What the run left on the table: optimum minus the engine's revenue of the declared run."""
+        return None if self.engine is None else self.optimum.revenue - self.engine
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``railledger audit --json`` object of this run."""
+        revenues: list[int | None] = list(self.route_revenues) or [None] * len(self.routes)
+        return {
+            "index": self.index,
+            "action_id": self.action_id,
+            "company": self.company,
+            "round": self.round,
+            "trains": [{"id": i, "type": t} for i, t in self.trains],
+            "declared": self.declared,
+            "engine": self.engine,
+            "error": self.error,
+            "optimum": self.optimum.revenue,
+            "proven": self.optimum.proven,
+            "shortfall": self.shortfall,
+            "routes": [
+                {"train": r.get("train"), "connections": r.get("connections"), "declared": r.get("revenue"), "revenue": v}
+                for r, v in zip(self.routes, revenues)
+            ],
+            "optimal_routes": [
+                {**route.as_record(), "stops": [list(stop) for stop in route.stops]} for route in self.optimum.routes
+            ],
+            "paths": self.optimum.paths,
+            "combinations": self.optimum.combinations,
+        }
+
+
+def audit_record(record: Record, budget: Budget = DEFAULT_BUDGET) -> list[RunAudit]:
+    """Every ``run_routes`` of the record with its engine revenue and the optimum."""
+    game = engine.start(record)
+    runs: list[RunAudit] = []
+    for index, action in enumerate(record.actions):
+        if action.type != "run_routes":
+            engine.process(game, action)
+            continue
+        company = str(action.entity.id)
+        routes = [dict(r) for r in action.fields.get("routes") or [] if isinstance(r, dict)]
+        optimum = best_run(game, company, budget)
+        trains = engine.trains_of(game, company)
+        revenues: list[int] = []
+        error = None
+        try:
+            revenues = engine.engine_revenues(game, company, routes)
+        except Violation as violation:
+            error = violation.message
+        declared_each = [r.get("revenue") for r in routes]
+        declared = sum(v for v in declared_each if isinstance(v, int)) if all(isinstance(v, int) for v in declared_each) else None
+        engine.process(game, action)
+        runs.append(RunAudit(
+            index=index,
+            action_id=action.label,
+            company=company,
+            round=engine.round_label(game),
+            trains=trains,
+            routes=tuple(routes),
+            declared=declared,
+            engine=None if error else sum(revenues),
+            error=error,
+            route_revenues=tuple(revenues),
+            optimum=optimum,
+        ))
+    return runs

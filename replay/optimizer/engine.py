@@ -1,0 +1,187 @@
+"""The one module that reads the rules engine: a game position in, a :class:`Position` out, and
+the engine's own verdict on routes the optimizer proposes.
+
+Everything the optimizer knows about legality comes from the engine's own functions where it can:
+each connection is confirmed by ``replay.routes.connection_stops`` (so its end stops and track
+pieces are the engine's, not a copy of its reading of a tile), stop revenues come from the tiles'
+``revenue_in`` at the phase colour, the "may a route pass this stop" test is the engine's
+(``replay.routes`` refuses off-boards and cities full of other companies' stations in the middle
+of a route), and title bonuses are the title's ``route_bonus`` hook. Finally every route of an
+answer goes back through ``build_route`` and ``check_run``; an answer the engine would refuse, or
+value differently, raises instead of being returned.
+
+When the engine is rewritten, this is the module to re-point.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ingest.model import Action, Record
+from replay.errors import IllegalAction, Violation
+from replay.game import Game
+from replay.hexgrid import neighbour, opposite
+from replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
+from replay.routes import Route, build_route, check_run, connection_stops
+from replay.rules import Rules
+
+KINDS = {"c": "cities", "t": "towns", "o": "offboards"}
+
+
+class EngineDisagrees(AssertionError):
+    """The engine refused or valued differently a route the optimizer built: a bug to report."""
+
+
+def position_of(game: Game, corporation: str) -> Position:
+    """The company's stops, connections and trains as they stand in ``game``.
+
+    Stops are found outward from the company's stations: a stop a route may pass through leads
+    on along its connections; an off-board or a blocked city only ends routes, so its other
+    connections are never needed (a route reaching them would have to pass through it).
+    """
+    stations = set(game.board.tokened(corporation))
+    stops: dict[Node, Stop] = {}
+    connections: dict[frozenset[Segment], Connection] = {}
+    by_hex: dict[str, list[Connection]] = {}
+    frontier: list[Node] = [(h, f"c{i}") for h, i in sorted(stations)]
+    while frontier:
+        node = frontier.pop()
+        if node in stops:
+            continue
+        stop = _stop(game, corporation, node, stations)
+        stops[node] = stop
+        if not stop.passable:
+            continue
+        if node[0] not in by_hex:
+            by_hex[node[0]] = list(_connections_from_hex(game, node[0]))
+        for connection in by_hex[node[0]]:
+            if node not in (connection.a, connection.b):
+                continue
+            connections.setdefault(connection.segments, connection)
+            frontier.extend(end for end in (connection.a, connection.b) if end not in stops)
+    trains = tuple(_train(game, t.id, t.name) for t in sorted(game.corporation_trains(corporation), key=lambda t: t.id))
+    return Position(corporation, stops, tuple(connections.values()), trains, _bonus(game, corporation))
+
+
+def _stop(game: Game, corporation: str, node: Node, stations: set[tuple[str, int]]) -> Stop:
+    hex_id, node_id = node
+    kind, index = node_id[0], int(node_id[1:])
+    tile = game.board.tile(hex_id)
+    place = getattr(tile, KINDS[kind])[index]
+    revenue = place.revenue_in(game.phase.colour)
+    if kind == "o":
+        passable = False
+    elif kind == "c":
+        slots = game.board.tokens_in(hex_id, index)
+        passable = not all(s is not None and s != corporation for s in slots)  # replay.routes' blocked test
+    else:
+        passable = True
+    return Stop(node, kind, revenue, passable, kind == "c" and (hex_id, index) in stations)
+
+
+def _connections_from_hex(game: Game, hex_id: str) -> Iterable[Connection]:
+    """Every connection with an end stop in ``hex_id``: track walked out of each side a stop there
+    touches, through plain track, to the first hex where it runs into a stop; plus track joining
+    two stops inside the hex. The engine confirms each chain and names its ends."""
+    tile = game.board.tile(hex_id)
+    if any(all(not end.startswith("e") for end in path) for path in tile.paths):
+        yield _confirmed(game, [hex_id])
+    departures = sorted({edge for edges in tile.node_edges.values() for edge in edges})
+    for edge in departures:
+        for chain in _walk(game, [hex_id], edge, frozenset()):
+            yield _confirmed(game, chain)
+
+
+def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, frozenset[int]]]) -> Iterable[list[str]]:
+    """Chains continuing ``chain`` over ``edge`` of its last hex (plain track may branch)."""
+    board = game.board
+    here = chain[-1]
+    if edge not in board.tile(here).edges:
+        return
+    there = neighbour(here, edge, game.title.layout)
+    if there is None or there not in board.hexes:
+        return
+    entry = opposite(edge)
+    tile = board.tile(there)
+    if entry not in tile.edges:
+        return
+    if any(entry in edges for edges in tile.node_edges.values()):
+        yield chain + [there]
+    for link in tile.edge_links:
+        if entry in link and (there, link) not in used:
+            (exit_,) = link - {entry}
+            yield from _walk(game, chain + [there], exit_, used | {(there, link)})
+
+
+def _confirmed(game: Game, chain: list[str]) -> Connection:
+    first, last, used = connection_stops(game, chain)
+    return Connection(first, last, tuple(chain), frozenset(used))
+
+
+def _train(game: Game, train_id: str, name: str) -> Train:
+    kind = game.title.train_type(name)
+    return Train(train_id, name, kind.distance, kind.counts_towns, kind.multiplier, kind.hex_edges)
+
+
+def _bonus(game: Game, corporation: str) -> Bonus | None:
+    """The title's route bonus as a function of one route, or None when the title has none."""
+    if type(game.title).route_bonus is Rules.route_bonus:
+        return None
+    title = game.title
+
+    def bonus(train: Train, stops: tuple[Node, ...], segments: frozenset[Segment]) -> int:
+        kind = title.train_type(train.name)
+        return title.route_bonus(game, corporation, Route(train.id, kind, stops, segments, 0))
+
+    return bonus
+
+
+def engine_revenues(game: Game, corporation: str, routes: list[dict[str, Any]]) -> list[int]:
+    """The engine's revenue of each route of a run, after its own legality checks.
+
+    Raises ``replay.errors.Violation`` when the engine refuses the run.
+    """
+    built = [build_route(game, corporation, raw) for raw in routes]
+    check_run(game, corporation, built)
+    return [route.revenue for route in built]
+
+
+def confirm(game: Game, corporation: str, routes: list[dict[str, Any]]) -> None:
+    """Raise :class:`EngineDisagrees` unless the engine accepts the run and values each route as
+    the optimizer did."""
+    try:
+        revenues = engine_revenues(game, corporation, routes)
+    except Violation as violation:
+        raise EngineDisagrees(f"{corporation}: the engine refuses the optimizer's run {routes}: {violation}") from None
+    for raw, revenue in zip(routes, revenues):
+        if raw["revenue"] != revenue:
+            raise EngineDisagrees(f"{corporation}: train {raw['train']} earns {revenue} by the engine, not {raw['revenue']}")
+
+
+# -- replaying a record ----------------------------------------------------------------------------
+
+
+def start(record: Record) -> Game:
+    """A new game of the record's title, set up as the record was (seed, options, id, day)."""
+    return Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+
+
+def process(game: Game, action: Action) -> str | None:
+    """Apply one action; an illegal one is left out (as a keep-going replay does) and its
+    message returned."""
+    try:
+        game.process(action)
+    except IllegalAction as illegal:
+        return str(illegal)
+    return None
+
+
+def round_label(game: Game) -> str:
+    """The round the last action was taken in, as the engine names it ("OR 2.1")."""
+    return game.acted_in
+
+
+def trains_of(game: Game, corporation: str) -> tuple[tuple[str, str], ...]:
+    """(train id, type) of the company's trains in play."""
+    return tuple((t.id, t.name) for t in sorted(game.corporation_trains(corporation), key=lambda t: t.id))

@@ -1,0 +1,113 @@
+"""``best_run``: the maximum-revenue run of all of a company's trains, checked by the engine.
+
+Three steps, each in its own module: the engine's position is read into plain data
+(``engine.position_of``), every legal route is enumerated once (``paths``), and the best set of
+track-disjoint routes, one per train at most, is found by branch and bound (``combine``). The
+answer's routes are then handed back to the engine (``build_route``/``check_run``), so the
+optimizer can never report a run the engine would refuse or value differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from replay.optimizer import engine
+from replay.optimizer.combine import best_choice
+from replay.optimizer.model import Node, Position
+from replay.optimizer.paths import Candidate, enumerate_routes, revenue_for
+
+if TYPE_CHECKING:
+    from replay.game import Game
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search an answer may cost before it is returned unproven.
+
+    ``paths``: legal routes enumerated; ``combinations``: branch-and-bound nodes. The defaults
+    are hundreds of times what the densest operating turn of the shared records needs (664 routes,
+    5 nodes; docs/optimizer.md), so that they only stop a pathological position from running for
+    minutes or holding gigabytes (a route costs a few hundred bytes).
+    """
+
+    paths: int = 250_000
+    combinations: int = 2_000_000
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class OptimalRoute:
+    """One train's route in the best run."""
+
+    train: str
+    stops: tuple[Node, ...]
+    connections: tuple[tuple[str, ...], ...]
+    revenue: int
+
+    def as_record(self) -> dict[str, Any]:
+        """The route as a record's ``run_routes`` writes it (what ``build_route`` reads)."""
+        return {"train": self.train, "connections": [list(c) for c in self.connections], "revenue": self.revenue}
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The best run of a company at one position, and how sure and how large the search was."""
+
+    corporation: str
+    revenue: int
+    routes: tuple[OptimalRoute, ...]
+    proven: bool  # every legal route was enumerated and the branch and bound finished
+    paths: int  # legal routes enumerated (each once, whatever train may run it)
+    options: int  # (route, train) pairs the combination chose among
+    combinations: int  # branch-and-bound nodes visited
+
+    def run_routes(self) -> list[dict[str, Any]]:
+        """The routes as a ``run_routes`` action's ``routes`` field."""
+        return [route.as_record() for route in self.routes]
+
+
+def best_run(game: Game, corporation: str, budget: Budget = DEFAULT_BUDGET) -> Optimum:
+    """The maximum-revenue set of routes for all of ``corporation``'s trains in ``game`` now.
+
+    Each train runs at most one route, the routes share no track, and every route is legal by
+    the engine's rules; the result is confirmed by the engine before it is returned.
+    """
+    optimum = solve(engine.position_of(game, corporation), budget)
+    engine.confirm(game, corporation, optimum.run_routes())
+    return optimum
+
+
+def solve(position: Position, budget: Budget = DEFAULT_BUDGET) -> Optimum:
+    """The best run of a position (no engine involved: hand-made positions use this directly)."""
+    candidates, complete = enumerate_routes(position, budget.paths)
+    options: list[list[tuple[int, int]]] = []
+    owners: list[list[Candidate]] = []
+    for train in position.trains:
+        mine: list[tuple[int, int]] = []
+        routes: list[Candidate] = []
+        for candidate in candidates:
+            earned = revenue_for(candidate, train, position)
+            if earned is not None:
+                mine.append((earned, candidate.track))
+                routes.append(candidate)
+        options.append(mine)
+        owners.append(routes)
+    choice = best_choice(options, budget.combinations)
+    chosen = []
+    for train, routes, mine, pick in zip(position.trains, owners, options, choice.picks):
+        if pick is None:
+            continue
+        candidate = routes[pick]
+        chosen.append(OptimalRoute(train.id, candidate.stops, tuple(c.chain for c in candidate.connections), mine[pick][0]))
+    return Optimum(
+        corporation=position.corporation,
+        revenue=choice.revenue,
+        routes=tuple(chosen),
+        proven=complete and choice.proven,
+        paths=len(candidates),
+        options=sum(len(o) for o in options),
+        combinations=choice.nodes,
+    )

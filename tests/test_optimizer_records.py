@@ -1,0 +1,86 @@
+"""The optimizer on recorded games: every declared run of the shared 18xx.games records and of the
+short test games, and the ``railledger audit`` command that lists them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from ingest.sources import read_record
+from replay.optimizer.audit import audit_record
+from tests.conftest import fixture_params
+
+GAMES = Path(__file__).resolve().parent / "games"
+runner = CliRunner()
+
+
+@pytest.mark.fixtures
+@pytest.mark.parametrize("path", fixture_params())
+def test_every_recorded_run_is_legal_and_at_most_the_proven_optimum(path: Path) -> None:
+    runs = audit_record(read_record(str(path)))
+    assert runs, f"{path.name} has no run"
+    for run in runs:
+        where = f"{path.name} {run.round} {run.company}"
+        assert run.error is None, f"{where}: {run.error}"
+        assert run.engine is not None
+        if run.declared is not None:
+            assert run.engine == run.declared, where
+        assert run.optimum.proven, where
+        assert run.optimum.revenue >= run.engine, where
+        assert {r.train for r in run.optimum.routes} <= {t for t, _ in run.trains}, where
+
+
+@pytest.mark.fixtures
+@pytest.mark.parametrize("path", fixture_params("18MS"))
+def test_some_18ms_runs_left_money_on_the_table(path: Path) -> None:
+    """Both 18MS records have runs below the optimum: the audit finds what players missed."""
+    runs = audit_record(read_record(str(path)))
+    assert any(run.shortfall for run in runs)
+
+
+@pytest.mark.parametrize("name", ["18ms-short.rln", "18texas-short.rln", "1871-short.rln"])
+def test_audit_json_lists_every_run(name: str) -> None:
+    record = read_record(str(GAMES / name))
+    result = runner.invoke(app, ["audit", str(GAMES / name), "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    runs = payload["runs"]
+    assert len(runs) == sum(1 for a in record.actions if a.type == "run_routes")
+    for run in runs:
+        assert {"company", "round", "declared", "engine", "optimum", "proven", "routes", "optimal_routes"} <= set(run)
+        assert run["round"].startswith("OR ") and run["proven"]
+        assert run["optimum"] == sum(r["revenue"] for r in run["optimal_routes"]) >= run["engine"]
+        assert run["shortfall"] == run["optimum"] - run["engine"]
+
+
+def test_audit_shows_the_shortfall_of_a_poor_run(tmp_path: Path) -> None:
+    """WRA runs only one of its two 2+ trains in OR 2.1 of the short 18MS game: $40 left."""
+    text = (GAMES / "18ms-short.rln").read_text(encoding="utf-8")
+    full = "690 WRA run_routes [2+-2 E11-E13-E15] [2+-3 E9-E11]"
+    assert full in text
+    poor = tmp_path / "poor.rln"
+    poor.write_text(text.replace(full, "690 WRA run_routes [2+-2 E11-E13-E15]"), encoding="utf-8")
+    run = next(r for r in audit_record(read_record(str(poor))) if r.action_id == "690")
+    assert (run.engine, run.optimum.revenue, run.shortfall) == (60, 100, 40)
+    result = runner.invoke(app, ["audit", str(poor)])
+    assert result.exit_code == 0, result.output
+    assert "1 of 6 runs below the optimum, 40 left on the table; every optimum proven" in result.stdout
+
+
+def test_audit_reports_a_declared_run_the_engine_refuses(tmp_path: Path) -> None:
+    text = (GAMES / "18ms-short.rln").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.rln"
+    bad.write_text(text.replace("690 WRA run_routes [2+-2 E11-E13-E15] [2+-3 E9-E11]",
+                                "690 WRA run_routes [2+-2 E11-E13-E15] [2+-2 E9-E11]"), encoding="utf-8")
+    run = next(r for r in audit_record(read_record(str(bad))) if r.action_id == "690")
+    assert run.engine is None and run.shortfall is None and "twice" in (run.error or "")
+    assert run.optimum.revenue == 100
+
+
+def test_audit_of_a_missing_file_fails() -> None:
+    result = runner.invoke(app, ["audit", "no-such-record.json"])
+    assert result.exit_code == 1

@@ -18,7 +18,7 @@ from ingest.model import Record
 from records import Archive, ArchiveError, StoreOutcome
 from records.codec import content_hash
 from records.connection import WaitNotice
-from replay import ENGINE_VERSION, Replay, replay_record
+from replay import Replay, engine_version, replay_record
 from replay.titles import SUPPORTED
 
 
@@ -38,7 +38,7 @@ def is_unchanged(stored: tuple[str, str | None] | None, record: Record, replay: 
     """
     if stored is None or stored[0] != content_hash(record):
         return False
-    return not replays(record, replay) or stored[1] == ENGINE_VERSION
+    return not replays(record, replay) or stored[1] == engine_version(record.title)
 
 
 def replays(record: Record, replay: bool) -> bool:

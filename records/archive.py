@@ -18,7 +18,7 @@ from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import encode_replay
-from replay import ENGINE_VERSION, Replay
+from replay import Replay, engine_version
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -177,7 +177,7 @@ class Archive:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
         rows = codec.encode(record)
         replay_rows = encode_replay(replay) if replay is not None else None
-        engine = ENGINE_VERSION if replay is not None else None
+        engine = engine_version(record.title) if replay is not None else None
         with transaction(self._con):
             found = self._stored(rows.key)
             if found is not None and found[0] == rows.content_hash and (replay is None or found[1] == engine):

@@ -25,7 +25,7 @@ from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
 from records.archive import ARCHIVE_TABLES
 from records.codec import content_hash
 from records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
-from replay import ENGINE_VERSION
+from replay import engine_version
 
 TABLES = ("games", "players", "actions", "programs", "schema_version")
 
@@ -454,7 +454,7 @@ def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
         with pytest.raises(ReplayWouldBeLost, match="would delete that version's per-action states"):
             archive.store(changed)
         assert archive.table("steps", game.key).height == steps and archive.record(game.key) == game
-        assert archive.stored_version(game.key) == (content_hash(game), ENGINE_VERSION)
+        assert archive.stored_version(game.key) == (content_hash(game), engine_version(game.title))
         assert archive.stored_version("18xx.games/none") is None
 
 

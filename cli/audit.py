@@ -11,15 +11,15 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from cli.output import consoles
 
 from ingest.errors import RecordError
 from ingest.sources import read_record
 from replay.optimizer.audit import RunAudit, audit_record
 
-out = Console()
-err = Console(stderr=True)
+out, err = consoles()
 
 
 def audit(

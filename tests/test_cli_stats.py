@@ -26,7 +26,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = str(tmp_path_factory.mktemp("stats") / "archive.duckdb")
-    result = runner.invoke(app, ["ingest", str(REPO / "tests" / "games"), str(REPO / "examples"), "--db", path])
+    result = runner.invoke(app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), "--db", path])
     assert result.exit_code == 0, result.output
     return path
 

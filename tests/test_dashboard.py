@@ -62,7 +62,7 @@ def build_archive(folder: Path, engineless: bool = False) -> Path:
         write_engineless_game(games)
     db = folder / "dash.duckdb"
     result = CliRunner().invoke(
-        app, ["ingest", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
+        app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
     assert result.exit_code == 0, result.output
     return db
 

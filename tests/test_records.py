@@ -284,7 +284,8 @@ def test_games_filters_by_title_and_player(db: Path) -> None:
         archive.store(hand_made(game_id="5", title="1871", players=(Player(55, "Dora"),), result=None))
         everything = archive.games()
         assert everything.columns == [
-            "key", "title", "source", "source_id", "players", "status", "actions", "seed", "ingested_at"
+            "key", "title", "source", "source_id", "players", "status", "actions", "seed", "ingested_at",
+            "verdict", "verdict_detail", "engine",
         ]
         assert everything["key"].to_list() == ["18xx.games/5", "18xx.games/3", "18xx.games/20"]
         assert everything["players"].to_list()[1] == ["Ann", "Bob", "Cleo"]
@@ -311,13 +312,14 @@ def test_record_lookup_errors_are_clear(db: Path) -> None:
 
 def test_schema_is_at_the_latest_version_and_reopening_applies_nothing(db: Path) -> None:
     with Archive.open(db) as archive:
-        assert archive.schema_version == latest_version() == 4
+        assert archive.schema_version == latest_version() == 6
     applied = dump(db)["schema_version"]
-    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created"), (4, "flag_causes")]
+    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created"), (4, "flag_causes"),
+                                           (5, "reserved"), (6, "verdicts")]
     with Archive.open(db) as archive:
-        assert archive.schema_version == 4
+        assert archive.schema_version == 6
     with Archive.open(db, read_only=True) as archive:
-        assert archive.schema_version == 4
+        assert archive.schema_version == 6
     assert dump(db)["schema_version"] == applied
 
 
@@ -330,7 +332,7 @@ def test_a_version_1_archive_is_upgraded_and_keeps_its_games(db: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1; open it for writing once"):
         Archive.open(db, read_only=True)
     with Archive.open(db) as archive:
-        assert archive.schema_version == 4
+        assert archive.schema_version == 6
         archive.store(hand_made())
         assert archive.table("flags").is_empty() and archive.games().height == 1
 
@@ -403,8 +405,8 @@ def test_a_crafted_table_name_is_refused_before_any_sql_of_the_file_runs(db: Pat
         ("CREATE SCHEMA elsewhere", "holds a schema railledger never makes ('elsewhere')"),
         ("ALTER TABLE games ADD COLUMN extra VARCHAR DEFAULT 'x'", "the columns or constraints of 'games' differ"),
         ("DROP TABLE flags", "it lacks the table flags"),
-        ("INSERT INTO schema_version VALUES (5, 'gap', now()::TIMESTAMP)", "newer than this railledger"),
-        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3, 4]"),
+        ("INSERT INTO schema_version VALUES (8, 'gap', now()::TIMESTAMP)", "newer than this railledger"),
+        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3, 4, 5, 6]"),
     ],
 )
 def test_a_catalog_railledger_did_not_make_is_refused(db: Path, statement: str, message: str) -> None:
@@ -470,3 +472,47 @@ def test_a_fresh_process_check_of_a_file_leaves_tables_readable(db: Path, monkey
         assert archive.table("players")["name"].to_list() == ["Ann", "Bob", "Cleo"]
         assert archive.stored_version("18xx.games/hand-1") is not None
         assert archive.table("games").height == 1
+
+
+# ------------------------------------------------------------------------------ the text a record was read from
+
+
+def test_the_text_a_record_was_read_from_is_kept_compressed_and_given_back(db: Path) -> None:
+    from ingest.model import SourceText
+
+    record = hand_made()
+    text = json.dumps({"undo history": ["x"] * 500, "name": "Ünïcødé"})
+    with Archive.open(db) as archive:
+        archive.store(record, source=SourceText("json", text))
+        assert archive.source("hand-1") == SourceText("json", text)
+        (size, packed), = archive.table("sources").select("size", "text_zlib").rows()
+        assert size == len(text.encode()) and len(packed) < size / 10
+        assert archive.source("hand-1") is not None
+        # The same content again from notation keeps the export; an export replaces kept notation.
+        assert archive.store(record, source=SourceText("notation", "[Notation 1]")) is StoreOutcome.UNCHANGED
+        assert archive.source("hand-1") == SourceText("json", text)
+        archive.store(hand_made(game_id="hand-2"), source=SourceText("notation", "[Notation 1]"))
+        assert archive.store(hand_made(game_id="hand-2"), source=SourceText("json", "{}")) is StoreOutcome.UNCHANGED
+        assert archive.source("hand-2") == SourceText("json", "{}")
+        # A replaced game keeps no text of its old version unless it brings its own.
+        assert archive.store(hand_made(status="finished")) is StoreOutcome.REPLACED
+        assert archive.source("hand-1") is None
+
+
+@pytest.mark.fixtures
+@pytest.mark.parametrize("fixture", fixture_params())
+def test_a_shared_record_keeps_its_envelope_and_its_verdict(db: Path, fixture: Path) -> None:
+    from cli.storing import store_record
+    from ingest.model import SourceText
+
+    text = fixture.read_text(encoding="utf-8")
+    record = read_export(json.loads(text))
+    with Archive.open(db) as archive:
+        store_record(archive, record, source=SourceText("json", text))
+        stored = archive.stored(record.key)
+        back = archive.record(record.key)
+        assert archive.source(record.key) == SourceText("json", text)
+    assert stored is not None and stored.verdict is not None and stored.verdict.kind in ("valid", "unfinished")
+    assert strict(back) == strict(record)
+    envelopes = [a.envelope() for a in back.actions if a.envelope()]
+    assert envelopes == [a.envelope() for a in record.actions if a.envelope()] and envelopes

@@ -22,6 +22,7 @@ from rich.text import Text
 import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
+from analytics.scope import counted_games
 from analytics.validation import validation_summary
 from cli.audit import audit
 from cli.crosscheck import crosscheck
@@ -522,19 +523,26 @@ def stats(
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
+    all_games: Annotated[
+        bool, typer.Option("--all-games", help="Count every replayed game, not only the valid ones.")
+    ] = False,
 ) -> None:
     """Print statistics of the replayed games: what goes with winning, the train rush, broken rules.
 
-    Win rates come with their sample size (n) and a 95% Wilson interval: a few games prove little.
-    Train rush rows count games by the operating round (1st, 2nd... OR of the game) in which a
-    train type was first bought or rusted.
+    Win rates and the train rush count only games whose verdict is valid (finished, replayed with
+    no flag to their recorded result) unless --all-games; the first line says how many games were
+    left out and why. Win rates come with their sample size (n) and a 95% Wilson interval: a few
+    games prove little. Train rush rows count games by the operating round (1st, 2nd... OR of the
+    game) in which a train type was first bought or rusted. Validation flags are of every game.
 
     Example: railledger stats --db games.duckdb --title 18MS
     """
     with _reading(db, wait) as archive:
-        correlations = _of_title(winner_correlations(archive), "scope", title)
-        rush = _of_title(train_rush_distribution(archive), "title", title)
+        scope = counted_games(archive, everything=all_games, title=title)
+        correlations = _of_title(winner_correlations(archive, scope), "scope", title)
+        rush = _of_title(train_rush_distribution(archive, scope), "title", title)
         flags = _of_title(validation_summary(archive), "title", title)
+    say(out, scope.note("--all-games"))
     out.print(_stats_table(
         "winner correlations (games with standings)",
         ("scope", "factor", "value", "n", "wins", "win rate", "95% CI", "mean rank"),
@@ -551,7 +559,7 @@ def stats(
         numbers=2,
     ))
     out.print(_stats_table(
-        "validation flags",
+        "validation flags (every game)",
         ("title", "rule", "flags", "games"),
         [(r["title"], r["rule"], str(r["flags"]), str(r["games"])) for r in flags.iter_rows(named=True)],
         numbers=2,

@@ -20,6 +20,7 @@ from records.archive import Stored
 from records.codec import content_hash
 from records.connection import WaitNotice
 from replay import Replay, engine_version, replay_record
+from replay.optimizer.audit import RunAudit, RunAuditor
 from replay.titles import SUPPORTED
 from replay.verdict import Verdict, judge
 
@@ -27,12 +28,14 @@ from replay.verdict import Verdict, judge
 def store_record(
     archive: Archive, record: Record, origin: str | None = None, replay: bool = True, source: SourceText | None = None
 ) -> StoreOutcome:
-    """Store one game in an open archive, with its per-action states, events, standings and flags
-    when replayable; an unchanged one is not replayed."""
+    """Store one game in an open archive, with its per-action states, events, standings, flags
+    and revenue audit when replayable; an unchanged one is not replayed."""
     stored = archive.stored(record.key)
     if is_unchanged(stored, record, replay) and not takes_source(stored, source):
         return StoreOutcome.UNCHANGED
-    return archive.store(record, origin=origin, replay=replay_of(record, replay), source=source)
+    found = replay_of(record, replay)
+    return archive.store(record, origin=origin, replay=found.replay if found else None,
+                         runs=found.runs if found else (), source=source)
 
 
 def is_unchanged(stored: Stored | None, record: Record, replay: bool) -> bool:
@@ -58,9 +61,22 @@ def replays(record: Record, replay: bool) -> bool:
     return replay and record.title in SUPPORTED
 
 
-def replay_of(record: Record, replay: bool) -> Replay | None:
+@dataclass(frozen=True)
+class Replayed:
+    """What one pass of the engine over a record found: the replay, and the revenue audit of
+    every run on the way (the optimum at each run_routes)."""
+
+    replay: Replay
+    runs: list[RunAudit]
+
+
+def replay_of(record: Record, replay: bool) -> Replayed | None:
     """What the engine finds in the record (flags, not exceptions, for illegal actions), or None."""
-    return replay_record(record, keep_going=True, snapshots=True) if replays(record, replay) else None
+    if not replays(record, replay):
+        return None
+    auditor = RunAuditor()
+    found = replay_record(record, keep_going=True, snapshots=True, watch=auditor)
+    return Replayed(found, auditor.runs)
 
 
 class ArchiveUnavailable(Exception):
@@ -125,7 +141,8 @@ class IngestRun:
             return StoreOutcome.UNCHANGED, stored.verdict
         found = replay_of(record, self.replay)
         with self.archive() as archive:
-            outcome = archive.store(record, origin=origin, replay=found, source=source)
+            outcome = archive.store(record, origin=origin, replay=found.replay if found else None,
+                                    runs=found.runs if found else (), source=source)
         if outcome is StoreOutcome.UNCHANGED and stored is not None:
             return outcome, stored.verdict  # without a replay, the stored replay and its verdict stay
-        return outcome, judge(record, found)
+        return outcome, judge(record, found.replay if found else None)

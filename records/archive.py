@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping, ParamSpec, TypeVar
+from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
@@ -19,6 +19,7 @@ from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import encode_replay
 from replay import Replay, engine_version
+from replay.optimizer.audit import RunAudit
 from replay.verdict import Verdict, judge
 
 P = ParamSpec("P")
@@ -40,7 +41,7 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
-    "round_player_values", "round_company_prices", "events", "standings", "flags", "sources",
+    "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
 
@@ -175,12 +176,13 @@ class Archive:
 
     @_reading
     def store(
-        self, record: Record, origin: str | None = None, replay: Replay | None = None, source: SourceText | None = None
+        self, record: Record, origin: str | None = None, replay: Replay | None = None,
+        runs: Sequence[RunAudit] = (), source: SourceText | None = None,
     ) -> StoreOutcome:
         """Store one game: NEW, UNCHANGED (nothing written) or REPLACED.
 
         With ``replay`` (what the rules engine found for this record) its per-action states,
-        events, standings and flags are stored too, and the game is UNCHANGED only when both its
+        events, standings and flags are stored too (and ``runs``, the revenue audit of its runs), and the game is UNCHANGED only when both its
         content hash and its engine version are the stored ones (a new engine replays it again).
         Without one, the same content is UNCHANGED whatever replay is stored with it (it stays), and
         a changed record whose stored version has replay rows is refused with
@@ -198,7 +200,7 @@ class Archive:
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
         rows = codec.encode(record)
-        replay_rows = encode_replay(replay) if replay is not None else None
+        replay_rows = encode_replay(replay, runs) if replay is not None else None
         engine = engine_version(record.title) if replay is not None else None
         text = codec.encode_source(source) if source is not None else None
         with transaction(self._con):

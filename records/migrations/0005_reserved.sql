@@ -1,5 +1,0 @@
--- Schema version 5 is reserved for the route-optimum column (issue 13, branch optima), which ships
--- its own 0005 file. This placeholder changes nothing; it exists only so that 0006 follows 0005,
--- as migrations must (records/schema.py). Whoever merges the two branches deletes this file and
--- keeps the real 0005: two files numbered 0005 stop every railledger command until then. Archives
--- made while the placeholder stood lack the real 0005's column and must be ingested anew.

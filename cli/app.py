@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import tempfile
 import time
@@ -288,6 +289,8 @@ def dashboard(
         raise _fail(f"{db}: no archive here; run 'railledger ingest' first")
     with _reading(db, wait):
         pass
+    if not _port_free(port):
+        raise _fail(f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}")
     app_file = Path(dashboard_package.__file__).parent / "app.py"
     env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
@@ -295,6 +298,18 @@ def dashboard(
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, command, env)  # Streamlit handles SIGTERM and SIGINT by stopping its server
+
+
+def _port_free(port: int) -> bool:
+    """Whether a server could listen on ``port`` on localhost now: checked before Streamlit starts,
+    since Streamlit itself only says so in a traceback-like log and exits."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Streamlit's server does
+        try:
+            probe.bind(("localhost", port))
+        except OSError:
+            return False
+    return True
 
 
 @app.command("replay")

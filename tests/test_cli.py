@@ -460,3 +460,16 @@ def test_tables_written_to_a_pipe_are_not_cut_to_80_columns(tmp_path: Path, db: 
     rows = [line for line in listed.stdout.splitlines() if "example-18texas-auction" in line]
     assert len(rows) == 1, listed.stdout  # one line per game, nothing folded
     assert "Ada, Brunel, Cugnot, Diesel" in rows[0] and len(rows[0]) > 80
+
+
+def test_a_dashboard_port_in_use_is_refused_with_a_hint(db: str) -> None:
+    import socket
+
+    run("ingest", "--allow-invalid", str(EXAMPLES / "18ms-opening.rln"), "--db", db)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as holder:
+        holder.bind(("localhost", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        result = run("dashboard", "--db", db, "--port", str(port))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}"

@@ -32,6 +32,7 @@ from cli.options import fail as _fail
 from cli.options import reading as _reading
 from cli.options import waiting as _waiting
 from cli.output import cell, consoles, plain, say
+from cli.report import report
 from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
 from ingest.errors import RecordError, UnknownTitle
@@ -55,6 +56,7 @@ app = typer.Typer(
 out, err = consoles()
 app.command("legal")(legal)
 app.command("crosscheck")(crosscheck)
+app.command("report")(report)
 
 MaxSizeOption = Annotated[
     int,

@@ -242,10 +242,10 @@ def _raw_sender(actors: _Actors, action: RawAction, after: Any) -> PlayerId | No
 def _on_behalf(actors: _Actors) -> tuple[OnBehalf, ...]:
     found = []
     for index, action in enumerate(actors.record.actions):
-        if action.user is None or actors.name(action.user) == actors.name(actors.responsible(index)):
+        responsible = actors.responsible(index) if action.user is not None else None
+        if action.user is None or actors.name(action.user) == actors.name(responsible):
             continue
         whom = acting_name(actors.record, action)
-        responsible = actors.responsible(index)
         if action.entity.kind != "player" and responsible is not None:
             whom += f" (president {actors.name(responsible)})"
         found.append(OnBehalf(actors.name(action.user), whom, _when(action.created_at), actors.notation(action)))
@@ -253,8 +253,10 @@ def _on_behalf(actors: _Actors) -> tuple[OnBehalf, ...]:
 
 
 def _times(actors: _Actors) -> tuple[PlayerTime, ...]:
-    """Each player's time to act: the seconds between the previous action and each of theirs
-    (automatic actions are the server's, not a player's)."""
+    """Each player's time to act: the seconds between the previous standing action and each of
+    theirs, so time spent on actions later undone counts for the action that stood (automatic
+    actions are the server's, not a player's). An action of a private company, whose owner the
+    replay's snapshot does not name, is ``unattributed``."""
     waits: dict[str, list[tuple[int, str]]] = defaultdict(list)
     previous: int | None = None
     for index, action in enumerate(actors.record.actions):

@@ -83,6 +83,8 @@ def _shortfall_section(report: GameReport) -> Section:
     if report.shortfalls is None:
         return Section(title, ("The runs were not audited (stored before the revenue audit; ingest it again).",))
     lead = f"{report.runs_audited} runs audited; {len(report.shortfalls)} below the best run the company had."
+    if any(not s.proven for s in report.shortfalls):
+        lead += " * marks a best run found within the search budget, not proven the best."
     return Section(title, (lead,), ("round", "company", "president", "run", "best", "left on the table"),
                    tuple((s.round, s.company, s.president, str(s.engine), f"{s.optimum}{'' if s.proven else ' *'}",
                           str(s.left)) for s in report.shortfalls), 3)

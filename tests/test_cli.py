@@ -167,7 +167,7 @@ def test_games_filters_by_title_and_player(tmp_path: Path, db: str) -> None:
 
 
 def test_every_command_explains_itself_with_an_example() -> None:
-    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench"):
+    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench", "report"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
@@ -396,7 +396,7 @@ def damaged(tmp_path: Path, db: str) -> str:
 
 @pytest.mark.parametrize(
     "command",
-    [["ingest", "{good}"], ["games"], ["show", "100"], ["stats"], ["export", "{out}"], ["dashboard"]],
+    [["ingest", "{good}"], ["games"], ["show", "100"], ["stats"], ["export", "{out}"], ["dashboard"], ["report", "100"]],
     ids=lambda c: c[0],
 )
 def test_every_command_detects_a_damaged_archive_on_open(damaged: str, tmp_path: Path, command: list[str]) -> None:

@@ -145,11 +145,12 @@ def test_bankruptcy_ends_the_game_with_events() -> None:
     game, record, index = game_until(SHORT, "240")  # MP must buy a train
     president = game.president("MP")
     assert president is not None
-    game.corporations["MP"].cash = 0
-    game.players[president].cash = 0
-    for share in game.shares_of["MP"]:
-        if share.owner == president and not share.president:
-            share.owner = "ipo"  # nothing left to sell either
+    with game.changing():  # edited by hand
+        game.corporations["MP"].cash = 0
+        game.players[president].cash = 0
+        for share in game.shares_of["MP"]:
+            if share.owner == president and not share.president:
+                share.owner = "ipo"  # nothing left to sell either
     game.process(Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}))
     assert game.finished
     assert [(e.kind, e.subject) for e in game.events[-2:]] == [("bankruptcy", "MP"), ("game_end", "bankruptcy")]

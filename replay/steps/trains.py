@@ -316,7 +316,7 @@ class DiscardTrain(OperatingStep):
     can_pass = False
     answered_kind = "corporation"
 
-    def crowded(self) -> list[str]:
+    def crowded(self) -> tuple[str, ...]:
         return self.game.over_train_limit()
 
     def actor(self) -> Entity | None:

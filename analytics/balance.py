@@ -14,6 +14,7 @@ import polars as pl
 
 from analytics.frames import train_type
 from analytics.interval import wilson_interval
+from analytics.scope import Scope
 from records import Archive
 from replay.titles import title_named
 
@@ -24,14 +25,17 @@ POOLED = "all titles"
 """The scope of rows that pool every title."""
 
 
-def winner_correlations(archive: Archive) -> pl.DataFrame:
-    """[scope, factor, value, games, wins, win_rate, mean_rank, ci_low, ci_high].
+def winner_correlations(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
+    """[scope, factor, value, games, wins, win_rate, mean_rank, ci_low, ci_high] over the games of
+    ``games`` (:func:`analytics.scope.counted_games`; every replayed game without one).
 
     ``scope`` is a title or ``all titles``; ``games`` is the sample size (players of that value),
     ``wins`` how many of them won (ties for first all win), ``ci_low``/``ci_high`` the 95% Wilson
     interval of ``win_rate``.
     """
     players = _players(archive)
+    if games is not None:
+        players = players.filter(pl.col("game_key").is_in(sorted(games.keys)))
     factors = pl.concat([
         _seat(players), _privates(archive, players), _presidencies(archive, players),
         _first_par(archive, players), _first_permanent(archive, players),

@@ -24,11 +24,10 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli.output import say
+from cli.output import consoles, say
 from ingest.sources import read_record
 from replay import replay_record
 
@@ -38,8 +37,7 @@ PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4
 TOOLS_ENV = "RAILLEDGER_REF18XX"
 DEFAULT_TOOLS = Path("../shared/tools/ref18xx")
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+out, err = consoles(soft_wrap=True)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,11 @@ from dashboard import charts, data
 
 st.title("Balance")
 db = data.db_path()
-correlations = data.load(data.correlations, db)
+everything = st.toggle(data.INCLUDE_ALL, value=False, help="Unfinished, illegal and mismatched games too.")
+correlations, counted = data.load(data.correlations, db, everything)
+st.caption(counted)
 if correlations.is_empty():
-    st.info("No replayed game has standings yet.")
+    st.info("No game counted here has standings yet.")
     st.stop()
 
 factor_col, scope_col = st.columns(2)

@@ -181,7 +181,14 @@ def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTes
     assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
     assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
     for chart in (prices, worth):
-        assert chart["layout"]["shapes"][0]["x0"] == last  # the marker at the step
+        (marker,) = [shape for shape in chart["layout"]["shapes"] if shape.get("name") == "step"]
+        assert marker["x0"] == last  # the marker at the step
+        ticks = chart["layout"]["xaxis"]["ticktext"]
+        assert ticks[0] in {"Auction", "SR 1", "Draft"} or ticks[0].startswith("SR"), ticks  # the axis in rounds
+        assert "OR 1.1" in ticks
+        bands = [shape for shape in chart["layout"]["shapes"] if shape.get("type") == "rect"]
+        assert bands and all(band["x1"] > band["x0"] for band in bands)  # stock rounds shaded
+    assert worth["data"][0]["line"]["color"] != worth["data"][1]["line"]["color"]
 
 
 def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> None:

@@ -28,6 +28,8 @@ ARTIFACTS = REPO / "test-artifacts"
 PAGES = {
     "archive": ("", "railledger archive", False),
     "review": (f"review?game={quote(FLAGGED_KEY, safe='')}&step=19", "Game review", True),
+    "players": ("players", "Players", False),
+    "titles": ("titles", "Titles", False),
     "rush": ("rush", "Train rush", True),
     "balance": ("balance", "Balance", True),
     "validation": ("validation", "Validation", True),

@@ -12,10 +12,9 @@ import json
 import polars as pl
 import streamlit as st
 
-from analytics.review import GameTables
 from dashboard import charts, data
 from dashboard.board import add_routes, map_figure
-from dashboard.colours import company_colours
+from dashboard.colours import company_colours, player_colours
 from dashboard.text import md
 
 DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
@@ -47,19 +46,13 @@ def _move(delta: int) -> None:
     st.session_state[step_key] = max(0, min(last, st.session_state[step_key] + delta))
 
 
-def _rounds(game: GameTables) -> pl.DataFrame:
-    """First action of each round: round_index, round, seq."""
-    return game.steps.drop_nulls("round_index").group_by("round_index").agg(
-        pl.col("round").first(), pl.col("seq").min()).sort("round_index")
-
-
-rounds = _rounds(game)
+rounds = game.rounds()
 round_labels = [f"{i + 1}. {r}" for i, r in enumerate(rounds["round"])]
 round_key = f"round:{key}"
 
 
 def _jump() -> None:
-    st.session_state[step_key] = rounds["seq"][round_labels.index(st.session_state[round_key])]
+    st.session_state[step_key] = rounds["first"][round_labels.index(st.session_state[round_key])]
 
 
 back, forward, jump = st.columns([1, 1, 4], vertical_alignment="bottom")
@@ -120,5 +113,6 @@ if not run.is_empty():
                      f"(dotted blue).")
 map_col.plotly_chart(figure, key="map")
 prices, worth = data.load(data.step_values, db, key)
-chart_col.plotly_chart(charts.step_lines(prices, "company", "price", seq, "Share prices", colours), key="prices")
-chart_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", seq, "Net worth"), key="worth")
+chart_col.plotly_chart(charts.step_lines(prices, "company", "price", seq, "Share prices", rounds, colours), key="prices")
+chart_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", seq, "Net worth", rounds,
+                                         player_colours(game.players.sort("seat")["name"].to_list())), key="worth")

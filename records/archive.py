@@ -15,7 +15,7 @@ import polars as pl
 
 from ingest.model import Record
 from records import codec, schema
-from records.connection import WaitNotice, connect, transaction
+from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import encode_replay
 from replay import ENGINE_VERSION, Replay
@@ -256,7 +256,7 @@ class Archive:
         return self._stored(key)
 
     def _stored(self, key: str) -> tuple[str, str | None] | None:
-        found = self._con.execute("SELECT content_hash, engine FROM games WHERE key = ?", [key]).fetchone()
+        found = one_row(self._con, "SELECT content_hash, engine FROM games WHERE key = ?", [key])
         return None if found is None else (found[0], found[1])
 
     @_reading
@@ -304,7 +304,7 @@ class Archive:
         """The stored record of a key (``18xx.games/14375``) or of a source id (``14375``) if unique."""
         with transaction(self._con):  # one snapshot, even if another connection of this process writes
             key = self._resolve(key_or_source_id)
-            game = self._con.execute(f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key]).fetchone()
+            game = one_row(self._con, f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key])
             assert game is not None  # _resolve found the key in this transaction
             game_row = dict(zip(codec.GAME_COLUMNS, game))
             return codec.decode(

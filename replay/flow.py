@@ -109,9 +109,15 @@ class Step:
         this, so a step whose full list is costly (a stock turn) answers it without the list."""
         return kind in self.offers(entity)
 
+    def offers_any(self, entity: Entity) -> bool:
+        """Whether the step offers ``entity`` anything now (all a blocking test needs)."""
+        return bool(self.offers(entity))
+
     def blocking(self) -> bool:
+        if not self.blocks:
+            return False
         actor = self.actor()
-        return self.blocks and actor is not None and bool(self.offers(actor))
+        return actor is not None and self.offers_any(actor)
 
     def legal(self) -> Iterator[Action]:
         """Every concrete legal action this step offers now (each passes :meth:`check`)."""

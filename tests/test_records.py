@@ -458,3 +458,17 @@ def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
         assert archive.table("steps", game.key).height == steps and archive.record(game.key) == game
         assert archive.stored_version(game.key) == (content_hash(game), ENGINE_VERSION)
         assert archive.stored_version("18xx.games/none") is None
+
+
+def test_a_fresh_process_check_of_a_file_leaves_tables_readable(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command is a new process, so its open checks the file; DuckDB 2 kept a result of
+    that check unfinished and refused every later table read (``railledger stats`` failed)."""
+    from records import schema
+
+    with Archive.open(db) as archive:
+        archive.store(hand_made())
+    monkeypatch.setattr(schema, "_verified", {})  # as a new process: nothing checked yet
+    with Archive.open(db, read_only=True) as archive:
+        assert archive.table("players")["name"].to_list() == ["Ann", "Bob", "Cleo"]
+        assert archive.stored_version("18xx.games/hand-1") is not None
+        assert archive.table("games").height == 1

@@ -92,6 +92,12 @@ class BuySellParShares(Step):
         kinds = {kind for kind, offered in self.kind_checks(pid).items() if offered()}
         return frozenset(kinds | {"pass"}) if kinds else frozenset()
 
+    def offers_any(self, entity: Entity) -> bool:
+        pid = self.open_to(entity)
+        if pid is None:
+            return False
+        return self.must_sell(pid) or any(offered() for offered in self.kind_checks(pid).values())
+
     def offers_kind(self, entity: Entity, kind: str) -> bool:
         pid = self.open_to(entity)
         if pid is None:

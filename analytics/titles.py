@@ -18,6 +18,7 @@ from analytics.ratings import game_results
 from records import Archive
 from replay.titles import SUPPORTED, title_named
 
+HOUR = 3600
 BANKRUPTCY = "bankruptcy"
 """The engine's end reason when a bankruptcy ends the game."""
 
@@ -26,7 +27,10 @@ BANKRUPTCY = "bankruptcy"
 class TitleStatistics:
     summary: pl.DataFrame
     """Per title: archived (games in the archive), counted (the games that count), operating_rounds
-    and actions (mean per counted game), players (distinct players of the counted games)."""
+    and actions (mean per counted game), timed (counted games whose record gives their duration),
+    hours (median and mean time from creation to the last action, over the timed games; a median
+    because one game left open for weeks would drag a mean far off), players (distinct players
+    of the counted games)."""
     values: pl.DataFrame
     """Per title and table size (players): games, mean and std (spread) of every final value,
     lowest and highest, and the winners' mean."""
@@ -44,9 +48,12 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
                 counted=pl.len().cast(pl.Int64),
                 operating_rounds=pl.col("operating_rounds").mean(),
                 actions=pl.col("actions").mean(),
+                timed=pl.col("duration").count().cast(pl.Int64),
+                median_hours=pl.col("duration").median() / HOUR,
+                mean_hours=pl.col("duration").mean() / HOUR,
             ), on="title", how="left")
         .join(results.group_by("title").agg(players=pl.col("player").n_unique().cast(pl.Int64)), on="title", how="left")
-        .with_columns(pl.col("counted", "players").fill_null(0))
+        .with_columns(pl.col("counted", "timed", "players").fill_null(0))
         .sort("title")
     )
     values = (

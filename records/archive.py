@@ -71,6 +71,7 @@ FACTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "title": pl.Utf8,
     "source_id": pl.Utf8,
     "created": pl.Utf8,
+    "duration": pl.Int64,
     "status": pl.Utf8,
     "has_result": pl.Boolean,
     "replay_matches": pl.Boolean,
@@ -91,7 +92,7 @@ operated AS (
     SELECT game_key, count(DISTINCT round) FILTER (WHERE starts_with(round, 'OR ')) AS operating_rounds
     FROM steps GROUP BY game_key),
 ended AS (SELECT game_key, arg_min(subject, ordinal) AS end_reason FROM events WHERE kind = 'game_end' GROUP BY game_key)
-SELECT g.key, g.title, g.source_id, g.created, g.status,
+SELECT g.key, g.title, g.source_id, g.created, g.duration, g.status,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
        g.replay_matches,
        coalesce(seated.players, 0) AS players,
@@ -285,7 +286,7 @@ class Archive:
         """One row per game (of a title, ignoring case) with what deciding whether it counts for
         ratings and title statistics needs, counted inside DuckDB: status, whether a result was
         recorded (``has_result``: not NULL, not empty) and the replay matched it, players,
-        actions, operating rounds played (distinct ``OR`` labels of its steps; NULL without a
+        actions, its duration (seconds from creation to the last action, NULL when not timed), operating rounds played (distinct ``OR`` labels of its steps; NULL without a
         replay), the engine's end reason (NULL when the game did not end), whether the record
         holds an ``end_game`` action, and ``order``: 1, 2... by creation day, then source id
         (numerically where it is a number), the order in which the games were played.

@@ -33,7 +33,7 @@ LATER = {**NAMES, 4: "Diana"}
 def game(game_id: str, values: dict[int, int], title: str = "18MS", created: str = "2024-01-01",
          status: str = "finished", recorded: dict[int, int] | None = None, flagged: bool = False,
          end: str | None = "end of OR 10", end_game_action: bool = False,
-         names: dict[int, str] | None = None) -> tuple[Record, Replay]:
+         names: dict[int, str] | None = None, duration: int | None = None) -> tuple[Record, Replay]:
     """A game whose replay ends with ``values``; the record holds ``recorded`` (default: the same
     values, so the replay matches it)."""
     seated = [Player(pid, (names or NAMES)[pid]) for pid in values]
@@ -41,7 +41,8 @@ def game(game_id: str, values: dict[int, int], title: str = "18MS", created: str
     if end_game_action:
         actions.append(Action("end_game", Entity("player", seated[0].id), id=2))
     record = Record(title=title, game_id=game_id, source="test", players=tuple(seated), actions=tuple(actions),
-                    status=status, result=values if recorded is None else recorded, created=created)
+                    status=status, result=values if recorded is None else recorded, created=created,
+                    duration=duration)
     snapshot = Snapshot("OR 1.1", "2", tuple((p.id, PlayerView(values[p.id], (), values[p.id])) for p in seated), ())
     events = [] if end is None else [Event(len(actions) - 1, "game_end", end)]
     flags = [Flag(0, "1", "18MS/10.4-cert-limit", "10.4", "too many certificates")] if flagged else []
@@ -49,19 +50,19 @@ def game(game_id: str, values: dict[int, int], title: str = "18MS", created: str
 
 
 # Rated 18MS games, in play order (by creation day, whatever the order they are stored in):
-#   m1 (Jan 1): Ann 500 > Bob 400 > Cy 300
+#   m1 (Jan 1): Ann 500 > Bob 400 > Cy 300, 2 hours long; m2 took 3 hours, m3 was not timed
 #   m2 (Jan 2): Ann 600 > Cy 450 = Bob 450 (a tie for second)
 #   m3 (Jan 3): Bob 700 > Ann 650 > Di 100
 # Rated 18Texas: t1 (Jan 4): Cy 900 > Diana 800, a 2-player table.
 RATED = [
     game("m3", {2: 700, 1: 650, 4: 100}, created="2024-01-03"),
-    game("m1", {1: 500, 2: 400, 3: 300}, created="2024-01-01"),
-    game("m2", {1: 600, 3: 450, 2: 450}, created="2024-01-02"),
+    game("m1", {1: 500, 2: 400, 3: 300}, created="2024-01-01", duration=2 * 3600),
+    game("m2", {1: 600, 3: 450, 2: 450}, created="2024-01-02", duration=3 * 3600),
     game("t1", {3: 900, 4: 800}, title="18Texas", created="2024-01-04", end="bankruptcy", names=LATER),
 ]
 # Games that do not count (Feb 1): each fails one condition.
 LEFT_OUT = [
-    game("active", {1: 100, 2: 900}, status="active", created="2024-02-01"),
+    game("active", {1: 100, 2: 900}, status="active", created="2024-02-01", duration=100 * 3600),
     game("no-result", {1: 100, 2: 900}, recorded={}, created="2024-02-01"),
     game("mismatch", {1: 100, 2: 900}, recorded={1: 100, 2: 800}, created="2024-02-01"),
     game("flagged", {1: 100, 2: 900}, flagged=True, created="2024-02-01"),
@@ -179,6 +180,9 @@ def test_title_statistics_over_the_games_that_count(archive: Archive) -> None:
     assert (summary["18MS"]["archived"], summary["18MS"]["counted"], summary["18MS"]["players"]) == (8, 3, 4)
     assert (summary["18Texas"]["archived"], summary["18Texas"]["counted"]) == (3, 1)
     assert summary["18MS"]["actions"] == 1.0
+    # the hours of m1 and m2 only: m3 was not timed, the active game's 100 hours do not count
+    assert (summary["18MS"]["timed"], summary["18MS"]["median_hours"], summary["18MS"]["mean_hours"]) == (2, 2.5, 2.5)
+    assert summary["18Texas"]["timed"] == 0 and summary["18Texas"]["median_hours"] is None
     values = stats.values.filter(pl.col("title") == "18MS").row(0, named=True)
     finals = [500, 400, 300, 600, 450, 450, 700, 650, 100]
     mean = sum(finals) / 9

@@ -29,6 +29,11 @@ st.dataframe(
         "title": "Title", "archived": "Games archived", "counted": "Valid finished games",
         "operating_rounds": st.column_config.NumberColumn("Operating rounds (mean)", format="%.1f"),
         "actions": st.column_config.NumberColumn("Actions (mean)", format="%.0f"),
+        "timed": st.column_config.NumberColumn("Timed games", help="Games whose record says when they began and "
+                                               "when their last action was made"),
+        "median_hours": st.column_config.NumberColumn("Length, hours (median)", format="%.1f",
+                                                      help="From the game's creation to its last action"),
+        "mean_hours": st.column_config.NumberColumn("Length, hours (mean)", format="%.1f"),
         "players": "Different players",
     },
 )

@@ -8,6 +8,8 @@ from bisect import bisect_right
 import plotly.graph_objects as go
 import polars as pl
 
+from dashboard.colours import PALETTE, assign
+
 MARKET_ZONES = {"plain": 0, "par": 1, "yellow": 2}
 MARKET_SCALE = [[0.0, "#f4f1e8"], [0.33, "#f4f1e8"], [0.34, "#cfe3f5"], [0.66, "#cfe3f5"], [0.67, "#f3dc4b"],
                 [1.0, "#f3dc4b"]]
@@ -116,7 +118,7 @@ def rush_timeline(rush: pl.DataFrame, rounds: pl.DataFrame, colours: dict[str, s
     rusted (or the end), the axis in rounds."""
     rows = rush.with_columns(end=pl.col("gone_seq").fill_null(rounds["last"].max()))
     types = rows["train_type"].to_list()
-    hover = [f"{t}: first bought {b}, {'gone ' + g if g else 'never rusted'}"
+    hover = [f"{t}: first bought in {b}, {'rusted in ' + g if g else 'never rusted'}"
              for t, b, g in zip(types, rows["first_bought_round"], rows["gone_round"])]
     figure = go.Figure()
     figure.add_bar(y=types, x=(rows["end"] - rows["first_bought_seq"]).to_list(), base=rows["first_bought_seq"].to_list(),
@@ -125,11 +127,15 @@ def rush_timeline(rush: pl.DataFrame, rounds: pl.DataFrame, colours: dict[str, s
     figure.add_scatter(y=types, x=rows["first_bought_seq"].to_list(), mode="markers", name="first bought",
                        marker={"symbol": "circle", "size": 11, "color": "#2ca02c"}, hovertext=hover, hoverinfo="text")
     gone = rows.filter(pl.col("gone_seq").is_not_null())
-    figure.add_scatter(y=gone["train_type"].to_list(), x=gone["gone_seq"].to_list(), mode="markers", name="gone",
+    figure.add_scatter(y=gone["train_type"].to_list(), x=gone["gone_seq"].to_list(), mode="markers", name="rusted",
                        marker={"symbol": "x", "size": 11, "color": "#d62728"}, hoverinfo="skip")
     figure.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(types)))
     round_axis(figure, rounds)
     return layout(figure, "Train types in service", "", "train type")
+
+
+RUSH_TITLES = {"bought": "First bought, by operating round", "gone": "Rusted, by operating round"}
+"""Short: two of these charts share the page's width, and Streamlit's toolbar sits over a long title."""
 
 
 def rush_distribution(distribution: pl.DataFrame, event: str, colours: dict[str, str]) -> go.Figure:
@@ -144,7 +150,7 @@ def rush_distribution(distribution: pl.DataFrame, event: str, colours: dict[str,
                            marker={"color": colours[train]})
     figure.update_layout(barmode="group")
     figure.update_xaxes(dtick=1)
-    return layout(figure, f"Train types first {event} by operating round", "operating rounds started", "games")
+    return layout(figure, RUSH_TITLES[event], "operating rounds started", "games")
 
 
 FACTOR_WORDS = {
@@ -176,14 +182,17 @@ def win_rates(correlations: pl.DataFrame) -> go.Figure:
     the sample size on each point (few games mean wide bars). Values keep their natural order
     whichever scope has them, and a rate of 0% or 100% is drawn whole, not cut by the axis."""
     figure = go.Figure()
+    colours = assign(correlations["scope"].unique(maintain_order=True).to_list(), PALETTE)
     for name, rows in correlations.group_by("scope", maintain_order=True):
         rate = rows["win_rate"]
+        colour = colours[str(name[0])]
         figure.add_scatter(
-            x=rows["value"].to_list(), y=rate.to_list(), mode="markers+text", name=str(name[0]), marker={"size": 10},
+            x=rows["value"].to_list(), y=rate.to_list(), mode="markers+text", name=str(name[0]),
+            marker={"size": 10, "color": colour}, textfont={"color": colour},
             text=[f"n={n}" for n in rows["games"]], textposition="middle right", cliponaxis=False,
             customdata=rows["games"].to_list(),
             error_y={"type": "data", "symmetric": False, "array": (rows["ci_high"] - rate).to_list(),
-                     "arrayminus": (rate - rows["ci_low"]).to_list()},
+                     "arrayminus": (rate - rows["ci_low"]).to_list(), "color": colour},
             hovertemplate="%{x}: %{y:.0%} of %{customdata} won<extra>%{fullData.name}</extra>",
         )
     figure.update_yaxes(range=[-0.06, 1.08], tickformat=".0%", tickvals=[0, 0.25, 0.5, 0.75, 1])

@@ -222,10 +222,18 @@ def test_train_rush_page_shows_the_distribution_and_a_game_timeline(dashboard: A
     page = open_page(dashboard, "views/rush.py")
     bought, gone, timeline = figures(page)
     assert trace_names(bought) and set(trace_names(bought)) >= {"2+"}
-    assert trace_names(timeline) == ["in service", "first bought", "gone"]
+    assert trace_names(timeline) == ["in service", "first bought", "rusted"]
     table = page.dataframe[0].value
     assert list(timeline["data"][0]["y"]) == list(table["train_type"])
     assert "2+" in list(table["train_type"])
+    colour = {}  # one colour per train type in every chart of the page
+    for chart in (bought, gone):
+        for trace in chart["data"]:
+            assert colour.setdefault(trace["name"], trace["marker"]["color"]) == trace["marker"]["color"]
+    for train, painted in zip(timeline["data"][0]["y"], timeline["data"][0]["marker"]["color"]):
+        assert colour.get(train, painted) == painted
+    assert len(set(colour.values())) == len(colour)
+    assert [name for name in trace_names(bought)] == [t for t in ["2+", "3+", "4+", "5", "6", "2D"] if t in colour]
 
 
 def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTest) -> None:
@@ -238,6 +246,11 @@ def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTes
     for trace in chart["data"]:
         assert "arrayminus" in trace["error_y"]
         assert all(text.startswith("n=") for text in trace["text"])
+    assert chart["layout"]["xaxis"]["categoryarray"] == sorted(set(table["value"]), key=int)  # seat 1, 2, ... 5
+    assert chart["layout"]["yaxis"]["range"][0] < 0 and chart["layout"]["yaxis"]["range"][1] > 1  # 0% and 100% whole
+    assert all(trace["cliponaxis"] is False for trace in chart["data"])
+    assert len({trace["marker"]["color"] for trace in chart["data"]}) == len(chart["data"])
+    assert chart["layout"]["xaxis"]["title"]["text"] == "seat at the table"
     page.multiselect[0].set_value(["all titles"]).run()
     assert trace_names(figures(page)[0]) == ["all titles"]
 
@@ -350,3 +363,9 @@ def test_the_dashboard_command_refuses_a_damaged_archive_before_starting(archive
     result = CliRunner().invoke(app, ["dashboard", "--db", str(damaged)])
     assert result.exit_code == 1
     assert "damaged" in result.stderr and "Traceback" not in result.output
+
+
+def test_categories_keep_their_natural_order() -> None:
+    from dashboard.charts import natural_order
+
+    assert natural_order(["100", "none", "65", "b", "2", "10", "a", "65"]) == ["2", "10", "65", "100", "a", "b", "none"]

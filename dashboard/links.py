@@ -9,9 +9,10 @@ REVIEW_PATH = "review"
 PLAYERS_PATH = "players"
 
 
-def review_url(key: str, step: int | None = None) -> str:
-    """Relative URL of the review page at a game (``?game=key``), optionally at an action."""
-    query = {"game": key} if step is None else {"game": key, "step": step}
+def review_url(key: str, seq: int | None = None) -> str:
+    """Relative URL of the review page at a game (``?game=key``), optionally at an action: its
+    0-based ``seq`` in the archive, written as the step number the page shows (``seq + 1``)."""
+    query = {"game": key} if seq is None else {"game": key, "step": seq + 1}
     return f"{REVIEW_PATH}?{urlencode(query)}"
 
 

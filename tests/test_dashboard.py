@@ -153,52 +153,82 @@ def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: py
 
 
 def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step=str(FLAGGED_SEQ))
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step=str(FLAGGED_SEQ + 1))
     assert page.selectbox[0].value == FLAGGED_KEY
-    assert page.slider[0].value == FLAGGED_SEQ
+    assert page.slider[0].value == FLAGGED_SEQ + 1  # step n is the n-th action, on every part of the page
     assert page.code[0].value == FLAGGED_ACTION
+    assert page.markdown[0].value.startswith(f"**Step {FLAGGED_SEQ + 1} of ")
     assert FLAGGED_RULE in page.warning[0].value
     assert page.selectbox[1].value.endswith("SR 1")  # the round picker follows the step
+    log = page.dataframe[0].value
+    here = log[log["here"] == "▶"].iloc[0]
+    assert (here["step"], here["flag"]) == (FLAGGED_SEQ + 1, FLAGGED_RULE)  # the log marks the step and its flag
+    assert list(log["step"]) == list(range(FLAGGED_SEQ + 1 - 6, FLAGGED_SEQ + 1 + 7))
+    assert set(log[log["step"] != FLAGGED_SEQ + 1]["flag"]) == {""}
+
+
+def test_review_jumps_to_the_previous_and_next_flag(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step="2")
+    previous_flag, next_flag = page.button[2], page.button[3]
+    assert previous_flag.disabled and not next_flag.disabled
+    next_flag.click().run()
+    assert page.slider[0].value == FLAGGED_SEQ + 1 and page.code[0].value == FLAGGED_ACTION
+    assert page.button[3].disabled and page.button[2].disabled  # at the game's only flag
+    page.button[1].click().run()  # Next
+    assert not page.button[2].disabled
+    page.button[2].click().run()  # back to the flag
+    assert page.slider[0].value == FLAGGED_SEQ + 1
 
 
 def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/review.py", game=SHORT_KEY)
     last = page.slider[0].value
-    assert last == 78  # opens at the last action of the 79
-    players, companies = page.dataframe[0].value, page.dataframe[1].value
+    assert last == 79  # opens at the last of the 79 actions
+    log, legal, players, companies, privates, trains = (frame.value for frame in page.dataframe)
     assert list(players["player"]) == ["Ada", "Brunel", "Cugnot"]
     assert sorted(companies["company"]) == ["GMO", "IC", "WRA"]
     assert set(companies["president"]) <= {"Ada", "Brunel", "Cugnot"}
+    assert set(privates["owner"]) <= {"Ada", "Brunel", "Cugnot", "bank", "GMO", "IC", "WRA"} and len(privates)
+    assert list(trains["step"]) == sorted(trains["step"], reverse=True) and set(trains["event"]) <= {"bought", "rusted"}
+    assert "2+" in set(t.split("-")[0] for t in trains["train"])
+    assert legal["taken"].sum() <= 1 and len(legal) >= 1  # what the engine offered before the last action
+    assert log["step"].iloc[-1] == last
 
-    market, board, prices, worth = figures(page)
+    board, market, prices, worth, revenue = figures(page)
     assert trace_names(market) == ["market", "companies"]
     assert sorted(market["data"][1]["text"]) == ["GMO", "IC", "WRA"]
     names = trace_names(board)
-    assert {"white hexes", "red hexes", "yellow hexes", "track", "stations", "towns", "offboards", "names"} <= set(names)
+    assert {"white hexes", "red hexes", "yellow hexes", "track", "hexes", "stations", "towns", "offboards",
+            "names"} <= set(names)
     stations = board["data"][names.index("stations")]["text"]
     assert {"GMO", "IC", "WRA"} <= set(stations)
     assert "Memphis" in board["data"][names.index("names")]["text"]
+    assert any(text.startswith("<b>") and "Memphis" in text for text in board["data"][names.index("hexes")]["hovertext"])
     assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
     assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
     for chart in (prices, worth):
         (marker,) = [shape for shape in chart["layout"]["shapes"] if shape.get("name") == "step"]
-        assert marker["x0"] == last  # the marker at the step
+        assert marker["x0"] == last  # the marker at the step, numbered as the slider
         ticks = chart["layout"]["xaxis"]["ticktext"]
-        assert ticks[0] in {"Auction", "SR 1", "Draft"} or ticks[0].startswith("SR"), ticks  # the axis in rounds
-        assert "OR 1.1" in ticks
+        assert "SR 1" in ticks and "OR 1.1" in ticks  # the axis in rounds
+        assert chart["layout"]["xaxis"]["tickvals"][ticks.index("OR 1.1")] > chart["layout"]["xaxis"]["tickvals"][0]
         bands = [shape for shape in chart["layout"]["shapes"] if shape.get("type") == "rect"]
         assert bands and all(band["x1"] > band["x0"] for band in bands)  # stock rounds shaded
-    assert worth["data"][0]["line"]["color"] != worth["data"][1]["line"]["color"]
+    worth_colours = [trace["line"]["color"] for trace in worth["data"]]
+    assert len(set(worth_colours)) == 3  # three distinct player colours
+    assert set(trace_names(revenue)) <= {"GMO", "IC", "WRA"} and revenue["data"]
+    played = revenue["layout"]["xaxis"]["categoryarray"]  # operating rounds in play order
+    assert played == sorted(played, key=lambda r: tuple(int(n) for n in r.removeprefix("OR ").split("."))) and played
 
 
 def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, step="3")
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, step="4")
     assert page.code[0].value == "40 p1 par GMO 80,1,4"
     page.button[1].click().run()  # Next
-    assert page.slider[0].value == 4 and page.code[0].value == "50 p2 par IC 90,0,4"
+    assert page.slider[0].value == 5 and page.code[0].value == "50 p2 par IC 90,0,4"
     page.button[0].click().run()  # Previous
     page.button[0].click().run()
-    assert page.slider[0].value == 2 and page.code[0].value == "30 p1 bid BS 40"
+    assert page.slider[0].value == 3 and page.code[0].value == "30 p1 bid BS 40"
     rounds = page.selectbox[1].options
     operating = next(label for label in rounds if label.endswith("OR 1.1"))
     page.selectbox[1].set_value(operating).run()
@@ -209,7 +239,7 @@ def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> N
 
 
 def test_review_of_a_game_without_replay_steps_through_its_actions_only(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, step="0")
+    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, step="1")
     assert page.code[0].value.startswith("1 p1 ")
     assert "without a replay" in page.info[0].value
     assert not page.get("plotly_chart")
@@ -265,7 +295,7 @@ def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboar
     (row,) = [r for _, r in flags.iterrows() if r["game_key"] == FLAGGED_KEY]
     assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "185", FLAGGED_RULE)
     assert "first stock round" in row["message"]
-    assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ}"
+    assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ + 1}"
 
 
 # ------------------------------------------------------------------------------ sharing the archive

@@ -8,6 +8,7 @@ action. Players are known by id: 1 Ann, 2 Bob, 3 Cy, 4 Di, who plays as "Diana" 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -210,3 +211,55 @@ def test_the_ratings_command_prints_each_title_then_all(db: Path) -> None:
     assert "Diana" in first  # Di won both games ended by hand
     missing = CliRunner().invoke(app, ["ratings", "--db", str(db), "--title", "1830"])
     assert missing.exit_code == 0 and "no valid finished game of 1830" in missing.output
+
+
+# ------------------------------------------------------------------------------ the pages
+
+
+def _page(db: Path, monkeypatch: pytest.MonkeyPatch, path: str, **query: str):  # type: ignore[no-untyped-def]
+    from streamlit.testing.v1 import AppTest
+
+    import streamlit as st
+
+    monkeypatch.setenv("RAILLEDGER_DB", str(db))
+    st.cache_data.clear()
+    page = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py"),
+                             default_timeout=60).run()
+    page.query_params.update(query)
+    page.switch_page(path).run()
+    assert not page.exception, page.exception
+    return page
+
+
+def test_the_players_page_shows_the_ratings_and_one_players_record(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = _page(db, monkeypatch, "views/players.py", player="1")
+    board, titles, versus, games = (frame.value for frame in page.dataframe)
+    assert set(board["name"]) == {"Ann", "Bob", "Cy", "Diana"}  # all titles, by default
+    assert list(board["place"]) == sorted(board["place"])
+    assert list(board["page"])[0].startswith("players?player=")
+    assert page.selectbox[1].value == "1"  # Ann, from ?player=1
+    assert list(titles["scope"]) == ["18MS"]
+    assert [tuple(row) for row in versus[["name", "wins", "losses", "ties"]].itertuples(index=False)] == [
+        ("Bob", 2, 1, 0), ("Cy", 2, 0, 0), ("Diana", 1, 0, 0)]
+    assert games["rated"].sum() == 3 and len(games) > 3  # her games that do not count are listed, unticked
+    (history,) = [json.loads(chart.proto.spec) for chart in page.get("plotly_chart")]
+    lines = [trace for trace in history["data"] if trace.get("mode") == "lines+markers"]
+    assert sorted(trace["name"] for trace in lines) == sorted(["18MS", POOLED])
+    assert all(len(trace["x"]) == 3 for trace in lines)  # a point after each of her 3 rated games
+
+
+def test_the_titles_page_shows_counts_lengths_values_endings_and_leaders(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = _page(db, monkeypatch, "views/titles.py")
+    summary, values, leaders = (frame.value for frame in page.dataframe)
+    ms = summary[summary["title"] == "18MS"].iloc[0]
+    assert (ms["counted"], ms["timed"], ms["median_hours"]) == (3, 2, 2.5)
+    assert list(values["players"]) == [3]
+    assert list(leaders["name"])[:1] == [ratings_leader(db)]
+    charts = [json.loads(chart.proto.spec) for chart in page.get("plotly_chart")]
+    assert len(charts) == 2 and charts[1]["data"][0]["y"] == ["the last of its 10 operating rounds"]
+
+
+def ratings_leader(db: Path) -> str:
+    with Archive.open(db, read_only=True) as archive:
+        table = ratings(archive).table.filter(pl.col("scope") == "18MS")
+    return str(table["name"][0])

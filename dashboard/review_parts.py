@@ -8,7 +8,10 @@ A step is numbered one way on every part of the page: the n-th action of the gam
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
+import streamlit as st
 
 from analytics.review import BoardView
 
@@ -20,7 +23,8 @@ COMPANY_COLUMNS = {
     "company": "Company", "price": "Share price", "cash": "Treasury", "trains": "Trains", "tokens": "Stations left",
     "president": "President", "floated": "Floated", "closed": "Closed",
 }
-LOG_COLUMNS = {"here": " ", "step": "Step", "round": "Round", "who": "Who", "does": "Action", "flag": "Flag"}
+LOG_COLUMNS: dict[str, Any] = {"here": " ", "step": "Step", "round": "Round", "who": "Who",
+                               "does": st.column_config.TextColumn("Action", width="large"), "flag": "Flag"}
 
 
 def step_number(seq: pl.Expr | int) -> pl.Expr | int:

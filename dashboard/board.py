@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 
 from analytics.review import BoardView, HexView
@@ -95,8 +96,12 @@ def _track(hex_: HexView) -> list[Point | None]:
     return points
 
 
-def _xy(points: list[Point | None]) -> tuple[list[float | None], list[float | None]]:
-    return [p[0] if p else None for p in points], [p[1] if p else None for p in points]
+def _xy(points: list[Point | None]) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of ``points`` as arrays, a gap (None) as NaN: plotly validates an array at once but
+    a list element by element, and a map has thousands of points."""
+    xs = np.array([p[0] if p else np.nan for p in points], dtype=float)
+    ys = np.array([p[1] if p else np.nan for p in points], dtype=float)
+    return xs, ys
 
 
 MAP_WIDTH = 1000

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+import numpy as np
 import plotly.graph_objects as go
 import polars as pl
 
@@ -30,10 +31,15 @@ ROUND_BAND = "#e8eef6"
 def round_axis(figure: go.Figure, rounds: pl.DataFrame) -> None:
     """Turn a step axis into rounds: a tick named after each round (SR 1, OR 1.1...) at its first
     step, and a band over every round that is not an operating round, so a reader sees at a glance
-    where each round starts and ends. ``rounds``: round, first and last step (GameTables.rounds)."""
-    for row in rounds.filter(~pl.col("round").str.starts_with("OR ")).iter_rows(named=True):
-        figure.add_vrect(x0=row["first"] - 0.5, x1=row["last"] + 0.5, fillcolor=ROUND_BAND, line_width=0,
-                         layer="below")
+    where each round starts and ends. ``rounds``: round, first and last step (GameTables.rounds).
+    The bands are set as one list of shapes: ``add_vrect`` per band validates the whole layout
+    each time, a quarter of a second for a game of 40 rounds."""
+    bands = [
+        {"type": "rect", "xref": "x", "yref": "paper", "x0": row["first"] - 0.5, "x1": row["last"] + 0.5, "y0": 0,
+         "y1": 1, "fillcolor": ROUND_BAND, "line": {"width": 0}, "layer": "below"}
+        for row in rounds.filter(~pl.col("round").str.starts_with("OR ")).iter_rows(named=True)
+    ]
+    figure.update_layout(shapes=[*figure.layout.shapes, *bands])
     figure.update_xaxes(tickmode="array", tickvals=rounds["first"].to_list(), ticktext=rounds["round"].to_list(),
                         tickangle=-60, showgrid=True)
 
@@ -53,11 +59,14 @@ def step_lines(frame: pl.DataFrame, series: str, value: str, step: int, title: s
     for name, rows in frame.sort("seq").group_by(series, maintain_order=True):
         label = str(name[0])
         seqs = rows["seq"].to_list()
-        figure.add_scatter(x=seqs, y=rows[value].to_list(), mode="lines", name=label, customdata=round_of(rounds, seqs),
+        # numpy arrays: plotly validates a list element by element, an array at once (3x faster here)
+        figure.add_scatter(x=rows["seq"].to_numpy(), y=rows[value].to_numpy(), mode="lines", name=label,
+                           customdata=np.array(round_of(rounds, seqs), dtype=object),
                            line={"shape": "hv", "color": colours.get(label)},
                            hovertemplate=f"step %{{x}} (%{{customdata}}): {words} %{{y}}<extra>{label}</extra>")
+    figure.update_layout(shapes=[{"type": "line", "name": "step", "xref": "x", "yref": "paper", "x0": step, "x1": step,
+                                  "y0": 0, "y1": 1, "line": {"color": "#444444", "dash": "dash", "width": 1.5}}])
     round_axis(figure, rounds)
-    figure.add_vline(x=step, line={"color": "#444444", "dash": "dash", "width": 1.5}, name="step")
     return layout(figure, title, "", words, height=380)
 
 

@@ -27,8 +27,8 @@ LOG_COLUMNS: dict[str, Any] = {"here": " ", "step": "Step", "round": "Round", "w
                                "does": st.column_config.TextColumn("Action", width="large"), "flag": "Flag"}
 
 
-def step_number(seq: pl.Expr | int) -> pl.Expr | int:
-    """The step a reader sees for the archive's 0-based ``seq``."""
+def step_number(seq: pl.Expr) -> pl.Expr:
+    """The step a reader sees for the archive's 0-based ``seq`` (see also links.review_url)."""
     return seq + 1
 
 

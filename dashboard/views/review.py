@@ -142,8 +142,8 @@ st.plotly_chart(figure, key="map", config={"scrollZoom": True})
 st.subheader("Stock market")
 st.plotly_chart(charts.market_figure(data.market(game.title), companies, colours), key="market")
 
-shown_rounds = rounds.with_columns(pl.col("first", "last") + 1)  # axes in steps, as the slider counts
-prices, worth = (frame.with_columns(pl.col("seq") + 1) for frame in data.load(data.step_values, db, key))
+shown_rounds = rounds.with_columns(parts.step_number(pl.col("first", "last")))  # axes in steps, as the slider counts
+prices, worth = (frame.with_columns(parts.step_number(pl.col("seq"))) for frame in data.load(data.step_values, db, key))
 price_col, worth_col = st.columns(2)
 price_col.plotly_chart(charts.step_lines(prices, "company", "price", number, "Share prices", shown_rounds, colours),
                        key="prices")

@@ -9,6 +9,7 @@ import streamlit as st
 from analytics.rush import train_order
 from dashboard import charts, data
 from dashboard.colours import train_colours
+from dashboard.review_parts import step_number
 from dashboard.text import md
 
 st.title("Train rush")
@@ -32,8 +33,8 @@ gone_col.plotly_chart(charts.rush_distribution(of_title, "gone", colours), key="
 st.subheader("One game")
 keys = rush.filter(pl.col("title") == title)["game_key"].unique(maintain_order=True).to_list()
 key = st.selectbox("Game", keys)
-game = rush.filter(pl.col("game_key") == key).with_columns(pl.col("first_bought_seq", "gone_seq") + 1)
-rounds = data.load(data.tables, db, key).rounds().with_columns(pl.col("first", "last") + 1)  # steps as the review counts
+game = rush.filter(pl.col("game_key") == key).with_columns(step_number(pl.col("first_bought_seq", "gone_seq")))
+rounds = data.load(data.tables, db, key).rounds().with_columns(step_number(pl.col("first", "last")))  # as the review counts
 st.plotly_chart(charts.rush_timeline(game, rounds, colours), key="timeline")
 st.dataframe(game.drop("game_key", "title"), hide_index=True, width="stretch",
              column_config={"train_type": "Train type", "first_bought_round": "First bought in",

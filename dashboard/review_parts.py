@@ -24,7 +24,7 @@ COMPANY_COLUMNS = {
     "president": "President", "floated": "Floated", "closed": "Closed",
 }
 LOG_COLUMNS: dict[str, Any] = {"here": " ", "step": "Step", "round": "Round", "who": "Who",
-                               "does": st.column_config.TextColumn("Action", width="large"), "flag": "Flag"}
+                               "does": st.column_config.TextColumn("Action", width="medium"), "flag": "Flag"}
 
 
 def step_number(seq: pl.Expr) -> pl.Expr:
@@ -33,14 +33,16 @@ def step_number(seq: pl.Expr) -> pl.Expr:
 
 
 def action_log(steps: pl.DataFrame, flags: pl.DataFrame, seq: int, around: int = LOG_AROUND) -> pl.DataFrame:
-    """The actions from ``around`` before the step to ``around`` after it: a marker on the step
-    itself, step, round, who acted, what they did, and the rule of a flag raised there."""
+    """The actions from ``around`` before the step to ``around`` after it: a marker (▶ on the step
+    itself, ⚑ on a flagged action, in the first column so a narrow table still shows it), step,
+    round, who acted, what they did, and the rule of a flag raised there."""
     flagged = flags.group_by("seq").agg(flag=pl.col("rule").str.join(", "))
     return (
         steps.filter(pl.col("seq").is_between(seq - around, seq + around))
         .join(flagged, on="seq", how="left")
         .sort("seq")
-        .select(here=pl.when(pl.col("seq") == seq).then(pl.lit("▶")).otherwise(pl.lit("")),
+        .select(here=pl.when(pl.col("seq") == seq).then(pl.lit("▶")).otherwise(pl.lit(""))
+                + pl.when(pl.col("flag").is_not_null()).then(pl.lit("⚑")).otherwise(pl.lit("")),
                 step=step_number(pl.col("seq")), round=pl.col("round").fill_null(""), who="who", does="does",
                 flag=pl.col("flag").fill_null(""))
     )

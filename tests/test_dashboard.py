@@ -161,8 +161,8 @@ def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard
     assert FLAGGED_RULE in page.warning[0].value
     assert page.selectbox[1].value.endswith("SR 1")  # the round picker follows the step
     log = page.dataframe[0].value
-    here = log[log["here"] == "▶"].iloc[0]
-    assert (here["step"], here["flag"]) == (FLAGGED_SEQ + 1, FLAGGED_RULE)  # the log marks the step and its flag
+    here = log[log["here"].str.startswith("▶")].iloc[0]
+    assert (here["step"], here["flag"], here["here"]) == (FLAGGED_SEQ + 1, FLAGGED_RULE, "▶⚑")  # the step, flagged
     assert list(log["step"]) == list(range(FLAGGED_SEQ + 1 - 6, FLAGGED_SEQ + 1 + 7))
     assert set(log[log["step"] != FLAGGED_SEQ + 1]["flag"]) == {""}
 

@@ -1,10 +1,11 @@
-"""What the dashboard's game review needs beyond plain table reads: the map at a step, and the
-notation text of every action.
+"""What the dashboard's game review needs beyond plain table reads: the position at a step (map,
+private companies, what else was legal), the notation text of every action, and the rounds.
 
 The archive keeps per-action numbers (cash, prices, trains) but not the board, because tiles and
 tokens are bulky to store per action and cheap to rebuild: replaying one 18MS game takes a few
-tens of milliseconds. So the board at a step is replayed from the record on demand, one game at
-a time, the way ingest replayed it (``keep_going``: an illegal action is flagged and skipped).
+tens of milliseconds. So the position at a step is replayed from the record on demand, one game at
+a time, the way ingest replayed it (``keep_going``: an illegal action is flagged and skipped), and
+the legal-action generator is asked, on the way, what could have been done instead.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ import polars as pl
 
 from analytics.frames import game_rows
 from analytics.scope import NOT_JUDGED
-from ingest.model import Record
+from ingest.model import Action, Record
 from ingest.notation import write_action
 from records import Archive
 from replay import Game, IllegalAction
 from replay.hexgrid import coordinates
+from replay.moves import move_key
 from replay.titles import title_named
 from replay.titles import SUPPORTED
 
-REVIEW_TABLES = ("steps", "player_states", "company_states", "flags", "runs")
+REVIEW_TABLES = ("steps", "player_states", "company_states", "flags", "runs", "events")
 """Per-game tables the review page steps through; each holds a few hundred to a few thousand rows."""
 
 
@@ -49,13 +51,40 @@ class HexView:
 
 
 @dataclass(frozen=True, slots=True)
+class PrivateView:
+    """A private company after a step: who holds it (a player's name, a company's symbol, or
+    ``bank``) and whether it has closed."""
+
+    company: str
+    name: str
+    owner: str
+    value: int
+    revenue: int
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One action the rules allowed before a step: who, what (in notation, without id and
+    entity), and whether it is the move the record made there."""
+
+    who: str
+    kind: str
+    action: str
+    taken: bool
+
+
+@dataclass(frozen=True, slots=True)
 class BoardView:
-    """The map after action ``seq``, with that action in notation and its flag, if any."""
+    """The position after action ``seq``: the map, the private companies, that action in notation
+    and its flag, if any, and every action that was legal instead of it (``alternatives``)."""
 
     seq: int
     hexes: tuple[HexView, ...]
     action: str
     flag: str | None
+    privates: tuple[PrivateView, ...] = ()
+    alternatives: tuple[Alternative, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,13 +97,27 @@ class GameTables:
     players: pl.DataFrame
     """seat, name"""
     steps: pl.DataFrame
-    """seq, action_id, round, phase, round_index (the round's position, as in the per-round tables), action"""
+    """seq, action_id, round, phase, round_index (the round's position, as in the per-round
+    tables), action (the notation line), who (the acting player's name or company) and does (the
+    line without its id and entity)"""
     player_states: pl.DataFrame
     company_states: pl.DataFrame
     flags: pl.DataFrame
     runs: pl.DataFrame
     """The revenue audit of each run: seq, company, declared, engine, optimum, proven, and both
     route sets as JSON (``declared_routes``, ``optimal_routes``: train, revenue, stops)."""
+    events: pl.DataFrame
+    """seq, ordinal, kind, subject, amount, detail: pars, trains bought and rusted, phases..."""
+
+    def rounds(self) -> pl.DataFrame:
+        """One row per round in play order: round_index, round, first and last seq. Empty for a
+        game without replay rows."""
+        return (
+            self.steps.drop_nulls("round_index")
+            .group_by("round_index")
+            .agg(pl.col("round").first(), first=pl.col("seq").min(), last=pl.col("seq").max())
+            .sort("round_index")
+        )
 
 
 def game_tables(archive: Archive, key: str) -> GameTables:
@@ -86,8 +129,12 @@ def game_tables(archive: Archive, key: str) -> GameTables:
     """
     record = archive.record(key)
     tables = {name: game_rows(archive, name, record.key).drop("game_key") for name in REVIEW_TABLES}
-    texts = pl.DataFrame({"seq": range(len(record.actions)), "action": action_texts(record)},
-                         schema={"seq": pl.Int32, "action": pl.Utf8})
+    lines = action_texts(record)
+    texts = pl.DataFrame(
+        {"seq": range(len(record.actions)), "action": lines,
+         "who": [_who(record, action.entity.kind, action.entity.id) for action in record.actions],
+         "does": [line.split(" ", 2)[2] for line in lines]},  # a line is: id, entity, type, fields
+        schema={"seq": pl.Int32, "action": pl.Utf8, "who": pl.Utf8, "does": pl.Utf8})
     steps = tables["steps"].sort("seq")
     steps = steps.with_columns(
         ((pl.col("round") != pl.col("round").shift()).fill_null(True).cum_sum() - 1).alias("round_index")
@@ -103,7 +150,17 @@ def game_tables(archive: Archive, key: str) -> GameTables:
         company_states=tables["company_states"],
         flags=tables["flags"],
         runs=tables["runs"],
+        events=tables["events"].sort("ordinal"),
     )
+
+
+def _who(record: Record, kind: str, entity: object) -> str:
+    """The acting entity as a reader knows it: a player by name, anything else by its id."""
+    if kind == "player":
+        for player in record.players:
+            if player.id == entity:
+                return player.name
+    return str(entity)
 
 
 def action_texts(record: Record) -> list[str]:
@@ -118,7 +175,8 @@ def can_replay(title: str) -> bool:
 
 
 def board_at(record: Record, seq: int) -> BoardView:
-    """Replay ``record`` up to and including action ``seq`` and return the map to draw.
+    """Replay ``record`` up to and including action ``seq`` and return the position to show,
+    with the legal actions the game offered just before action ``seq``.
 
     Raises KeyError for a title without a complete engine and IndexError for a step outside the
     record.
@@ -130,7 +188,10 @@ def board_at(record: Record, seq: int) -> BoardView:
     game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
                       game_id=record.game_id, created=record.created)
     flag = None
+    alternatives: tuple[Alternative, ...] = ()
     for index, action in enumerate(record.actions[: seq + 1]):
+        if index == seq:
+            alternatives = _alternatives(game, record, action)
         try:
             game.process(action)
         except IllegalAction as illegal:
@@ -156,7 +217,31 @@ def board_at(record: Record, seq: int) -> BoardView:
             layout=game.title.layout,
         ))
     seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
-    return BoardView(seq, tuple(hexes), write_action(record.actions[seq], seats), flag)
+    return BoardView(seq, tuple(hexes), write_action(record.actions[seq], seats), flag, _privates(game, record),
+                     alternatives)
+
+
+def _alternatives(game: Game, record: Record, taken: Action) -> tuple[Alternative, ...]:
+    """Every legal action of the position, the recorded one marked (by the move it makes, so a
+    different certificate of the same bundle is the same move)."""
+    seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
+    made = move_key(game, taken)
+    return tuple(
+        Alternative(_who(record, action.entity.kind, action.entity.id), action.type,
+                    write_action(action, seats).split(" ", 2)[2],
+                    move_key(game, action) == made)
+        for action in game.legal_actions()
+    )
+
+
+def _privates(game: Game, record: Record) -> tuple[PrivateView, ...]:
+    names = {player.id: player.name for player in record.players}
+    return tuple(
+        PrivateView(company.sym, company.name,
+                    "bank" if company.owner is None else names.get(company.owner, str(company.owner)),
+                    company.value, company.revenue, company.closed)
+        for company in game.companies.values()
+    )
 
 
 def market_grid(title: str) -> pl.DataFrame:

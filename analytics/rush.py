@@ -7,11 +7,14 @@ the 6th OR" means the same thing in every game of a title.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import polars as pl
 
 from analytics.frames import game_rows, train_type
 from analytics.scope import Scope
 from records import Archive
+from replay.titles import SUPPORTED, title_named
 
 EVENT_NAMES = {"train": "bought", "rust": "gone"}
 """Event kinds of the archive -> what they mean for a train type."""
@@ -79,3 +82,10 @@ def _or_ordinals(steps: pl.DataFrame) -> pl.DataFrame:
 
 def _titles(archive: Archive) -> pl.DataFrame:
     return archive.table("games").select(game_key="key", title="title")
+
+
+def train_order(title: str, seen: Iterable[str] = ()) -> list[str]:
+    """The title's train types in the order they come out (its trains.json), then any other type
+    ``seen`` in the archive (a title without an engine has only those, sorted)."""
+    known = [train.name for train in title_named(title).trains] if title in SUPPORTED else []
+    return known + sorted(set(seen) - set(known))

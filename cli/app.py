@@ -29,6 +29,7 @@ from cli.crosscheck import crosscheck
 from cli.legal import legal
 from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption
 from cli.options import fail as _fail
+from cli.ratings import ratings
 from cli.options import reading as _reading
 from cli.options import waiting as _waiting
 from cli.output import cell, consoles, plain, say
@@ -57,6 +58,7 @@ out, err = consoles()
 app.command("legal")(legal)
 app.command("crosscheck")(crosscheck)
 app.command("report")(report)
+app.command("ratings")(ratings)
 
 MaxSizeOption = Annotated[
     int,

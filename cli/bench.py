@@ -193,7 +193,8 @@ def fill(archive: Archive, records: list[Record], games: int, replay: bool = Tru
     return games
 
 
-DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/rush.py", "views/balance.py", "views/validation.py")
+DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/players.py", "views/titles.py", "views/rush.py",
+                   "views/balance.py", "views/validation.py")
 
 
 def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 
 from analytics.review import BoardView, HexView
@@ -95,14 +96,35 @@ def _track(hex_: HexView) -> list[Point | None]:
     return points
 
 
-def _xy(points: list[Point | None]) -> tuple[list[float | None], list[float | None]]:
-    return [p[0] if p else None for p in points], [p[1] if p else None for p in points]
+def _xy(points: list[Point | None]) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of ``points`` as arrays, a gap (None) as NaN: plotly validates an array at once but
+    a list element by element, and a map has thousands of points."""
+    xs = np.array([p[0] if p else np.nan for p in points], dtype=float)
+    ys = np.array([p[1] if p else np.nan for p in points], dtype=float)
+    return xs, ys
+
+
+MAP_WIDTH = 1000
+"""Pixels the map is drawn for: the page's width in Streamlit's wide layout on a laptop screen."""
+HEIGHTS = (420, 900)
+
+
+def map_scale(view: BoardView) -> tuple[int, float]:
+    """(height in pixels, pixels per hex unit) that fit the whole map in :data:`MAP_WIDTH`: a wide
+    map (1871) gets a low figure, not a tall one with the hexes shrunk to dots."""
+    points = [centre(h) for h in view.hexes] or [(0.0, 0.0)]
+    span_x = max(p[0] for p in points) - min(p[0] for p in points) + 2.2
+    span_y = max(p[1] for p in points) - min(p[1] for p in points) + 2.2
+    height = int(min(max(MAP_WIDTH * span_y / span_x, HEIGHTS[0]), HEIGHTS[1]))
+    return height, min(MAP_WIDTH / span_x, height / span_y)
 
 
 def map_figure(view: BoardView, colours: dict[str, str]) -> go.Figure:
-    """The whole map at one step. Traces: one per hex colour, then track, stations, towns,
-    offboards and names, each named so a legend or a test can find it. ``colours`` maps company
-    symbols to their colours (see :mod:`dashboard.colours`)."""
+    """The whole map at one step. Traces: one per hex colour, then track, hover spots, stations,
+    towns, offboards and names, each named so a legend or a test can find it. ``colours`` maps
+    company symbols to their colours (see :mod:`dashboard.colours`). Markers and labels scale
+    with the hexes, so a station stays inside its city and above the city's name."""
+    height, unit = map_scale(view)
     figure = go.Figure()
     by_colour: dict[str, list[Point | None]] = {}
     for hex_ in view.hexes:
@@ -113,21 +135,40 @@ def map_figure(view: BoardView, colours: dict[str, str]) -> go.Figure:
                            line={"color": "#8a8a8a", "width": 1}, name=f"{colour} hexes", hoverinfo="skip")
     track = [p for hex_ in view.hexes for p in _track(hex_)]
     xs, ys = _xy(track)
-    figure.add_scatter(x=xs, y=ys, mode="lines", line={"color": TRACK, "width": 4}, name="track", hoverinfo="skip")
-    _add_stations(figure, view, colours)
-    _add_stops(figure, view, "t", "towns", {"symbol": "circle", "size": 9, "color": TRACK})
-    _add_stops(figure, view, "o", "offboards", {"symbol": "diamond", "size": 11, "color": "#7a1f17"})
-    _add_names(figure, view)
+    figure.add_scatter(x=xs, y=ys, mode="lines", line={"color": TRACK, "width": max(2.0, unit * 0.12)}, name="track",
+                       hoverinfo="skip")
+    _add_hover_spots(figure, view, unit)
+    _add_stations(figure, view, colours, unit)
+    _add_stops(figure, view, "t", "towns", {"symbol": "circle", "size": max(5.0, unit * 0.25), "color": TRACK})
+    _add_stops(figure, view, "o", "offboards", {"symbol": "diamond", "size": max(6.0, unit * 0.3), "color": "#7a1f17"})
+    _add_names(figure, view, unit)
     figure.update_layout(
-        showlegend=False, height=640, margin={"l": 0, "r": 0, "t": 0, "b": 0},
-        plot_bgcolor="white", paper_bgcolor="white",
+        showlegend=False, height=height, margin={"l": 0, "r": 0, "t": 0, "b": 0},
+        plot_bgcolor="white", paper_bgcolor="white", dragmode="pan",
         xaxis={"visible": False, "scaleanchor": "y", "scaleratio": 1},
         yaxis={"visible": False},
     )
     return figure
 
 
-def _add_stations(figure: go.Figure, view: BoardView, colours: dict[str, str]) -> None:
+SLOT_SPACING = 0.5
+"""Hex units between the centres of two station slots of one city."""
+
+
+def _add_hover_spots(figure: go.Figure, view: BoardView, unit: float) -> None:
+    """An invisible spot over each hex, so hovering anywhere on it names the hex, its location,
+    its tile and its stations."""
+    hovers = []
+    for hex_ in view.hexes:
+        tile = f"tile {hex_.tile}, rotation {hex_.rotation}" if hex_.tile else "as printed"
+        stations = ", ".join(company or "free" for slots in hex_.cities for company in slots)
+        hovers.append(f"<b>{hex_.hex}</b> {hex_.location or ''}<br>{tile}" + (f"<br>stations: {stations}" if stations else ""))
+    xs, ys = _xy([centre(h) for h in view.hexes])
+    figure.add_scatter(x=xs, y=ys, mode="markers", name="hexes", hovertext=hovers, hoverinfo="text",
+                       marker={"size": unit * 1.5, "color": "rgba(0,0,0,0)"})
+
+
+def _add_stations(figure: go.Figure, view: BoardView, colours: dict[str, str], unit: float) -> None:
     """One marker per station slot, side by side in its city; a filled slot shows its company."""
     xs, ys, labels, fills, hovers = [], [], [], [], []
     for hex_ in view.hexes:
@@ -135,15 +176,16 @@ def _add_stations(figure: go.Figure, view: BoardView, colours: dict[str, str]) -
         for index, slots in enumerate(hex_.cities):
             cx, cy = stops[f"c{index}"]
             for slot, company in enumerate(slots):
-                xs.append(cx + (slot - (len(slots) - 1) / 2) * 0.42)
+                xs.append(cx + (slot - (len(slots) - 1) / 2) * SLOT_SPACING)
                 ys.append(cy)
                 labels.append(company or "")
                 fills.append(colours.get(company, "#555555") if company else "white")
                 hovers.append(f"{hex_.hex} {hex_.location or ''}: {company or 'free slot'}")
+    size = min(max(unit * SLOT_SPACING * 0.92, 9.0), 26.0)
     figure.add_scatter(
         x=xs, y=ys, mode="markers+text", name="stations", text=labels, hovertext=hovers, hoverinfo="text",
-        textfont={"size": 9, "color": "white"},
-        marker={"size": 24, "color": fills, "line": {"color": TRACK, "width": 2}},
+        textfont={"size": min(max(size * 0.38, 6.0), 10.0), "color": "white"},
+        marker={"size": size, "color": fills, "line": {"color": TRACK, "width": 1.5}},
     )
 
 
@@ -154,18 +196,29 @@ def _add_stops(figure: go.Figure, view: BoardView, kind: str, name: str, marker:
     figure.add_scatter(x=xs, y=ys, mode="markers", name=name, marker=marker, hoverinfo="skip")
 
 
-def _add_names(figure: go.Figure, view: BoardView) -> None:
-    """Location names under each hex's centre, and the hex id, tile and rotation on hover."""
-    xs, ys, names, hovers = [], [], [], []
+def _add_names(figure: go.Figure, view: BoardView, unit: float) -> None:
+    """Location names in the lower part of each hex, below its stations; a long name is broken
+    over two lines so it stays within its hex instead of running over the neighbours'."""
+    xs, ys, names = [], [], []
     for hex_ in view.hexes:
         x, y = centre(hex_)
         xs.append(x)
         ys.append(y - 0.62)
-        names.append(hex_.location or "")
-        tile = f"tile {hex_.tile} rotation {hex_.rotation}" if hex_.tile else "printed"
-        hovers.append(f"{hex_.hex} {hex_.location or ''}<br>{tile}")
-    figure.add_scatter(x=xs, y=ys, mode="text", name="names", text=names, hovertext=hovers, hoverinfo="text",
-                       textfont={"size": 10, "color": "#333333"})
+        names.append(_wrapped(hex_.location or ""))
+    figure.add_scatter(x=xs, y=ys, mode="text", name="names", text=names, hoverinfo="skip",
+                       textfont={"size": min(max(unit * 0.22, 6.0), 11.0), "color": "#333333"})
+
+
+WRAP = 11
+"""Characters after which a name is broken at a space."""
+
+
+def _wrapped(name: str) -> str:
+    if len(name) <= WRAP or " " not in name:
+        return name
+    middle = len(name) // 2
+    cut = min((i for i, c in enumerate(name) if c == " "), key=lambda i: abs(i - middle))
+    return f"{name[:cut]}<br>{name[cut + 1:]}"
 
 
 def add_routes(figure: go.Figure, view: BoardView, routes: list[dict[str, Any]], name: str, colour: str,

@@ -26,9 +26,11 @@ import streamlit as st
 
 from analytics.balance import winner_correlations
 from analytics.prices import net_worth_by_step, share_prices_by_step
+from analytics.ratings import Ratings, player_games, ratings
 from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
 from analytics.rush import train_rush, train_rush_distribution
 from analytics.scope import counted_games
+from analytics.titles import TitleStatistics, title_statistics
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from dashboard.text import md
 from ingest.model import Record
@@ -154,3 +156,23 @@ def shortfalls(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(revenue left on the table per game, per title and president)."""
     with _archive(db) as archive:
         return shortfalls_by_game(archive), shortfalls_by_player(archive)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=4)
+def player_ratings(db: str, manual_ends: bool) -> Ratings:
+    """Ratings of every player over the valid finished games (and those ended by hand, if asked)."""
+    with _archive(db) as archive:
+        return ratings(archive, manual_ends)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=16)
+def games_of(db: str, player: str) -> pl.DataFrame:
+    """Every archived game of one player (an 18xx.games user id, or a hotseat name)."""
+    with _archive(db) as archive:
+        return player_games(archive, player)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=4)
+def titles(db: str, manual_ends: bool) -> TitleStatistics:
+    with _archive(db) as archive:
+        return title_statistics(archive, manual_ends)

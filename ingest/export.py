@@ -92,6 +92,7 @@ def parse_export(data: Any) -> tuple[Record, Places]:
         result=_result(data.get("result"), players),
         programs=tuple(programs),
         created=_day(data.get("created_at")),
+        duration=_duration(data, raw),
     )
     return record, Places(header=HEADER_FIELDS, actions=places)
 
@@ -122,6 +123,8 @@ def write_export(record: Record) -> dict[str, Any]:
     }
     if record.created is not None:
         export["created_at"] = record.created
+    if record.duration is not None:
+        export[DURATION] = record.duration  # railledger's, like "source": the timestamps it came from are dropped
     if record.source != SOURCE:
         export["source"] = record.source  # not an 18xx.games key; it ignores it, we read it back
     if record.status is not None:
@@ -162,6 +165,30 @@ def _optional_rules(raw: Any) -> tuple[Any, ...]:
     if not isinstance(raw, list):
         raise RecordError(f"must be a list of texts, got {shown(raw)}", field="settings.optional_rules")
     return tuple(raw)
+
+
+DURATION = "duration"
+"""The key an export written by railledger keeps a record's duration under."""
+
+
+def _duration(data: dict[str, Any], raw: list[Any]) -> int | None:
+    """Seconds from ``created_at`` to the last action's ``created_at``, both Unix times (an
+    export railledger wrote gives it as ``duration``); None when either is missing. The last in
+    the list, not the latest: the server inserts fix-up actions years later in the middle of a
+    game (18Texas 65394 has passes dated 2023 in a 2022 game)."""
+    if DURATION in data:
+        value = data[DURATION]
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= LAST_TIME:
+            return value
+        raise RecordError(f"must be a whole number of seconds (0 to {LAST_TIME}), got {shown(value)}", field=DURATION)
+    start, end = data.get("created_at"), raw[-1].get("created_at") if raw else None
+    if not (isinstance(start, (int, float)) and isinstance(end, (int, float)) and _is_time(start) and _is_time(end)):
+        return None
+    return max(0, int(end) - int(start))
+
+
+def _is_time(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= LAST_TIME
 
 
 def _day(created_at: Any) -> str | None:

@@ -60,6 +60,8 @@ def write(record: Record) -> str:
         lines.append(f"[Player {seat} {_json(player.id)} {_json(player.name)}]")
     if record.created is not None:
         lines.append(f"[Date {_json(record.created)}]")
+    if record.duration is not None:
+        lines.append(f"[Duration {_json(record.duration)}]")
     if record.seed is not None:
         lines.append(f"[Seed {_json(record.seed)}]")
     if record.optional_rules:
@@ -307,6 +309,7 @@ def read(text: str, origin: str | None = None) -> Record:
 HEADER_KEYS = {
     "title": "Title", "source": "Source", "game_id": "Game", "seed": "Seed", "optional_rules": "OptionalRules",
     "status": "Status", "result": "Result", "created": "Date",
+    "duration": "Duration",
 }
 """Record field -> its header key."""
 
@@ -367,6 +370,7 @@ def read_located(text: str, origin: str | None = None) -> tuple[Record, Places]:
         result=_read_result(header.get("Result"), origin, header_line.get("Result")),
         programs=tuple(programs),
         created=_single(header, "Date", None),
+        duration=_single(header, "Duration", None),
     )
     lines = {name: header_line[key] for name, key in HEADER_KEYS.items() if key in header_line}
     lines["players"] = player_lines[0]
@@ -382,7 +386,7 @@ def read_located(text: str, origin: str | None = None) -> tuple[Record, Places]:
 
 _REQUIRED_HEADERS = ("Notation", "Title", "Source", "Game")
 _SINGLE_HEADERS: dict[str, type] = {
-    "Notation": int, "Title": str, "Source": str, "Game": str, "Seed": int, "Status": str, "Date": str,
+    "Notation": int, "Title": str, "Source": str, "Game": str, "Seed": int, "Status": str, "Date": str, "Duration": int,
 }
 _LIST_HEADERS = ("OptionalRules", "Result")
 

@@ -290,6 +290,7 @@ class Fields:
 NAME = Text(MAX_NAME)
 TEXT = Text(MAX_TEXT)
 INT64 = Whole(-BIGINT - 1, BIGINT, "a whole number of at most 64 bits")
+DURATION = Whole(0, BIGINT, "a whole number of seconds, 0 or more")
 """What a BIGINT column holds."""
 ID = NumberOrText(INT64, NAME)
 """A player's or an entity's id: an 18xx.games number, or a text (a hotseat player's name, a symbol)."""
@@ -411,6 +412,8 @@ def _check_header(record: Record, places: Places) -> None:
         check("status", STATUS, record.status)
     if record.created is not None:
         _check_day(record.created, lambda message: fail("created", message))
+    if record.duration is not None:
+        check("duration", DURATION, record.duration)
     if record.result is not None:
         _check_result(record, lambda message: fail("result", message))
     for name, actions in (("actions", record.actions), ("programs", record.programs)):

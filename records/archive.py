@@ -70,6 +70,52 @@ ORDER BY g.title
 """
 
 
+FACTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "key": pl.Utf8,
+    "title": pl.Utf8,
+    "source_id": pl.Utf8,
+    "created": pl.Utf8,
+    "duration": pl.Int64,
+    "status": pl.Utf8,
+    "has_result": pl.Boolean,
+    "replay_matches": pl.Boolean,
+    "players": pl.Int64,
+    "actions": pl.Int64,
+    "operating_rounds": pl.Int64,
+    "end_reason": pl.Utf8,
+    "end_game_action": pl.Boolean,
+    "order": pl.Int64,
+}
+
+_FACTS_QUERY = """
+WITH acted AS (
+    SELECT game_key, count(*) AS actions, bool_or(type = 'end_game') AS end_game_action
+    FROM actions GROUP BY game_key),
+seated AS (SELECT game_key, count(*) AS players FROM players GROUP BY game_key),
+operated AS (
+    SELECT game_key, count(DISTINCT round) FILTER (WHERE starts_with(round, 'OR ')) AS operating_rounds
+    FROM steps GROUP BY game_key),
+ended AS (SELECT game_key, arg_min(subject, ordinal) AS end_reason FROM events WHERE kind = 'game_end' GROUP BY game_key)
+SELECT g.key, g.title, g.source_id, g.created, g.duration, g.status,
+       g.result IS NOT NULL AND g.result <> '{}' AS has_result,
+       g.replay_matches,
+       coalesce(seated.players, 0) AS players,
+       coalesce(acted.actions, 0) AS actions,
+       operated.operating_rounds,
+       ended.end_reason,
+       coalesce(acted.end_game_action, false) AS end_game_action,
+       row_number() OVER (ORDER BY g.created NULLS LAST, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id, g.key)
+           AS "order"
+FROM games g
+LEFT JOIN acted ON acted.game_key = g.key
+LEFT JOIN seated ON seated.game_key = g.key
+LEFT JOIN operated ON operated.game_key = g.key
+LEFT JOIN ended ON ended.game_key = g.key
+WHERE $title IS NULL OR lower(g.title) = lower($title)
+ORDER BY "order"
+"""
+
+
 @dataclass(frozen=True)
 class Stored:
     """What the archive holds of a game, as an ingest needs it before deciding to replay it."""
@@ -285,6 +331,19 @@ class Archive:
         """
         rows = self._con.execute(_GAMES_QUERY, {"title": title, "player": player}).fetchall()
         return pl.DataFrame(rows, schema=GAMES_SCHEMA, orient="row")
+
+    @_reading
+    def game_facts(self, title: str | None = None) -> pl.DataFrame:
+        """One row per game (of a title, ignoring case) with what deciding whether it counts for
+        ratings and title statistics needs, counted inside DuckDB: status, whether a result was
+        recorded (``has_result``: not NULL, not empty) and the replay matched it, players,
+        actions, its duration (seconds from creation to the last action, NULL when not timed), operating rounds played (distinct ``OR`` labels of its steps; NULL without a
+        replay), the engine's end reason (NULL when the game did not end), whether the record
+        holds an ``end_game`` action, and ``order``: 1, 2... by creation day, then source id
+        (numerically where it is a number), the order in which the games were played.
+        """
+        rows = self._con.execute(_FACTS_QUERY, {"title": title}).fetchall()
+        return pl.DataFrame(rows, schema=FACTS_SCHEMA, orient="row")
 
     @_reading
     def summary(self) -> pl.DataFrame:

@@ -23,6 +23,7 @@ from ingest.model import Action, Entity, Player, PlayerId, Record, SourceText
 
 GAME_COLUMNS = (
     "key", "title", "source", "source_id", "seed", "optional_rules", "status", "result", "content_hash", "created",
+    "duration",
 )
 """Columns of ``games`` that come from the record (``origin`` and ``ingested_at`` come from the store)."""
 
@@ -84,6 +85,7 @@ def encode(record: Record) -> GameRows:
             "result": result,
             "content_hash": content_hash(record),
             "created": record.created,
+            "duration": record.duration,
         },
         players={
             "seat": list(range(1, len(record.players) + 1)),
@@ -120,6 +122,7 @@ def decode(
         result=_decode_result(game["result"], seated),
         programs=_decode_actions(programs),
         created=game["created"],
+        duration=game["duration"],
     )
 
 
@@ -151,6 +154,8 @@ def canonical_json(record: Record) -> str:
         "actions": [_action_document(a) for a in record.actions],
         "programs": [_action_document(a) for a in record.programs],
     }
+    if record.duration is not None:
+        document["duration"] = record.duration  # only when known, so older records keep their hash
     return json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 

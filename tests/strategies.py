@@ -141,4 +141,5 @@ def records(draw: st.DrawFn) -> Record:
         result=result,
         programs=tuple(programs),
         created=draw(st.none() | st.dates().map(lambda d: d.isoformat())),
+        duration=draw(st.none() | st.integers(0, 10**8)),
     )

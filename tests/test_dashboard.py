@@ -173,45 +173,82 @@ def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: py
 
 
 def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step=str(FLAGGED_SEQ))
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step=str(FLAGGED_SEQ + 1))
     assert page.selectbox[0].value == FLAGGED_KEY
-    assert page.slider[0].value == FLAGGED_SEQ
+    assert page.slider[0].value == FLAGGED_SEQ + 1  # step n is the n-th action, on every part of the page
     assert page.code[0].value == FLAGGED_ACTION
+    assert page.markdown[0].value.startswith(f"**Step {FLAGGED_SEQ + 1} of ")
     assert FLAGGED_RULE in page.warning[0].value
     assert page.selectbox[1].value.endswith("SR 1")  # the round picker follows the step
+    log = page.dataframe[0].value
+    here = log[log["here"].str.startswith("▶")].iloc[0]
+    assert (here["step"], here["flag"], here["here"]) == (FLAGGED_SEQ + 1, FLAGGED_RULE, "▶⚑")  # the step, flagged
+    assert list(log["step"]) == list(range(FLAGGED_SEQ + 1 - 6, FLAGGED_SEQ + 1 + 7))
+    assert set(log[log["step"] != FLAGGED_SEQ + 1]["flag"]) == {""}
+
+
+def test_review_jumps_to_the_previous_and_next_flag(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step="2")
+    previous_flag, next_flag = page.button[2], page.button[3]
+    assert previous_flag.disabled and not next_flag.disabled
+    next_flag.click().run()
+    assert page.slider[0].value == FLAGGED_SEQ + 1 and page.code[0].value == FLAGGED_ACTION
+    assert page.button[3].disabled and page.button[2].disabled  # at the game's only flag
+    page.button[1].click().run()  # Next
+    assert not page.button[2].disabled
+    page.button[2].click().run()  # back to the flag
+    assert page.slider[0].value == FLAGGED_SEQ + 1
 
 
 def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/review.py", game=SHORT_KEY)
     last = page.slider[0].value
-    assert last == 78  # opens at the last action of the 79
-    players, companies = page.dataframe[0].value, page.dataframe[1].value
+    assert last == 79  # opens at the last of the 79 actions
+    log, legal, players, companies, privates, trains = (frame.value for frame in page.dataframe)
     assert list(players["player"]) == ["Ada", "Brunel", "Cugnot"]
     assert sorted(companies["company"]) == ["GMO", "IC", "WRA"]
     assert set(companies["president"]) <= {"Ada", "Brunel", "Cugnot"}
+    assert set(privates["owner"]) <= {"Ada", "Brunel", "Cugnot", "bank", "GMO", "IC", "WRA"} and len(privates)
+    assert list(trains["step"]) == sorted(trains["step"], reverse=True) and set(trains["event"]) <= {"bought", "rusted"}
+    assert "2+" in set(t.split("-")[0] for t in trains["train"])
+    assert legal["taken"].sum() <= 1 and len(legal) >= 1  # what the engine offered before the last action
+    assert log["step"].iloc[-1] == last
 
-    market, board, prices, worth = figures(page)
+    board, market, prices, worth, revenue = figures(page)
     assert trace_names(market) == ["market", "companies"]
     assert sorted(market["data"][1]["text"]) == ["GMO", "IC", "WRA"]
     names = trace_names(board)
-    assert {"white hexes", "red hexes", "yellow hexes", "track", "stations", "towns", "offboards", "names"} <= set(names)
+    assert {"white hexes", "red hexes", "yellow hexes", "track", "hexes", "stations", "towns", "offboards",
+            "names"} <= set(names)
     stations = board["data"][names.index("stations")]["text"]
     assert {"GMO", "IC", "WRA"} <= set(stations)
     assert "Memphis" in board["data"][names.index("names")]["text"]
+    assert any(text.startswith("<b>") and "Memphis" in text for text in board["data"][names.index("hexes")]["hovertext"])
     assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
     assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
     for chart in (prices, worth):
-        assert chart["layout"]["shapes"][0]["x0"] == last  # the marker at the step
+        (marker,) = [shape for shape in chart["layout"]["shapes"] if shape.get("name") == "step"]
+        assert marker["x0"] == last  # the marker at the step, numbered as the slider
+        ticks = chart["layout"]["xaxis"]["ticktext"]
+        assert "SR 1" in ticks and "OR 1.1" in ticks  # the axis in rounds
+        assert chart["layout"]["xaxis"]["tickvals"][ticks.index("OR 1.1")] > chart["layout"]["xaxis"]["tickvals"][0]
+        bands = [shape for shape in chart["layout"]["shapes"] if shape.get("type") == "rect"]
+        assert bands and all(band["x1"] > band["x0"] for band in bands)  # stock rounds shaded
+    worth_colours = [trace["line"]["color"] for trace in worth["data"]]
+    assert len(set(worth_colours)) == 3  # three distinct player colours
+    assert set(trace_names(revenue)) <= {"GMO", "IC", "WRA"} and revenue["data"]
+    played = revenue["layout"]["xaxis"]["categoryarray"]  # operating rounds in play order
+    assert played == sorted(played, key=lambda r: tuple(int(n) for n in r.removeprefix("OR ").split("."))) and played
 
 
 def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, step="3")
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, step="4")
     assert page.code[0].value == "40 p1 par GMO 80,1,4"
     page.button[1].click().run()  # Next
-    assert page.slider[0].value == 4 and page.code[0].value == "50 p2 par IC 90,0,4"
+    assert page.slider[0].value == 5 and page.code[0].value == "50 p2 par IC 90,0,4"
     page.button[0].click().run()  # Previous
     page.button[0].click().run()
-    assert page.slider[0].value == 2 and page.code[0].value == "30 p1 bid BS 40"
+    assert page.slider[0].value == 3 and page.code[0].value == "30 p1 bid BS 40"
     rounds = page.selectbox[1].options
     operating = next(label for label in rounds if label.endswith("OR 1.1"))
     page.selectbox[1].set_value(operating).run()
@@ -222,7 +259,7 @@ def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> N
 
 
 def test_review_of_a_game_without_replay_steps_through_its_actions_only(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, step="0")
+    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, step="1")
     assert page.code[0].value.startswith("1 p1 ")
     assert "without a replay" in page.info[0].value
     assert not page.get("plotly_chart")
@@ -235,10 +272,18 @@ def test_train_rush_page_shows_the_distribution_and_a_game_timeline(dashboard: A
     page = open_page(dashboard, "views/rush.py")
     bought, gone, timeline = figures(page)
     assert trace_names(bought) and set(trace_names(bought)) >= {"2+"}
-    assert trace_names(timeline) == ["in service", "first bought", "gone"]
+    assert trace_names(timeline) == ["in service", "first bought", "rusted"]
     table = page.dataframe[0].value
     assert list(timeline["data"][0]["y"]) == list(table["train_type"])
     assert "2+" in list(table["train_type"])
+    colour = {}  # one colour per train type in every chart of the page
+    for chart in (bought, gone):
+        for trace in chart["data"]:
+            assert colour.setdefault(trace["name"], trace["marker"]["color"]) == trace["marker"]["color"]
+    for train, painted in zip(timeline["data"][0]["y"], timeline["data"][0]["marker"]["color"]):
+        assert colour.get(train, painted) == painted
+    assert len(set(colour.values())) == len(colour)
+    assert [name for name in trace_names(bought)] == [t for t in ["2+", "3+", "4+", "5", "6", "2D"] if t in colour]
 
 
 def test_statistics_count_only_valid_games_unless_asked(dashboard: AppTest) -> None:
@@ -264,6 +309,11 @@ def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTes
     for trace in chart["data"]:
         assert "arrayminus" in trace["error_y"]
         assert all(text.startswith("n=") for text in trace["text"])
+    assert chart["layout"]["xaxis"]["categoryarray"] == sorted(set(table["value"]), key=int)  # seat 1, 2, ... 5
+    assert chart["layout"]["yaxis"]["range"][0] < 0 and chart["layout"]["yaxis"]["range"][1] > 1  # 0% and 100% whole
+    assert all(trace["cliponaxis"] is False for trace in chart["data"])
+    assert len({trace["marker"]["color"] for trace in chart["data"]}) == len(chart["data"])
+    assert chart["layout"]["xaxis"]["title"]["text"] == "seat at the table"
     page.multiselect[0].set_value(["all titles"]).run()
     assert trace_names(figures(page)[0]) == ["all titles"]
 
@@ -278,7 +328,7 @@ def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboar
     (row,) = [r for _, r in flags.iterrows() if r["game_key"] == FLAGGED_KEY]
     assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "185", FLAGGED_RULE)
     assert "first stock round" in row["message"]
-    assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ}"
+    assert row["review"] == f"review?game=railledger%2Ftest-18ms-flagged&step={FLAGGED_SEQ + 1}"
 
 
 # ------------------------------------------------------------------------------ sharing the archive
@@ -376,3 +426,9 @@ def test_the_dashboard_command_refuses_a_damaged_archive_before_starting(archive
     result = CliRunner().invoke(app, ["dashboard", "--db", str(damaged)])
     assert result.exit_code == 1
     assert "damaged" in result.stderr and "Traceback" not in result.output
+
+
+def test_categories_keep_their_natural_order() -> None:
+    from dashboard.charts import natural_order
+
+    assert natural_order(["100", "none", "65", "b", "2", "10", "a", "65"]) == ["2", "10", "65", "100", "a", "b", "none"]

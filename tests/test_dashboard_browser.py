@@ -2,13 +2,15 @@
 it, and headless Chromium reading the rendered page.
 
 AppTest runs the scripts but not the frontend; this catches what only a browser shows (a page
-that fails to render, an exception box, a chart that never draws). Screenshots go to
+that fails to render, an exception box, a chart that never draws). The browser is driven over
+the DevTools protocol (tests/browser.py) and waits in real time for the page to finish. Screenshots go to
 test-artifacts/ for a person to look at. Skips when /usr/bin/chromium is absent (.ci/run
 installs Debian's chromium).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -21,20 +23,20 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.browser import CHROMIUM, Browser
 from tests.test_dashboard import FLAGGED_KEY, REPO, build_archive
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
 PAGES = {
     "archive": ("", "railledger archive", False),
     "review": (f"review?game={quote(FLAGGED_KEY, safe='')}&step=19", "Game review", True),
+    "players": ("players", "Players", False),
+    "titles": ("titles", "Titles", False),
     "rush": ("rush", "Train rush", True),
     "balance": ("balance", "Balance", True),
     "validation": ("validation", "Validation", True),
 }
 """name -> (path, heading the page shows, whether it draws a plotly chart)."""
-ATTEMPTS = 3
-"""A cold server may answer the first load before the app ran; a page gets a few loads to render."""
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} not found: install Debian's chromium")
 
@@ -73,27 +75,33 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def _chromium(profile: Path, *args: str) -> str:
-    command = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-               f"--user-data-dir={profile}", "--virtual-time-budget=30000", "--window-size=1400,2400", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
+READY = ("document.querySelector('[data-test-script-state=\"notRunning\"]') !== null"
+         " && document.querySelector('[data-test-connection-state=\"CONNECTED\"]') !== null")
+"""The app is connected and its script has finished."""
+RENDER = 60.0
+"""Seconds a page gets to show its heading (and charts) on a busy machine."""
+
+
+def _text_shown(heading: str) -> str:
+    return f"document.body.innerText.includes({json.dumps(heading)})"
+
+
+CHARTS_DRAWN = "document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length > 0"
 
 
 @pytest.mark.parametrize("name", list(PAGES))
 def test_page_renders_without_error_in_chromium(server: str, name: str, tmp_path: Path) -> None:
     path, heading, has_chart = PAGES[name]
-    url = server + path
-    for _ in range(ATTEMPTS):
-        dom = _chromium(tmp_path / "profile", "--dump-dom", url)
-        if heading in dom and (not has_chart or 'data-testid="stPlotlyChart"' in dom):
-            break
-    assert heading in dom, f"{name}: the page did not render its heading"
-    assert 'data-testid="stException"' not in dom, f"{name}: Streamlit shows an exception"
-    assert 'data-testid="stAlertContentError"' not in dom, f"{name}: Streamlit shows an error box"
-    if has_chart:
-        assert 'data-testid="stPlotlyChart"' in dom, f"{name}: no plotly chart"
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / f"dashboard-{name}.png"
-    _chromium(tmp_path / "profile", f"--screenshot={shot}", url)
+    done = " && ".join([READY, _text_shown(heading), *([CHARTS_DRAWN] if has_chart else [])])
+    with Browser(tmp_path / "profile") as browser:
+        browser.open(server + path)
+        assert browser.wait_for(done, RENDER), f"{name}: no heading{' or chart' if has_chart else ''} after {RENDER:.0f} s"
+        assert browser.wait_for(READY, RENDER)
+        assert not browser.evaluate("document.querySelector('[data-testid=\"stException\"]') !== null"), \
+            f"{name}: Streamlit shows an exception"
+        assert not browser.evaluate("document.querySelector('[data-testid=\"stAlertContentError\"]') !== null"), \
+            f"{name}: Streamlit shows an error box"
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot = ARTIFACTS / f"dashboard-{name}.png"
+        browser.screenshot(shot)
     assert shot.stat().st_size > 0

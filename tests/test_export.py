@@ -118,3 +118,14 @@ def test_unknown_auto_action_type_names_the_parent_and_position() -> None:
     with pytest.raises(RecordError) as caught:
         read_export(export([parent]))
     assert caught.value.action == "7.2 (#0)"
+
+
+def test_duration_runs_from_creation_to_the_last_action_in_the_list() -> None:
+    # a fix-up pass the server inserted years later in the middle does not make the game longer
+    actions = [act(1, created_at=1_000_100), act(2, created_at=1_900_000_000), act(3, created_at=1_007_200)]
+    record = read_export(export(actions, created_at=1_000_000))
+    assert record.duration == 7_200
+    assert read_export(write_export(record)).duration == 7_200  # kept through a written export
+    assert read_export(export(actions, created_at="2024-01-05")).duration is None  # a hotseat date has no time
+    assert read_export(export([act(1)], created_at=1_000_000)).duration is None  # an action without a time
+

@@ -22,14 +22,16 @@ if correlations.is_empty():
     st.stop()
 
 factor_col, scope_col = st.columns(2)
-factor = factor_col.selectbox("Factor", [f for f in FACTORS if f in set(correlations["factor"])])
+factor = factor_col.selectbox("Factor", [f for f in FACTORS if f in set(correlations["factor"])],
+                              format_func=lambda f: charts.FACTOR_WORDS.get(str(f), str(f)).capitalize())
 scopes = correlations["scope"].unique(maintain_order=True).to_list()
 chosen = scope_col.multiselect("Scope", scopes, default=scopes)
 rows = correlations.filter(pl.col("factor") == factor, pl.col("scope").is_in(chosen))
 st.plotly_chart(charts.win_rates(rows), key="win_rates")
-st.caption("games: players with that value (the sample size); the interval is Wilson's at 95%.")
+st.caption("Players: how many players had that value (the sample size); the interval is Wilson's at 95%.")
 st.dataframe(rows, hide_index=True, width="stretch",
-             column_config={"win_rate": st.column_config.NumberColumn(format="percent"),
-                            "ci_low": st.column_config.NumberColumn(format="percent"),
-                            "ci_high": st.column_config.NumberColumn(format="percent"),
-                            "mean_rank": st.column_config.NumberColumn(format="%.2f")})
+             column_config={"scope": "Scope", "factor": "Factor", "value": "Value", "games": "Players", "wins": "Wins",
+                            "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
+                            "ci_low": st.column_config.NumberColumn("95% interval from", format="percent"),
+                            "ci_high": st.column_config.NumberColumn("to", format="percent"),
+                            "mean_rank": st.column_config.NumberColumn("Mean place", format="%.2f")})

@@ -1,11 +1,15 @@
-"""Train rush page: when each train type came out and rusted, in one game and across a title."""
+"""Train rush page: when each train type came out and rusted, in one game and across a title.
+Each train type keeps one colour, the title's, in every chart of the page."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
+from analytics.rush import train_order
 from dashboard import charts, data
+from dashboard.colours import train_colours
+from dashboard.review_parts import step_number
 from dashboard.text import md
 
 st.title("Train rush")
@@ -21,16 +25,19 @@ st.subheader("Across games")
 titles = sorted(distribution["title"].unique().to_list())
 title = st.selectbox("Title", titles)
 of_title = distribution.filter(pl.col("title") == title)
+colours = train_colours(train_order(title, of_title["train_type"].to_list()))
 games = rush.filter(pl.col("title") == title)["game_key"].n_unique()
 st.caption(f"{games} {md(title)} games. An operating round count of n means the n-th OR was the latest started.")
 bought_col, gone_col = st.columns(2)
-bought_col.plotly_chart(charts.rush_distribution(of_title, "bought"), key="bought")
-gone_col.plotly_chart(charts.rush_distribution(of_title, "gone"), key="gone")
+bought_col.plotly_chart(charts.rush_distribution(of_title, "bought", colours), key="bought")
+gone_col.plotly_chart(charts.rush_distribution(of_title, "gone", colours), key="gone")
 
 st.subheader("One game")
 keys = rush.filter(pl.col("title") == title)["game_key"].unique(maintain_order=True).to_list()
 key = st.selectbox("Game", keys)
-game = rush.filter(pl.col("game_key") == key)
-last_seq = data.load(data.tables, db, key).steps.height - 1
-st.plotly_chart(charts.rush_timeline(game, last_seq), key="timeline")
-st.dataframe(game.drop("game_key", "title"), hide_index=True, width="stretch")
+game = rush.filter(pl.col("game_key") == key).with_columns(step_number(pl.col("first_bought_seq", "gone_seq")))
+rounds = data.load(data.tables, db, key).rounds().with_columns(step_number(pl.col("first", "last")))  # as the review counts
+st.plotly_chart(charts.rush_timeline(game, rounds, colours), key="timeline")
+st.dataframe(game.drop("game_key", "title"), hide_index=True, width="stretch",
+             column_config={"train_type": "Train type", "first_bought_round": "First bought in",
+                            "first_bought_seq": "at step", "gone_round": "Rusted in", "gone_seq": "at step"})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,19 @@ from cli.app import app
 from ingest import notation
 from ingest.export import write_export
 from ingest.model import Action, Entity, Record
-from tests.test_dashboard_browser import ARTIFACTS, CHROMIUM, _chromium
+from tests.browser import CHROMIUM
+from tests.test_dashboard_browser import ARTIFACTS
 from tests.test_verdicts import SHORT, finished, with_illegal_sale
 
 runner = CliRunner()
+
+
+def _chromium(profile: Path, *args: str) -> str:
+    """One headless Chromium run on a static page (a file needs no waiting for a server)."""
+    command = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+               f"--user-data-dir={profile}", "--virtual-time-budget=30000", "--window-size=1400,2400", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
 START = 1_639_769_775  # 2021-12-17 19:36:15 UTC
 LATE = 40
 """The index of the action that comes an hour after the one before it (IC's pass in OR 1, Brunel presiding)."""

@@ -36,7 +36,7 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
-    "round_player_values", "round_company_prices", "events", "standings", "flags",
+    "round_player_values", "round_company_prices", "events", "standings", "flags", "seat_bots",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
 
@@ -194,6 +194,7 @@ class Archive:
             self._insert_rows("players", rows.key, rows.players)
             self._insert_rows("actions", rows.key, rows.actions)
             self._insert_rows("programs", rows.key, rows.programs)
+            self._insert_rows("seat_bots", rows.key, rows.bots)
             if replay_rows is not None:
                 for table in fields(replay_rows):
                     self._insert_rows(table.name, rows.key, getattr(replay_rows, table.name))
@@ -252,6 +253,7 @@ class Archive:
                 self._rows("players", key, codec.PLAYER_COLUMNS, "seat"),
                 self._rows("actions", key, codec.ACTION_COLUMNS, "seq"),
                 self._rows("programs", key, codec.ACTION_COLUMNS, "seq"),
+                self._rows("seat_bots", key, codec.BOT_COLUMNS, "seat"),
             )
 
     def _resolve(self, key_or_source_id: str) -> str:

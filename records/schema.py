@@ -1,8 +1,10 @@
 """Versioned schema migrations for the archive.
 
-Migrations are the files ``records/migrations/NNNN_name.sql``, numbered from 0001 without gaps.
-The ``schema_version`` table lists the versions applied to a file; opening an archive for writing
-applies each missing version in order, each in its own transaction together with its
+Migrations are the files ``records/migrations/NNNN_name.sql``, numbered from 0001 upwards; a
+number may be missing while the work it is reserved for is not merged yet (that work applies
+before the later numbers, so each number is handed out once). The ``schema_version`` table lists
+the versions applied to a file, which must be the first of the shipped ones; opening an archive
+for writing applies each missing version in order, each in its own transaction together with its
 ``schema_version`` row, so a file is always at one whole version. Applied migrations are never
 edited: a schema change is a new file.
 
@@ -59,13 +61,19 @@ def migrations() -> tuple[Migration, ...]:
             raise RuntimeError(f"migration file {path.name} is not named NNNN_name.sql")
         found.append(Migration(int(match["version"]), match["name"], path.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations in {MIGRATIONS_DIR} must be numbered 0001, 0002... without gaps")
+    versions = [m.version for m in found]
+    if not versions or versions[0] != 1 or len(set(versions)) != len(versions):
+        raise RuntimeError(f"migrations in {MIGRATIONS_DIR} must be numbered from 0001, each number once")
     return tuple(found)
 
 
 def latest_version() -> int:
-    return len(migrations())
+    return migrations()[-1].version
+
+
+def _through(version: int) -> tuple[Migration, ...]:
+    """The shipped migrations up to ``version``."""
+    return tuple(m for m in migrations() if m.version <= version)
 
 
 def current_version(con: duckdb.DuckDBPyConnection) -> int:
@@ -106,8 +114,9 @@ def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None
             f"archive {path} has schema version {version}; open it for writing once (e.g. railledger ingest) "
             f"to upgrade it to {latest}"
         )
-    for migration in migrations()[version:]:
-        _apply(con, migration)
+    for migration in migrations():
+        if migration.version > version:
+            _apply(con, migration)
 
 
 def _apply(con: duckdb.DuckDBPyConnection, migration: Migration) -> None:
@@ -121,7 +130,8 @@ def _apply(con: duckdb.DuckDBPyConnection, migration: Migration) -> None:
 
 
 def _applied_version(con: duckdb.DuckDBPyConnection, path: Path, found: Catalog) -> int:
-    """The file's version: 0 for an empty file, else n when its schema_version rows are 1, 2, ... n.
+    """The file's version: 0 for an empty file, else n when its schema_version rows are the shipped
+    versions up to n.
 
     The schema_version table is read only once its columns are those railledger makes.
     """
@@ -135,9 +145,15 @@ def _applied_version(con: duckdb.DuckDBPyConnection, path: Path, found: Catalog)
         raise ArchiveError(
             f"archive {path} has schema version {versions[-1]}, newer than this railledger knows ({latest}); upgrade railledger"
         )
-    if versions != list(range(1, len(versions) + 1)):
-        raise ForeignArchive(f"{path} has schema versions {versions[:10]}, not 1, 2, 3...: not an archive railledger made")
-    return len(versions)
+    shipped = [m.version for m in migrations()]
+    unknown = [v for v in versions if v not in shipped]
+    if unknown:
+        raise ArchiveError(f"archive {path} has schema version {unknown[0]}, which this railledger does not have "
+                           "(a railledger with other migrations made it); upgrade railledger")
+    if versions != shipped[:len(versions)]:
+        raise ForeignArchive(f"{path} has schema versions {versions[:10]}, not {shipped[:len(versions)][:10]}: "
+                             "not an archive railledger made")
+    return versions[-1] if versions else 0
 
 
 # ------------------------------------------------------------------------------ the file's catalog
@@ -248,10 +264,10 @@ def _catalog(con: duckdb.DuckDBPyConnection) -> Catalog:
 
 @contextmanager
 def _made_by_code(version: int) -> Iterator[duckdb.DuckDBPyConnection]:
-    """An in-memory database with the code's migrations 1..version applied: the reference schema."""
+    """An in-memory database with the code's migrations up to ``version`` applied: the reference schema."""
     con = duckdb.connect(":memory:")
     try:
-        for migration in migrations()[:version]:
+        for migration in _through(version):
             con.execute(_VERSION_TABLE)
             con.execute(migration.sql)
         yield con
@@ -261,7 +277,7 @@ def _made_by_code(version: int) -> Iterator[duckdb.DuckDBPyConnection]:
 
 @cache
 def expected_catalog(version: int) -> Catalog:
-    """The catalog the code's own migrations 1..version make."""
+    """The catalog the code's own migrations up to ``version`` make."""
     with _made_by_code(version) as con:
         return _catalog(con)
 

@@ -23,11 +23,11 @@ from ingest.model import Action, Entity, Player, Record
 from records.schema import game_tables, latest_version, migrations
 from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
 from records.archive import ARCHIVE_TABLES
-from records.codec import content_hash
+from records.codec import canonical_json, content_hash
 from records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
 from replay import ENGINE_VERSION
 
-TABLES = ("games", "players", "actions", "programs", "schema_version")
+TABLES = ("games", "players", "actions", "programs", "seat_bots", "schema_version")
 
 
 def strict(value: Any) -> Any:
@@ -110,6 +110,21 @@ def test_hand_made_record_round_trips_exactly(db: Path) -> None:
     assert [type(p.id) for p in rebuilt.players] == [int, str, int]
     assert rebuilt.result is not None and [type(k) for k in rebuilt.result] == [int, str, int]
     assert rebuilt.programs[0].fields == {"unconditional": False}
+
+
+def test_bots_per_seat_round_trip_and_leave_peoples_hashes_alone(db: Path) -> None:
+    people = hand_made()
+    played = hand_made(game_id="bots-1", source="selfplay",
+                       players=(Player(101, "Ann", bot="greedy"), Player("Bob", "Bob"), Player(7, "Cleo", bot="random")))
+    with Archive.open(db) as archive:
+        archive.store(people)
+        archive.store(played)
+        assert strict(archive.record("selfplay/bots-1")) == strict(played)
+        assert strict(archive.record("18xx.games/hand-1")) == strict(people)
+        assert sorted(archive.table("seat_bots").rows()) == [("selfplay/bots-1", 1, "greedy"), ("selfplay/bots-1", 3, "random")]
+    # people's seats hash as they did before bots were recorded; a bot is content
+    assert '"players":[[101,"Ann"],["Bob","Bob"],[7,"Cleo"]]' in canonical_json(people)
+    assert content_hash(dataclasses.replace(played, players=people.players)) != content_hash(played)
 
 
 def test_record_without_result_or_seed_round_trips(db: Path) -> None:
@@ -311,13 +326,13 @@ def test_record_lookup_errors_are_clear(db: Path) -> None:
 
 def test_schema_is_at_the_latest_version_and_reopening_applies_nothing(db: Path) -> None:
     with Archive.open(db) as archive:
-        assert archive.schema_version == latest_version() == 4
+        assert archive.schema_version == latest_version() == 7
     applied = dump(db)["schema_version"]
-    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created"), (4, "flag_causes")]
+    assert [row[:2] for row in applied] == [(1, "initial"), (2, "replay"), (3, "created"), (4, "flag_causes"), (7, "seat_bots")]
     with Archive.open(db) as archive:
-        assert archive.schema_version == 4
+        assert archive.schema_version == 7
     with Archive.open(db, read_only=True) as archive:
-        assert archive.schema_version == 4
+        assert archive.schema_version == 7
     assert dump(db)["schema_version"] == applied
 
 
@@ -330,7 +345,7 @@ def test_a_version_1_archive_is_upgraded_and_keeps_its_games(db: Path) -> None:
     with pytest.raises(ArchiveError, match="schema version 1; open it for writing once"):
         Archive.open(db, read_only=True)
     with Archive.open(db) as archive:
-        assert archive.schema_version == 4
+        assert archive.schema_version == 7
         archive.store(hand_made())
         assert archive.table("flags").is_empty() and archive.games().height == 1
 
@@ -403,8 +418,9 @@ def test_a_crafted_table_name_is_refused_before_any_sql_of_the_file_runs(db: Pat
         ("CREATE SCHEMA elsewhere", "holds a schema railledger never makes ('elsewhere')"),
         ("ALTER TABLE games ADD COLUMN extra VARCHAR DEFAULT 'x'", "the columns or constraints of 'games' differ"),
         ("DROP TABLE flags", "it lacks the table flags"),
-        ("INSERT INTO schema_version VALUES (5, 'gap', now()::TIMESTAMP)", "newer than this railledger"),
-        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3, 4]"),
+        ("INSERT INTO schema_version VALUES (5, 'gap', now()::TIMESTAMP)", "schema version 5, which this railledger does not have"),
+        ("DELETE FROM schema_version WHERE version = 2", "has schema versions [1, 3, 4, 7], not [1, 2, 3, 4]"),
+        ("DELETE FROM schema_version WHERE version = 4", "has schema versions [1, 2, 3, 7], not [1, 2, 3, 4]"),
     ],
 )
 def test_a_catalog_railledger_did_not_make_is_refused(db: Path, statement: str, message: str) -> None:

@@ -1,0 +1,11 @@
+-- Schema version 7: the bot that played each seat of a generated game (railledger play and
+-- simulate; source 'selfplay'). A seat a person played has no row. Its own table rather than a
+-- column of players, so that it applies the same whatever migrations 5 and 6 (other work,
+-- numbered first) add to the tables they change.
+
+CREATE TABLE seat_bots (
+    game_key VARCHAR NOT NULL,
+    seat     INTEGER NOT NULL,   -- players.seat
+    bot      VARCHAR NOT NULL,   -- the bot's name, e.g. greedy
+    PRIMARY KEY (game_key, seat)
+);

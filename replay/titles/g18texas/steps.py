@@ -217,7 +217,7 @@ class TeleportToken(Tokening):
         for hex_id, city in self.open_cities(needs_route=False):
             if hex_id in self.hexes():
                 yield make_action("place_token", actor, city=self.city_id(hex_id, city),
-                                  slot=self.game.board.tokens_in(hex_id, city).index(None))
+                                  slot=self.game.board.tokens_in(hex_id, city).index(None), tokener=self.corporation)
         yield make_action("pass", actor)
 
     def open_cities(self, needs_route: bool = True) -> Iterator[tuple[str, int]]:

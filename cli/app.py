@@ -27,6 +27,7 @@ from analytics.validation import validation_summary
 from cli.audit import audit
 from cli.crosscheck import crosscheck
 from cli.legal import legal
+from cli.selfplay import play, simulate
 from cli.output import cell, plain, say
 from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
@@ -51,6 +52,8 @@ out = Console()
 err = Console(stderr=True)
 app.command("legal")(legal)
 app.command("crosscheck")(crosscheck)
+app.command("play")(play)
+app.command("simulate")(simulate)
 
 DbOption = Annotated[
     Path,

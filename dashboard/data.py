@@ -128,9 +128,10 @@ def rush(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def correlations(db: str) -> pl.DataFrame:
+def correlations(db: str, games: str = "real") -> pl.DataFrame:
+    """Win rates of the games of one kind (analytics.balance.GAME_KINDS)."""
     with _archive(db) as archive:
-        return winner_correlations(archive)
+        return winner_correlations(archive, games)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

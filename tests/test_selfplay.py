@@ -209,3 +209,22 @@ def test_winners_are_the_highest_values_and_all_of_a_tie(game: Simulated) -> Non
     assert winners(record) == {pid for pid, value in record.result.items() if value == best}
     tied = dataclasses.replace(record, result={pid: 100 for pid in record.result})
     assert winners(tied) == set(record.result) and winners(dataclasses.replace(record, result=None)) == set()
+
+
+def test_after_a_presidents_sale_a_train_of_another_company_costs_what_the_sale_needed() -> None:
+    """Found by the bots, refused by 18xx.games: in 18MS WRA (two 5 trains, $14) bought a 4+
+    from Fr for $10 after its president sold 40% of WRA at $45 a share. Having sold, he may not
+    have sold more than the price needed: the price is at least both purses less one share
+    plus $1 ($14 + $356 - $45 + 1 = $326), above any price WRA may pay, so no train of another
+    company is offered and the recorded purchase (the record's last action) is refused."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-sale-then-cheap-train.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, purchase = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.turn.emergency_sale_price == 45 and (game.cash("WRA"), game.cash(4)) == (14, 356)
+    assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
+    assert not game.is_legal(purchase)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(210, "18MS/4-cash")]
+    assert "must pay at least $326, more than $14" in replay.flags[0].message

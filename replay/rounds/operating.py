@@ -33,6 +33,7 @@ class OperatingTurn:
     routes: list[Route] = field(default_factory=list)
     ran: bool = False  # a run was declared
     trains_bought: int = 0
+    emergency_sale_price: int | None = None  # per share, of the president's last sale to buy a train
     shares: str | None = None  # "issued" or "redeemed" this turn
 
     @property

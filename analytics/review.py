@@ -22,7 +22,7 @@ from replay.hexgrid import coordinates
 from replay.titles import title_named
 from replay.titles import SUPPORTED
 
-REVIEW_TABLES = ("steps", "player_states", "company_states", "flags")
+REVIEW_TABLES = ("steps", "player_states", "company_states", "flags", "runs")
 """Per-game tables the review page steps through; each holds a few hundred to a few thousand rows."""
 
 
@@ -71,6 +71,9 @@ class GameTables:
     player_states: pl.DataFrame
     company_states: pl.DataFrame
     flags: pl.DataFrame
+    runs: pl.DataFrame
+    """The revenue audit of each run: seq, company, declared, engine, optimum, proven, and both
+    route sets as JSON (``declared_routes``, ``optimal_routes``: train, revenue, stops)."""
 
 
 def game_tables(archive: Archive, key: str) -> GameTables:
@@ -98,6 +101,7 @@ def game_tables(archive: Archive, key: str) -> GameTables:
         player_states=tables["player_states"],
         company_states=tables["company_states"],
         flags=tables["flags"],
+        runs=tables["runs"],
     )
 
 

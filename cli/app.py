@@ -8,10 +8,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Mapping, Optional
+from typing import Annotated, Any, Mapping, Optional
 
 import polars as pl
 import typer
@@ -27,6 +26,10 @@ from analytics.validation import validation_summary
 from cli.audit import audit
 from cli.crosscheck import crosscheck
 from cli.legal import legal
+from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption
+from cli.options import fail as _fail
+from cli.options import reading as _reading
+from cli.options import waiting as _waiting
 from cli.selfplay import play, simulate
 from cli.output import cell, plain, say
 from cli.storing import ArchiveUnavailable, IngestRun
@@ -37,11 +40,10 @@ from ingest.model import Record
 from ingest.sources import DEFAULT_MAX_SIZE, Loaded, expand, load, read_record
 from replay import Replay, replay_record
 from replay.conformance import check
-from records import Archive, ArchiveBusy, ArchiveError
+from records import Archive, ArchiveError
 from records.archive import ARCHIVE_TABLES
 from records.errors import ArchiveDamaged
 
-DEFAULT_DB = "railledger.duckdb"
 app = typer.Typer(
     help="railledger: archive, replay and statistics for 18xx games.",
     no_args_is_help=True,
@@ -55,41 +57,10 @@ app.command("crosscheck")(crosscheck)
 app.command("play")(play)
 app.command("simulate")(simulate)
 
-DbOption = Annotated[
-    Path,
-    typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).", show_default=True),
-]
-DEFAULT_WAIT = 30.0
-WaitOption = Annotated[
-    float,
-    typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive (0: fail at once)."),
-]
 MaxSizeOption = Annotated[
     int,
     typer.Option("--max-size", min=1, help="Largest record file read, in bytes; bigger ones are refused unread."),
 ]
-
-
-def _fail(message: str) -> typer.Exit:
-    say(err, message)
-    return typer.Exit(code=1)
-
-
-def _waiting(busy: ArchiveBusy, wait: float) -> None:
-    """Say once that an open is waiting for another process, and for how long at most."""
-    say(err, f"archive {busy.path} is in use by {busy.holder}; waiting up to {wait:g} s (--wait)")
-
-
-@contextmanager
-def _reading(db: Path, wait: float) -> Iterator[Archive]:
-    """The archive opened read-only for one command; any archive failure is one line and exit 1."""
-    try:
-        with Archive.open(db, read_only=True, wait=wait, on_wait=_waiting) as archive:
-            yield archive
-    except ArchiveError as exc:  # busy past the wait, damaged, foreign, or not yet migrated
-        raise _fail(str(exc)) from None
-    except FileNotFoundError:
-        raise _fail(f"{db}: no archive here; run 'railledger ingest' first") from None
 
 
 @app.command()

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading
 from ingest.errors import RecordError
+from ingest.model import Record
 from ingest.sources import read_record
 from replay.optimizer.audit import RunAudit, audit_record
 
@@ -23,22 +26,21 @@ err = Console(stderr=True)
 
 
 def audit(
-    record: Annotated[str, typer.Argument(metavar="RECORD", help="One record (.json, .rln, or - for stdin).")],
+    record: Annotated[str, typer.Argument(metavar="RECORD|GAME", help="A record (.json, .rln, - for stdin) or an archived game's key.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: {\"runs\": [...]} on stdout.")] = False,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """Audit the revenue of every run: declared, the engine's, and the best possible.
 
     Replays the record and, at each run_routes, computes the maximum-revenue set of routes for
     all of the company's trains (proven optimal unless marked *) and the shortfall: how much the
-    declared run left on the table.
+    declared run left on the table. A name that is not a file is looked up in the archive
+    (``--db``), as ``railledger show`` does.
 
     Example: railledger audit ../shared/fixtures/18MS/14375.json --json
     """
-    try:
-        loaded = read_record(record)
-    except RecordError as exc:
-        err.print(str(exc), markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(code=1) from None
+    loaded = _record(record, db, wait)
     try:
         runs = audit_record(loaded)
     except (NotImplementedError, KeyError) as exc:
@@ -50,6 +52,20 @@ def audit(
         return
     out.print(_table(f"{loaded.key} ({loaded.title}): {len(runs)} runs", runs))
     out.print(_summary(runs), markup=False, highlight=False)
+
+
+def _record(name: str, db: Path, wait: float) -> Record:
+    """The record in a file (or on stdin), else the archived game of that key."""
+    if name == "-" or Path(name).exists():
+        try:
+            return read_record(name)
+        except RecordError as exc:
+            raise fail(str(exc)) from None
+    with reading(db, wait) as archive:
+        try:
+            return archive.record(name)
+        except KeyError as exc:
+            raise fail(f"{name}: not a record file, and {exc.args[0] if exc.args else exc}") from None
 
 
 def _money(value: int | None) -> str:

@@ -19,15 +19,17 @@ from records import Archive, ArchiveError, StoreOutcome
 from records.codec import content_hash
 from records.connection import WaitNotice
 from replay import ENGINE_VERSION, Replay, replay_record
+from replay.optimizer.audit import RunAudit, RunAuditor
 from replay.titles import SUPPORTED
 
 
 def store_record(archive: Archive, record: Record, origin: str | None = None, replay: bool = True) -> StoreOutcome:
-    """Store one game in an open archive, with its per-action states, events, standings and flags
-    when replayable; an unchanged one is not replayed."""
+    """Store one game in an open archive, with its per-action states, events, standings, flags
+    and revenue audit when replayable; an unchanged one is not replayed."""
     if is_unchanged(archive.stored_version(record.key), record, replay):
         return StoreOutcome.UNCHANGED
-    return archive.store(record, origin=origin, replay=replay_of(record, replay))
+    found = replay_of(record, replay)
+    return archive.store(record, origin=origin, replay=found.replay if found else None, runs=found.runs if found else ())
 
 
 def is_unchanged(stored: tuple[str, str | None] | None, record: Record, replay: bool) -> bool:
@@ -46,9 +48,22 @@ def replays(record: Record, replay: bool) -> bool:
     return replay and record.title in SUPPORTED
 
 
-def replay_of(record: Record, replay: bool) -> Replay | None:
+@dataclass(frozen=True)
+class Replayed:
+    """What one pass of the engine over a record found: the replay, and the revenue audit of
+    every run on the way (the optimum at each run_routes)."""
+
+    replay: Replay
+    runs: list[RunAudit]
+
+
+def replay_of(record: Record, replay: bool) -> Replayed | None:
     """What the engine finds in the record (flags, not exceptions, for illegal actions), or None."""
-    return replay_record(record, keep_going=True, snapshots=True) if replays(record, replay) else None
+    if not replays(record, replay):
+        return None
+    auditor = RunAuditor()
+    found = replay_record(record, keep_going=True, snapshots=True, watch=auditor)
+    return Replayed(found, auditor.runs)
 
 
 class ArchiveUnavailable(Exception):
@@ -107,4 +122,5 @@ class IngestRun:
             return StoreOutcome.UNCHANGED
         found = replay_of(record, self.replay)
         with self.archive() as archive:
-            return archive.store(record, origin=origin, replay=found)
+            return archive.store(record, origin=origin, replay=found.replay if found else None,
+                                 runs=found.runs if found else ())

@@ -11,6 +11,7 @@ colour are one trace (polygons separated by gaps), so a full map is a dozen trac
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -165,3 +166,27 @@ def _add_names(figure: go.Figure, view: BoardView) -> None:
         hovers.append(f"{hex_.hex} {hex_.location or ''}<br>{tile}")
     figure.add_scatter(x=xs, y=ys, mode="text", name="names", text=names, hovertext=hovers, hoverinfo="text",
                        textfont={"size": 10, "color": "#333333"})
+
+
+def add_routes(figure: go.Figure, view: BoardView, routes: list[dict[str, Any]], name: str, colour: str,
+               dash: str, shift: float = 0.0) -> None:
+    """Draw a run's routes over the map, as the audit stores them (``stops``: [hex, node] pairs,
+    ``connections``: the hexes each leg crosses): each leg a line through the centres of the
+    hexes it crosses, starting and ending at its stops, with the train and revenue on hover.
+    ``shift`` moves the lines up (a fraction of a hex) so two runs over the same track both show."""
+    hexes = {h.hex: h for h in view.hexes}
+    points: list[Point | None] = []
+    hovers: list[str | None] = []
+    for route in routes:
+        stops = {hex_id: node for hex_id, node in route.get("stops", ())}
+        for chain in route.get("connections", ()):
+            for hex_id in (h for h in chain if h in hexes):
+                node = stops.get(hex_id)
+                points.append(stop_positions(hexes[hex_id]).get(node, centre(hexes[hex_id])) if node else centre(hexes[hex_id]))
+                hovers.append(f"{name}: {route.get('train')} earns {route.get('revenue')}")
+            points.append(None)
+            hovers.append(None)
+    xs, ys = _xy([None if p is None else (p[0], p[1] + shift) for p in points])
+    figure.add_scatter(x=xs, y=ys, mode="lines+markers", name=name, hovertext=hovers, hoverinfo="text",
+                       line={"color": colour, "width": 5, "dash": dash}, marker={"size": 7, "color": colour},
+                       opacity=0.85)

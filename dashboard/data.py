@@ -28,7 +28,7 @@ from analytics.balance import winner_correlations
 from analytics.prices import net_worth_by_step, share_prices_by_step
 from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
 from analytics.rush import train_rush, train_rush_distribution
-from analytics.validation import validation_summary
+from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from dashboard.text import md
 from ingest.model import Record
 from records import Archive
@@ -139,3 +139,10 @@ def validation(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(flags per title and rule, every flagged action)."""
     with _archive(db) as archive:
         return validation_summary(archive), flag_list(archive)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def shortfalls(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(revenue left on the table per game, per title and president)."""
+    with _archive(db) as archive:
+        return shortfalls_by_game(archive), shortfalls_by_player(archive)

@@ -8,17 +8,18 @@ from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping, ParamSpec, TypeVar
+from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
 
 from ingest.model import Record
 from records import codec, schema
-from records.connection import WaitNotice, connect, transaction
+from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import encode_replay
 from replay import ENGINE_VERSION, Replay
+from replay.optimizer.audit import RunAudit
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -36,7 +37,7 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
-    "round_player_values", "round_company_prices", "events", "standings", "flags", "seat_bots",
+    "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "seat_bots",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
 
@@ -160,11 +161,12 @@ class Archive:
         return schema.current_version(self._con)
 
     @_reading
-    def store(self, record: Record, origin: str | None = None, replay: Replay | None = None) -> StoreOutcome:
+    def store(self, record: Record, origin: str | None = None, replay: Replay | None = None,
+              runs: Sequence[RunAudit] = ()) -> StoreOutcome:
         """Store one game: NEW, UNCHANGED (nothing written) or REPLACED.
 
         With ``replay`` (what the rules engine found for this record) its per-action states,
-        events, standings and flags are stored too, and the game is UNCHANGED only when both its
+        events, standings and flags are stored too (and ``runs``, the revenue audit of its runs), and the game is UNCHANGED only when both its
         content hash and its engine version are the stored ones (a new engine replays it again).
         Without one, the same content is UNCHANGED whatever replay is stored with it (it stays), and
         a changed record whose stored version has replay rows is refused with
@@ -176,7 +178,7 @@ class Archive:
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
         rows = codec.encode(record)
-        replay_rows = encode_replay(replay) if replay is not None else None
+        replay_rows = encode_replay(replay, runs) if replay is not None else None
         engine = ENGINE_VERSION if replay is not None else None
         with transaction(self._con):
             found = self._stored(rows.key)
@@ -210,7 +212,7 @@ class Archive:
         return self._stored(key)
 
     def _stored(self, key: str) -> tuple[str, str | None] | None:
-        found = self._con.execute("SELECT content_hash, engine FROM games WHERE key = ?", [key]).fetchone()
+        found = one_row(self._con, "SELECT content_hash, engine FROM games WHERE key = ?", [key])
         return None if found is None else (found[0], found[1])
 
     @_reading
@@ -245,7 +247,7 @@ class Archive:
         """The stored record of a key (``18xx.games/14375``) or of a source id (``14375``) if unique."""
         with transaction(self._con):  # one snapshot, even if another connection of this process writes
             key = self._resolve(key_or_source_id)
-            game = self._con.execute(f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key]).fetchone()
+            game = one_row(self._con, f"SELECT {', '.join(codec.GAME_COLUMNS)} FROM games WHERE key = ?", [key])
             assert game is not None  # _resolve found the key in this transaction
             game_row = dict(zip(codec.GAME_COLUMNS, game))
             return codec.decode(

@@ -12,7 +12,7 @@ import random
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import duckdb
 
@@ -86,3 +86,14 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         except duckdb.TransactionException:
             pass  # a failed COMMIT already ended the transaction; nothing is left to roll back
         raise
+
+
+def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Sequence[Any] | None = None) -> tuple[Any, ...] | None:
+    """The first row of a query, or None, with the result read to its end.
+
+    DuckDB (from 2.0) keeps a result that ``fetchone()`` did not exhaust open on the connection
+    and refuses any relation query (``con.sql``) until it is finished, so a row is never fetched
+    alone: a fresh process that checked a file on open could not read a table after it.
+    """
+    rows = con.execute(query, params).fetchall() if params is not None else con.execute(query).fetchall()
+    return rows[0] if rows else None

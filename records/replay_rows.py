@@ -6,10 +6,14 @@ so rows stay narrow; the ``players`` table maps seats to names and ids.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ingest.model import PlayerId
 from records.codec import Columns
 from replay import Replay
+from replay.optimizer.audit import RunAudit
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +26,10 @@ class ReplayRows:
     events: Columns
     standings: Columns
     flags: Columns
+    runs: Columns
 
 
-def encode_replay(replay: Replay) -> ReplayRows:
+def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
     record = replay.record
     seats = {p.id: seat for seat, p in enumerate(record.players, start=1)}
     steps: Columns = {"seq": [], "action_id": [], "round": [], "phase": []}
@@ -81,4 +86,26 @@ def encode_replay(replay: Replay) -> ReplayRows:
         for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("rule", flag.rule),
                             ("section", flag.section), ("message", flag.message), ("follows", flag.follows)):
             flags[name].append(value)
-    return ReplayRows(steps, players, companies, round_values, round_prices, events, standings, flags)
+    return ReplayRows(steps, players, companies, round_values, round_prices, events, standings, flags,
+                      encode_runs(runs, seats))
+
+
+RUN_COLUMNS = ("seq", "action_id", "company", "round", "seat", "declared", "engine", "optimum", "proven",
+               "declared_routes", "optimal_routes")
+
+
+def encode_runs(runs: Sequence[RunAudit], seats: Mapping[PlayerId, int]) -> Columns:
+    """One row per audited run: the declared routes as the engine read them, and the best run."""
+    table: Columns = {name: [] for name in RUN_COLUMNS}
+    for run in runs:
+        declared = [{"train": route.get("train"), "revenue": revenue, "stops": [list(stop) for stop in stops],
+                     "connections": route.get("connections") or []}
+                    for route, revenue, stops in zip(run.routes, run.route_revenues, run.route_stops)]
+        optimal = [{"train": r.train, "revenue": r.revenue, "stops": [list(stop) for stop in r.stops],
+                    "connections": [list(c) for c in r.connections]} for r in run.optimum.routes]
+        for name, value in (("seq", run.index), ("action_id", run.action_id), ("company", run.company),
+                            ("round", run.round), ("seat", None if run.president is None else seats.get(run.president)), ("declared", run.declared),
+                            ("engine", run.engine), ("optimum", run.optimum.revenue), ("proven", run.optimum.proven),
+                            ("declared_routes", json.dumps(declared)), ("optimal_routes", json.dumps(optimal))):
+            table[name].append(value)
+    return table

@@ -29,7 +29,7 @@ from typing import Iterator, Mapping
 
 import duckdb
 
-from records.connection import transaction
+from records.connection import one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ForeignArchive
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -80,7 +80,7 @@ def current_version(con: duckdb.DuckDBPyConnection) -> int:
     """The highest version applied to the open file; 0 for a file without a ``schema_version`` table."""
     if "schema_version" not in _catalog(con).tables:
         return 0
-    (version,) = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()  # type: ignore[misc]
+    (version,) = one_row(con, "SELECT coalesce(max(version), 0) FROM schema_version")  # type: ignore[misc]
     return int(version)
 
 
@@ -213,13 +213,13 @@ def _refuse_short_file(con: duckdb.DuckDBPyConnection, path: Path, tables: froze
 
     ``tables`` are the code's own names (the catalog has been compared with them already).
     """
-    (block_size,) = con.execute("SELECT block_size FROM system.main.pragma_database_size()").fetchone()  # type: ignore[misc]
-    (last,) = con.execute("SELECT max(block_id) FROM system.main.pragma_metadata_info()").fetchone()  # type: ignore[misc]
+    (block_size,) = one_row(con, "SELECT block_size FROM system.main.pragma_database_size()")  # type: ignore[misc]
+    (last,) = one_row(con, "SELECT max(block_id) FROM system.main.pragma_metadata_info()")  # type: ignore[misc]
     last = -1 if last is None else int(last)
     for table in sorted(tables):
-        row = con.execute(
-            "SELECT max(block_id), max(list_max(additional_block_ids)) FROM system.main.pragma_storage_info(?)", [table]
-        ).fetchone()
+        row = one_row(
+            con, "SELECT max(block_id), max(list_max(additional_block_ids)) FROM system.main.pragma_storage_info(?)", [table]
+        )
         last = max([last, *(int(value) for value in row or () if value is not None)])
     needed = _HEADER_BYTES + (last + 1) * int(block_size)
     size = os.path.getsize(path)

@@ -191,13 +191,17 @@ class TitleData:
         return StockMarket(rows)
 
     def train_type(self, name: str) -> TrainType:
-        for train in self.trains:
-            if train.name == name:
-                return train
-            for variant in train.variants:
-                if variant.name == name:
-                    return variant
-        raise KeyError(name)
+        """A train type or variant by name (looked up on every route and purchase: a dict, made
+        again whenever a title replaces its train list)."""
+        built = self.__dict__.get("_train_types")
+        if built is None or built[0] is not self.trains:
+            by_name: dict[str, TrainType] = {}
+            for train in self.trains:
+                for kind in (train, *train.variants):
+                    by_name.setdefault(kind.name, kind)
+            built = (self.trains, by_name)
+            self.__dict__["_train_types"] = built
+        return built[1][name]
 
     def corporation_spec(self, sym: str) -> CorporationSpec:
         return next(c for c in self.corporations if c.sym == sym)

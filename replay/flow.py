@@ -104,9 +104,20 @@ class Step:
         """The action types ``entity`` may take in this step now (empty: none)."""
         return frozenset()
 
+    def offers_kind(self, entity: Entity, kind: str) -> bool:
+        """Whether the step offers ``entity`` actions of this type now. ``is_legal`` asks only
+        this, so a step whose full list is costly (a stock turn) answers it without the list."""
+        return kind in self.offers(entity)
+
+    def offers_any(self, entity: Entity) -> bool:
+        """Whether the step offers ``entity`` anything now (all a blocking test needs)."""
+        return bool(self.offers(entity))
+
     def blocking(self) -> bool:
+        if not self.blocks:
+            return False
         actor = self.actor()
-        return self.blocks and actor is not None and bool(self.offers(actor))
+        return actor is not None and self.offers_any(actor)
 
     def legal(self) -> Iterator[Action]:
         """Every concrete legal action this step offers now (each passes :meth:`check`)."""
@@ -204,7 +215,7 @@ class Round:
         for step in self.steps:
             if step.passed:
                 continue
-            if action.type in step.offers(action.entity):
+            if step.takes(action.type) and step.offers_kind(action.entity, action.type):
                 return step
             if step.blocking():
                 raise self.refusal(action, step)

@@ -77,6 +77,10 @@ class TileGeometry:
     """Plain track: pairs of edges joined directly."""
     node_edges: Mapping[str, frozenset[int]] = field(init=False, compare=False, repr=False)
     """Node id -> edges with track straight into it (every node is present, perhaps with none)."""
+    paths_at: Mapping[str, tuple[PathEnds, ...]] = field(init=False, compare=False, repr=False)
+    """Endpoint ("e2", "c0") -> the paths touching it (the network walk asks at every step)."""
+    ends_of: Mapping[PathEnds, tuple[tuple[int, ...], tuple[str, ...]]] = field(init=False, compare=False, repr=False)
+    """Path -> (its edges, its nodes), each sorted."""
     _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False, default=())
 
     def __post_init__(self) -> None:
@@ -95,6 +99,14 @@ class TileGeometry:
             elif len(edge_ends) == 1:
                 node_edges[next(end for end in ends if not _is_edge(end))].add(edge_ends[0])
         object.__setattr__(self, "edges", frozenset(edges))
+        at: dict[str, list[PathEnds]] = {}
+        ends_of: dict[PathEnds, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+        for path in sorted(self.paths, key=sorted):
+            for end in path:
+                at.setdefault(end, []).append(path)
+            ends_of[path] = (tuple(sorted(int(e[1:]) for e in path if _is_edge(e))), tuple(sorted(e for e in path if not _is_edge(e))))
+        object.__setattr__(self, "paths_at", MappingProxyType({end: tuple(found) for end, found in at.items()}))
+        object.__setattr__(self, "ends_of", MappingProxyType(ends_of))
         object.__setattr__(self, "edge_links", frozenset(links))
         object.__setattr__(
             self, "node_edges", MappingProxyType({node: frozenset(e) for node, e in node_edges.items()})

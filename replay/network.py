@@ -12,7 +12,7 @@ station reaches another stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -114,12 +114,6 @@ def can_token(game: GameState, corporation: str, tokenable: Callable[[Node], boo
     return found
 
 
-def _ends(path: PathEnds) -> tuple[list[int], list[str]]:
-    edges = sorted(int(e[1:]) for e in path if e.startswith("e"))
-    nodes = sorted(e for e in path if not e.startswith("e"))
-    return edges, nodes
-
-
 class _Walk:
     """One walk of a corporation's track from each of its stations in turn."""
 
@@ -148,8 +142,8 @@ class _Walk:
     def tile(self, hex_id: str) -> TileGeometry:
         return self.board.tile(hex_id)
 
-    def paths_at(self, hex_id: str, end: str) -> Iterator[PathEnds]:
-        return (p for p in self.tile(hex_id).paths if end in p)
+    def paths_at(self, hex_id: str, end: str) -> tuple[PathEnds, ...]:
+        return self.tile(hex_id).paths_at.get(end, ())
 
     def walk_node(self, node: Node, origin: Node, converging: bool) -> None:
         if node in self.visited_nodes:
@@ -163,7 +157,8 @@ class _Walk:
 
     def walk_path(self, hex_id: str, path: PathEnds, entered: int | None, origin: Node, converging: bool) -> None:
         key = (hex_id, path)
-        edges, nodes = _ends(path)
+        tile = self.tile(hex_id)
+        edges, nodes = tile.ends_of[path]
         if key in self.visited_paths or any(self.used_sides.get((hex_id, e)) for e in edges):
             return
         self.visited_paths.add(key)
@@ -177,7 +172,6 @@ class _Walk:
             node = (hex_id, end)
             if node != origin and self.passable(node):
                 self.walk_node(node, origin, converging)
-        tile = self.tile(hex_id)
         for edge in edges:
             if edge == entered:
                 continue
@@ -189,8 +183,8 @@ class _Walk:
             if back not in self.tile(neighbour).edges:
                 continue
             self.used_sides[(hex_id, edge)] = self.used_sides.get((hex_id, edge), 0) + 1
-            joins = converging or sum(1 for p in tile.paths if f"e{edge}" in p) > 1
-            for other in list(self.paths_at(neighbour, f"e{back}")):
+            joins = converging or len(tile.paths_at.get(f"e{edge}", ())) > 1
+            for other in self.paths_at(neighbour, f"e{back}"):
                 self.walk_path(neighbour, other, back, origin, joins)
             self.used_sides[(hex_id, edge)] -= 1
         if converging:

@@ -12,7 +12,7 @@ flag, which left the game where the record did not expect it. The other flags ar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ingest.model import Action, PlayerId, Record
 from replay.errors import IllegalAction
@@ -23,6 +23,15 @@ from replay.state import Event
 ORDER_KEYS = ("turn-order", "operating-order", "step-order", "draft-order", "auction-order", "action-type",
               "company-owner")
 """Rule keys of an action that came at the wrong moment (often because an earlier one was refused)."""
+
+
+class Watcher(Protocol):
+    """Something that looks at the game around each action of a replay (the revenue audit looks
+    at every run), so one pass over a record serves both."""
+
+    def before(self, game: Game, index: int, action: Action) -> None: ...
+
+    def after(self, game: Game, index: int, action: Action) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -122,17 +131,21 @@ class _Causes:
         return Flag(illegal.index, illegal.action_id, illegal.rule.id, illegal.section, illegal.message, follows)
 
 
-def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool = False) -> Replay:
+def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool = False,
+                  watch: Watcher | None = None) -> Replay:
     """Play a record through the rules.
 
     Strict (default): stop at the first illegal action. ``keep_going``: an illegal action is
-    flagged and not applied, and the replay goes on, so every problem shows at once.
+    flagged and not applied, and the replay goes on, so every problem shows at once. ``watch``
+    sees the game before and after every action (after: also after a refused one).
     """
     game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
                       game_id=record.game_id, created=record.created)
     outcome = Replay(record)
     causes = _Causes()
-    for action in record.actions:
+    for index, action in enumerate(record.actions):
+        if watch is not None:
+            watch.before(game, index, action)
         try:
             game.process(action)
         except IllegalAction as illegal:
@@ -140,6 +153,8 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
             if not keep_going:
                 outcome.stopped_at = illegal.index
                 break
+        if watch is not None:
+            watch.after(game, index, action)
         if snapshots:
             outcome.snapshots.append(game.snapshot())
     if outcome.stopped_at is None:

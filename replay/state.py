@@ -57,11 +57,11 @@ class Train:
     rusted: bool = False
     reserved: bool = False  # out of trade: not offered by the bank, not for sale between companies
     discarded: bool = False  # given back to the bank, which sells it again beside the new ones
+    card: str = field(init=False, repr=False)
+    """The train type printed on the card ("2D" for a 2D bought as 4D), from the id."""
 
-    @property
-    def card(self) -> str:
-        """The train type printed on the card ("2D" for a 2D bought as 4D)."""
-        return self.id.rsplit("-", 1)[0]
+    def __post_init__(self) -> None:
+        self.card = self.id.rsplit("-", 1)[0]
 
 
 @dataclass
@@ -254,7 +254,8 @@ class GameState:
 
     def certificates(self, pid: PlayerId) -> int:
         """Certificates counting against the limit: shares outside the yellow zone, and privates."""
-        count = sum(1 for s in self.shares.values() if s.owner == pid and not self.in_yellow_zone(s.corporation))
+        yellow = {sym for sym, cell in self.market.position.items() if cell.zone == "yellow"}
+        count = sum(1 for s in self.shares.values() if s.owner == pid and s.corporation not in yellow)
         return count + sum(
             1 for c in self.companies.values() if c.owner == pid and not c.closed and self.title.private_counts(c.sym)
         )
@@ -274,6 +275,15 @@ class GameState:
     def trains_for_limit(self, sym: str) -> int:
         """The company's trains that count against its train limit."""
         return sum(1 for t in self.corporation_trains(sym) if self.title.counts_for_limit(self, t))
+
+    def over_train_limit(self) -> list[str]:
+        """Companies holding more trains than the phase's limit, in company order (one pass)."""
+        held: dict[str, int] = {}
+        for train in self.trains.values():
+            if train.owner is not None and not train.rusted and self.title.counts_for_limit(self, train):
+                held[train.owner] = held.get(train.owner, 0) + 1
+        limit = self.phase.train_limit
+        return [sym for sym in self.corporations if held.get(sym, 0) > limit]
 
     def floated_in_order(self) -> list[str]:
         floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]

@@ -201,7 +201,7 @@ def test_a_writer_waits_for_the_holder_then_gives_up_with_one_clear_line(tmp_pat
 def test_a_writer_that_waits_stores_once_the_holder_lets_go(tmp_path: Path, db: str) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(good_export(1)))
-    child = _hold_lock(db, 2)
+    child = _hold_lock(db, 8)  # longer than the command takes to start and replay, even on a loaded machine
     try:
         waited = subprocess.run(
             [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90

@@ -7,14 +7,18 @@ the slider, the previous/next buttons and the round picker all move the same val
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import streamlit as st
 
 from analytics.review import GameTables
 from dashboard import charts, data
-from dashboard.board import map_figure
+from dashboard.board import add_routes, map_figure
 from dashboard.colours import company_colours
 from dashboard.text import md
+
+DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
 
 st.title("Game review")
 db = data.db_path()
@@ -103,7 +107,18 @@ st.subheader("Stock market")
 st.plotly_chart(charts.market_figure(data.market(game.title), companies, colours), key="market")
 map_col, chart_col = st.columns([3, 2])
 map_col.subheader("Map")
-map_col.plotly_chart(map_figure(data.load(data.board, db, key, seq), colours), key="map")
+view = data.load(data.board, db, key, seq)
+figure = map_figure(view, colours)
+run = game.runs.filter(pl.col("seq") == seq)
+if not run.is_empty():
+    audited = run.row(0, named=True)
+    add_routes(figure, view, json.loads(audited["declared_routes"]), "declared run", DECLARED_COLOUR, "solid", 0.12)
+    add_routes(figure, view, json.loads(audited["optimal_routes"]), "best run", BEST_COLOUR, "dot", -0.12)
+    engine = "refused by the engine" if audited["engine"] is None else f"earns {audited['engine']}"
+    best = f"{audited['optimum']}" + ("" if audited["proven"] else " (best found, not proven)")
+    map_col.markdown(f"**{md(audited['company'])}'s run** {engine} (solid red); the best run earns {best} "
+                     f"(dotted blue).")
+map_col.plotly_chart(figure, key="map")
 prices, worth = data.load(data.step_values, db, key)
 chart_col.plotly_chart(charts.step_lines(prices, "company", "price", seq, "Share prices", colours), key="prices")
 chart_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", seq, "Net worth"), key="worth")

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.model import Record
+from ingest.model import Action, PlayerId, Record
 from replay.errors import Violation
 from replay.optimizer import engine
+from replay.optimizer.model import Node
 from replay.optimizer.solve import DEFAULT_BUDGET, Budget, Optimum, best_run
 
 
@@ -32,6 +33,8 @@ class RunAudit:
     engine: int | None  # the engine's total for the declared routes; None when it refuses them
     error: str | None  # why the engine refuses the declared run
     route_revenues: tuple[int, ...]  # the engine's revenue of each declared route
+    route_stops: tuple[tuple[Node, ...], ...]  # the engine's stops of each declared route
+    president: PlayerId | None  # who decided the run
     optimum: Optimum
 
     @property
@@ -66,38 +69,46 @@ class RunAudit:
         }
 
 
-def audit_record(record: Record, budget: Budget = DEFAULT_BUDGET) -> list[RunAudit]:
-    """Every ``run_routes`` of the record with its engine revenue and the optimum."""
-    game = engine.start(record)
-    runs: list[RunAudit] = []
-    for index, action in enumerate(record.actions):
+class RunAuditor:
+    """Watches a replay (``replay_record(..., watch=auditor)``) and audits every ``run_routes``:
+    the optimum and the engine's reading of the declared routes on the position just before it,
+    the round label just after it. A refused run is audited too (its ``error`` says why)."""
+
+    def __init__(self, budget: Budget = DEFAULT_BUDGET) -> None:
+        self.budget = budget
+        self.runs: list[RunAudit] = []
+        self._pending: dict[str, Any] | None = None
+
+    def before(self, game: engine.Game, index: int, action: Action) -> None:
         if action.type != "run_routes":
-            engine.process(game, action)
-            continue
+            return
         company = str(action.entity.id)
         routes = [dict(r) for r in action.fields.get("routes") or [] if isinstance(r, dict)]
-        optimum = best_run(game, company, budget)
-        trains = engine.trains_of(game, company)
-        revenues: list[int] = []
+        built: list[engine.Route] = []
         error = None
         try:
-            revenues = engine.engine_revenues(game, company, routes)
+            built = engine.engine_routes(game, company, routes)
         except Violation as violation:
             error = violation.message
         declared_each = [r.get("revenue") for r in routes]
-        declared = sum(v for v in declared_each if isinstance(v, int)) if all(isinstance(v, int) for v in declared_each) else None
-        engine.process(game, action)
-        runs.append(RunAudit(
-            index=index,
-            action_id=action.label,
-            company=company,
-            round=engine.round_label(game),
-            trains=trains,
-            routes=tuple(routes),
-            declared=declared,
-            engine=None if error else sum(revenues),
-            error=error,
-            route_revenues=tuple(revenues),
-            optimum=optimum,
-        ))
-    return runs
+        self._pending = dict(
+            index=index, action_id=action.label, company=company, trains=engine.trains_of(game, company),
+            routes=tuple(routes), declared=sum(declared_each) if all(isinstance(v, int) for v in declared_each) else None,
+            engine=None if error else sum(r.revenue for r in built), error=error,
+            route_revenues=tuple(r.revenue for r in built), route_stops=tuple(r.stops for r in built),
+            president=engine.president_of(game, company), optimum=best_run(game, company, self.budget),
+        )
+
+    def after(self, game: engine.Game, index: int, action: Action) -> None:
+        if self._pending is None or self._pending["index"] != index:
+            return
+        self.runs.append(RunAudit(round=engine.round_label(game), **self._pending))
+        self._pending = None
+
+
+def audit_record(record: Record, budget: Budget = DEFAULT_BUDGET) -> list[RunAudit]:
+    """Every ``run_routes`` of the record with its engine revenue and the optimum (an illegal
+    action is left out and the replay goes on, as ``--keep-going`` does)."""
+    auditor = RunAuditor(budget)
+    engine.replay(record, auditor)
+    return auditor.runs

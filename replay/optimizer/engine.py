@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ingest.model import Action, Record
+from ingest.model import Action, PlayerId, Record
 from replay.errors import IllegalAction, Violation
 from replay.game import Game
+from replay.replayer import Watcher, replay_record
 from replay.hexgrid import neighbour, opposite
 from replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
 from replay.routes import Route, build_route, check_run, connection_stops
@@ -136,14 +137,19 @@ def _bonus(game: Game, corporation: str) -> Bonus | None:
     return bonus
 
 
-def engine_revenues(game: Game, corporation: str, routes: list[dict[str, Any]]) -> list[int]:
-    """The engine's revenue of each route of a run, after its own legality checks.
+def engine_routes(game: Game, corporation: str, routes: list[dict[str, Any]]) -> list[Route]:
+    """The engine's reading of each route of a run (stops, revenue), after its own legality checks.
 
     Raises ``replay.errors.Violation`` when the engine refuses the run.
     """
     built = [build_route(game, corporation, raw) for raw in routes]
     check_run(game, corporation, built)
-    return [route.revenue for route in built]
+    return built
+
+
+def engine_revenues(game: Game, corporation: str, routes: list[dict[str, Any]]) -> list[int]:
+    """The engine's revenue of each route of a run (see :func:`engine_routes`)."""
+    return [route.revenue for route in engine_routes(game, corporation, routes)]
 
 
 def confirm(game: Game, corporation: str, routes: list[dict[str, Any]]) -> None:
@@ -159,6 +165,16 @@ def confirm(game: Game, corporation: str, routes: list[dict[str, Any]]) -> None:
 
 
 # -- replaying a record ----------------------------------------------------------------------------
+
+
+def president_of(game: Game, corporation: str) -> PlayerId | None:
+    """Who decides the company's run: its president (None for a company without one)."""
+    return game.president(corporation)
+
+
+def replay(record: Record, watch: Watcher) -> None:
+    """Replay the record as ``--keep-going`` does, ``watch`` seeing the game around each action."""
+    replay_record(record, keep_going=True, watch=watch)
 
 
 def start(record: Record) -> Game:

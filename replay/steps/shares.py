@@ -9,7 +9,7 @@ the certificate limit must sell first. The turn ends by itself when nothing more
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -70,22 +70,44 @@ class BuySellParShares(Step):
         current = self.round.current
         return entity.id if current is not None and entity == current else None
 
+    def open_to(self, entity: Entity) -> PlayerId | None:
+        """The player the turn is open to, if ``entity`` is that player."""
+        return self.player(entity)
+
+    def kind_checks(self, pid: PlayerId) -> dict[str, Callable[[], bool]]:
+        """For each kind of action the turn may offer, how to tell whether it does now: asked
+        one at a time, so that ``is_legal`` and a pass stop at the first one found."""
+        return {
+            "buy_shares": lambda: any(True for _ in self.buys(pid)),
+            "par": lambda: any(True for _ in self.pars(pid)),
+            "sell_shares": lambda: any(True for _ in self.sales(pid)),
+        }
+
     def offers(self, entity: Entity) -> frozenset[str]:
-        pid = self.player(entity)
+        pid = self.open_to(entity)
         if pid is None:
             return frozenset()
         if self.must_sell(pid):
             return frozenset({"sell_shares"})
-        kinds = set()
-        if any(True for _ in self.buys(pid)):
-            kinds.add("buy_shares")
-        if any(True for _ in self.pars(pid)):
-            kinds.add("par")
-        if any(True for _ in self.sales(pid)):
-            kinds.add("sell_shares")
-        if kinds:
-            kinds.add("pass")
-        return frozenset(kinds)
+        kinds = {kind for kind, offered in self.kind_checks(pid).items() if offered()}
+        return frozenset(kinds | {"pass"}) if kinds else frozenset()
+
+    def offers_any(self, entity: Entity) -> bool:
+        pid = self.open_to(entity)
+        if pid is None:
+            return False
+        return self.must_sell(pid) or any(offered() for offered in self.kind_checks(pid).values())
+
+    def offers_kind(self, entity: Entity, kind: str) -> bool:
+        pid = self.open_to(entity)
+        if pid is None:
+            return False
+        if self.must_sell(pid):
+            return kind == "sell_shares"
+        checks = self.kind_checks(pid)
+        if kind == "pass":
+            return any(offered() for offered in checks.values())
+        return kind in checks and checks[kind]()
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
@@ -107,11 +129,16 @@ class BuySellParShares(Step):
 
     # -- buying
 
-    def buys(self, pid: PlayerId) -> Iterator[Share]:
-        """One certificate per (company, source, size) the player may buy now."""
+    def buys(self, pid: PlayerId, player: PlayerId | None = None) -> Iterator[Share]:
+        """One certificate per (company, source, size) ``pid`` may take now (with ``player``
+        acting for it, where a title has such a holder: 1871's Union Bank)."""
         game = self.game
+        acting = pid if player is None else player
+        if self.round.turn.bought:
+            return  # one purchase a turn (buy_problem says so of each certificate)
+        sold = self.round.sold.get(pid, ())
         for sym, corp in game.corporations.items():
-            if corp.par_price is None:
+            if corp.par_price is None or sym in sold or not self.trades(sym):
                 continue
             for source in SOURCES:
                 seen: set[int] = set()
@@ -119,8 +146,17 @@ class BuySellParShares(Step):
                     if share.president or share.percent in seen:
                         continue
                     seen.add(share.percent)
-                    if self.buy_problem(pid, share) is None:
+                    if self.buy_problem_for(pid, acting, share) is None:
                         yield share
+
+    def trades(self, sym: str) -> bool:
+        """Whether the company's shares are bought in stock turns at all."""
+        return True
+
+    def buy_problem_for(self, buyer: PlayerId, player: PlayerId, share: Share) -> Violation | None:
+        """Why ``buyer`` may not take the certificate, ``player`` acting (the same but in a title
+        with such a holder), or None."""
+        return self.buy_problem(buyer, share)
 
     def buy_problem(self, pid: PlayerId, share: Share) -> Violation | None:
         """Why the player may not buy this certificate now, or None."""

@@ -327,8 +327,7 @@ class DiscardTrain(OperatingStep):
     answered_kind = "corporation"
 
     def crowded(self) -> list[str]:
-        game = self.game
-        return [sym for sym in game.corporations if game.trains_for_limit(sym) > game.phase.train_limit]
+        return self.game.over_train_limit()
 
     def actor(self) -> Entity | None:
         crowded = self.crowded()
@@ -439,9 +438,10 @@ class Bankrupt(BuyTrain):
 
     def can_go_bankrupt(self) -> bool:
         president = self.president()
+        if president is None or not self.must_buy():  # must_buy first: a company with a train is done at once
+            return False
         cheapest = self.cheapest_depot_price()
-        return (president is not None and cheapest is not None and self.must_buy()
-                and self.buying_power(president) < cheapest)
+        return cheapest is not None and self.buying_power(president) < cheapest
 
     def offers(self, entity: Entity) -> frozenset[str]:
         return frozenset({"bankrupt"}) if entity == self.round.current and self.can_go_bankrupt() else frozenset()

@@ -8,7 +8,7 @@ then the others in the order they passed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -309,23 +309,19 @@ class BuySellParSplit(BuySellParShares):
     def title(self) -> Title1871:
         return title_of(self.game)
 
-    def offers(self, entity: Entity) -> frozenset[str]:
-        pid = self.player(entity)
-        if pid is None or self.round.split is not None:
-            return frozenset()
-        kinds = set(super().offers(entity)) - {"pass"}
-        if "sell_shares" in kinds and self.must_sell(pid):
-            return frozenset({"sell_shares"})
-        if self.may_act_for_bank(pid):
-            if any(True for _ in self.buys(UNION_BANK, pid)):
-                kinds.add("buy_shares")
-            if any(True for _ in self.pars(UNION_BANK, pid)):
-                kinds.add("par")
-        if self.can_exchange(pid):
-            kinds.add("buy_shares")  # 18xx.games: an exchange still open keeps the turn waiting
-        if self.splits(pid):
-            kinds.add("split")
-        return frozenset(kinds | {"pass"}) if kinds else frozenset()
+    def open_to(self, entity: Entity) -> PlayerId | None:
+        return None if self.round.split is not None else super().open_to(entity)
+
+    def kind_checks(self, pid: PlayerId) -> dict[str, Callable[[], bool]]:
+        """The generic turn's, the Union Bank's purchases and starts when its owner may act for
+        it, an exchange still open (18xx.games keeps the turn waiting for it), and splits."""
+        checks = super().kind_checks(pid)
+        buys, pars = checks["buy_shares"], checks["par"]
+        bank = self.may_act_for_bank(pid)
+        checks["buy_shares"] = lambda: buys() or (bank and any(True for _ in self.buys(UNION_BANK, pid))) or self.can_exchange(pid)
+        checks["par"] = lambda: pars() or (bank and any(True for _ in self.pars(UNION_BANK, pid)))
+        checks["split"] = lambda: bool(self.splits(pid))
+        return checks
 
     def can_exchange(self, pid: PlayerId) -> bool:
         exchange = next(s for s in self.round.steps if isinstance(s, Exchange1871))
@@ -393,21 +389,8 @@ class BuySellParSplit(BuySellParShares):
 
     # -- buying
 
-    def buys(self, pid: PlayerId, player: PlayerId | None = None) -> Iterator[Share]:
-        """As the generic buys, for a player or the Union Bank (``pid``) acting through ``player``."""
-        game = self.game
-        acting = pid if player is None else player
-        for sym, corp in game.corporations.items():
-            if corp.par_price is None or sym == PEIR:
-                continue
-            for source in (IPO, MARKET):
-                seen: set[int] = set()
-                for share in game.held(source, sym):
-                    if share.president or share.percent in seen:
-                        continue
-                    seen.add(share.percent)
-                    if self.buy_problem_for(pid, acting, share) is None:
-                        yield share
+    def trades(self, sym: str) -> bool:
+        return sym != PEIR  # PEIR shares come with the PEIR privates only
 
     def buy_problem(self, pid: PlayerId, share: Share) -> Violation | None:
         return self.buy_problem_for(pid, pid, share)

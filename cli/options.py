@@ -1,0 +1,50 @@
+"""What the commands that read the archive share: its options, and opening it read-only with one
+line (and exit 1) for any failure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from cli.output import say
+from records import Archive, ArchiveBusy, ArchiveError
+
+DEFAULT_DB = "railledger.duckdb"
+DbOption = Annotated[
+    Path,
+    typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).", show_default=True),
+]
+DEFAULT_WAIT = 30.0
+WaitOption = Annotated[
+    float,
+    typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive (0: fail at once)."),
+]
+
+err = Console(stderr=True)
+
+
+def fail(message: str) -> typer.Exit:
+    say(err, message)
+    return typer.Exit(code=1)
+
+
+def waiting(busy: ArchiveBusy, wait: float) -> None:
+    """Say once that an open is waiting for another process, and for how long at most."""
+    say(err, f"archive {busy.path} is in use by {busy.holder}; waiting up to {wait:g} s (--wait)")
+
+
+@contextmanager
+def reading(db: Path, wait: float) -> Iterator[Archive]:
+    """The archive opened read-only for one command; any archive failure is one line and exit 1."""
+    try:
+        with Archive.open(db, read_only=True, wait=wait, on_wait=waiting) as archive:
+            yield archive
+    except ArchiveError as exc:  # busy past the wait, damaged, foreign, or not yet migrated
+        raise fail(str(exc)) from None
+    except FileNotFoundError:
+        raise fail(f"{db}: no archive here; run 'railledger ingest' first") from None

@@ -1,0 +1,115 @@
+"""The revenue audit stored at ingest: every run with the best run beside it, read by the
+Validation page (shortfalls per game and president), the game review (both runs on the map) and
+``railledger audit GAME``.
+
+The archive holds the short 18MS test game with WRA running only one of its two 2+ trains in
+OR 2.1 (action 690): $40 below the best run, decided by its president Cugnot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
+
+from analytics.validation import shortfalls_by_game, shortfalls_by_player
+from cli.app import app
+from ingest.sources import read_record
+from records import Archive
+from replay.optimizer.audit import audit_record
+
+REPO = Path(__file__).resolve().parent.parent
+FULL_RUN = "690 WRA run_routes [2+-2 E11-E13-E15] [2+-3 E9-E11]"
+POOR_RUN = "690 WRA run_routes [2+-2 E11-E13-E15]"
+KEY = "railledger/test-18ms-poor"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def poor_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    text = (REPO / "tests" / "games" / "18ms-short.rln").read_text(encoding="utf-8")
+    assert FULL_RUN in text
+    text = text.replace(FULL_RUN, POOR_RUN).replace('[Game "test-18ms-short"]', '[Game "test-18ms-poor"]')
+    path = tmp_path_factory.mktemp("runs") / "poor.rln"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(poor_game: Path) -> Path:
+    archive = poor_game.parent / "runs.duckdb"
+    result = runner.invoke(app, ["ingest", str(poor_game), "--db", str(archive)])
+    assert result.exit_code == 0, result.output
+    return archive
+
+
+def test_every_run_is_stored_with_the_audit_of_a_fresh_replay(db: Path, poor_game: Path) -> None:
+    audited = audit_record(read_record(str(poor_game)))
+    with Archive.open(db, read_only=True) as archive:
+        stored = archive.table("runs", KEY).sort("seq")
+    assert stored["seq"].to_list() == [run.index for run in audited]
+    assert stored["optimum"].to_list() == [run.optimum.revenue for run in audited]
+    assert stored["engine"].to_list() == [run.engine for run in audited]
+    assert stored["proven"].all()
+    poor = stored.filter(stored["action_id"] == "690").row(0, named=True)
+    assert (poor["company"], poor["round"], poor["engine"], poor["optimum"]) == ("WRA", "OR 2.1", 60, 100)
+    declared, best = json.loads(poor["declared_routes"]), json.loads(poor["optimal_routes"])
+    assert [r["train"] for r in declared] == ["2+-2"] and [s[0] for s in declared[0]["stops"]] == ["E11", "E15"]
+    assert sum(r["revenue"] for r in best) == 100 and len(best) == 2
+
+
+def test_shortfalls_are_counted_per_game_and_per_president(db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        by_game, by_player = shortfalls_by_game(archive), shortfalls_by_player(archive)
+    game = by_game.row(0, named=True)
+    assert (game["game_key"], game["runs"], game["below_optimum"], game["left_on_table"], game["unproven"]) == (KEY, 6, 1, 40, 0)
+    players = {row["player"]: row for row in by_player.iter_rows(named=True)}
+    assert players["Cugnot"]["left_on_table"] == 40 and players["Cugnot"]["below_optimum"] == 1
+    assert players["Ada"]["left_on_table"] == players["Brunel"]["left_on_table"] == 0
+    assert sum(row["runs"] for row in players.values()) == 6
+
+
+def test_audit_reads_an_archived_game_by_its_key(db: Path) -> None:
+    result = runner.invoke(app, ["audit", "test-18ms-poor", "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.stdout)["runs"]
+    assert [(r["action_id"], r["shortfall"]) for r in runs if r["shortfall"]] == [("690", 40)]
+    missing = runner.invoke(app, ["audit", "no-such-game", "--db", str(db)])
+    assert missing.exit_code == 1 and "not a record file" in missing.output
+
+
+@pytest.fixture()
+def dashboard(db: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv("RAILLEDGER_DB", str(db))
+    page = AppTest.from_file(str(REPO / "dashboard" / "app.py"), default_timeout=60).run()
+    assert not page.exception
+    yield page
+
+
+def test_validation_page_shows_what_runs_left_on_the_table(dashboard: AppTest) -> None:
+    dashboard.switch_page("views/validation.py").run()
+    assert not dashboard.exception
+    assert "6 runs audited" in dashboard.caption[0].value and "40 left on the table" in dashboard.caption[0].value
+    by_player, by_game = dashboard.dataframe[0].value, dashboard.dataframe[1].value
+    assert dict(zip(by_player["player"], by_player["left_on_table"]))["Cugnot"] == 40
+    assert list(by_game["left_on_table"]) == [40]
+
+
+def test_review_draws_the_declared_and_the_best_run_at_a_run_step(dashboard: AppTest, db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        runs = archive.table("runs", KEY)
+    seq = int(runs.filter(runs["action_id"] == "690")["seq"][0])
+    dashboard.query_params.update(game=KEY, step=str(seq))
+    dashboard.switch_page("views/review.py").run()
+    assert not dashboard.exception
+    board = next(json.loads(c.proto.spec) for c in dashboard.get("plotly_chart") if any(
+        t.get("name") == "track" for t in json.loads(c.proto.spec)["data"]))
+    traces = {t.get("name"): t for t in board["data"]}
+    assert {"declared run", "best run"} <= set(traces)
+    assert sum(x is not None for x in traces["declared run"]["x"]) == 3  # one route over three hexes
+    assert sum(x is not None for x in traces["best run"]["x"]) == 5  # two routes: three hexes and two
+    assert any("the best run earns 100" in m.value for m in dashboard.markdown)

@@ -140,7 +140,8 @@ def _store(run: IngestRun, game: Simulated) -> str:
         return "failed"
     try:
         with run.archive() as archive:
-            outcome = archive.store(game.played.record, origin=f"railledger simulate (seed {game.seed})", replay=game.replay)
+            outcome = archive.store(game.played.record, origin=f"railledger simulate (seed {game.seed})", replay=game.replay,
+                                    runs=game.runs)
     except (ArchiveUnavailable, ArchiveError, ValueError) as exc:
         say(err, f"{game.played.record.key}: not stored: {exc}")
         return "failed"

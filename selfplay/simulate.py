@@ -1,8 +1,8 @@
 """Many games: one game played and replayed, the unit of work ``railledger simulate`` spreads over
 worker processes, and who won.
 
-Each generated game is replayed at once by the ordinary replay (``replay_record``), as an ingest
-replays a record: that is both the rows the archive stores (states, events, standings) and the
+Each generated game is replayed at once by the ordinary replay (``replay_record``, with the
+revenue audit of its runs), as an ingest replays a record: that is both the rows the archive stores (states, events, standings) and the
 check that what the bots played is a game the engine accepts, with no flag, to the result the
 game reached.
 """
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ingest.model import PlayerId, Record
 from replay import Replay, replay_record
+from replay.optimizer.audit import RunAudit, RunAuditor
 from selfplay.bots import bot_named
 from selfplay.play import MAX_ACTIONS, Played, SelfPlayError, play
 
@@ -30,6 +31,7 @@ class Simulated:
     replay: Replay | None
     error: str | None
     cpu_seconds: float  # playing it (the bots' choices and the engine), not the replay
+    runs: tuple[RunAudit, ...] = ()  # the revenue audit of its runs, as an ingest stores it
 
     @property
     def verified(self) -> bool:
@@ -46,7 +48,9 @@ def simulate(title: str, seed: int, bots: Sequence[str], max_actions: int = MAX_
     except SelfPlayError as failed:
         return Simulated(title, seed, tuple(bots), None, None, str(failed), time.process_time() - started)
     spent = time.process_time() - started
-    return Simulated(title, seed, tuple(bots), played, replay_record(played.record, keep_going=True, snapshots=True), None, spent)
+    auditor = RunAuditor()
+    replay = replay_record(played.record, keep_going=True, snapshots=True, watch=auditor)
+    return Simulated(title, seed, tuple(bots), played, replay, None, spent, tuple(auditor.runs))
 
 
 def seating(bots: Sequence[str], players: int, game: int = 0, rotate: bool = False) -> tuple[str, ...]:

@@ -228,3 +228,24 @@ def test_after_a_presidents_sale_a_train_of_another_company_costs_what_the_sale_
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(210, "18MS/4-cash")]
     assert "must pay at least $326, more than $14" in replay.flags[0].message
+
+
+def test_a_bank_broken_once_ends_the_set_though_a_purchase_refills_it() -> None:
+    """Found by the bots, refused by 18xx.games: in 18Texas MP's payout took the bank below zero
+    in the last OR of a set, and SAA's $800 train later in that OR put it back above. The bank
+    is broken once it ran out, so the game ends with that set; the player's pass that followed
+    (in a stock round railledger had started) is refused as the game is over."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18texas-bank-broken-then-refilled.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    for action in record.actions[:781]:
+        game.process(action)
+    assert game.bank >= 0 and not game.bank_broken
+    game.process(record.actions[781])  # MP pays out
+    assert game.bank < 0 and game.bank_broken
+    for action in record.actions[782:795]:  # ... SAA buys an 8 from the bank
+        game.process(action)
+    assert game.bank >= 0 and game.bank_broken and not game.finished
+    game.process(record.actions[795])  # SAA's pass ends OR 31.3, the set's last
+    assert game.finished and game.end_reason == "end of OR 31.3"
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(796, "18Texas/13-game-over")]

@@ -249,3 +249,21 @@ def test_a_bank_broken_once_ends_the_set_though_a_purchase_refills_it() -> None:
     assert game.finished and game.end_reason == "end of OR 31.3"
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(796, "18Texas/13-game-over")]
+
+
+def test_a_player_over_the_certificate_limit_is_offered_sales_only() -> None:
+    """Found by the bots: 1871's stock turn offered a pass (and purchases) to a player over the
+    certificate limit, which is_legal then refused (he must sell). Every such position of a game
+    that has them offers sales and nothing else."""
+    played = play("The Old Prince 1871", 300011, [bot_named(b) for b in ("greedy", "random", "greedy")])
+    game = Game.start(played.record.title, played.record.players, seed=played.record.seed)
+    over = 0
+    for action in played.record.actions:
+        step = game.round.active_step()
+        current = game.round.current
+        if step is not None and hasattr(step, "must_sell") and current is not None and current.kind == "player" \
+                and step.must_sell(current.id):
+            over += 1
+            assert {a.type for a in game.legal_actions()} == {"sell_shares"}
+        game.process(action)
+    assert over > 0

@@ -338,6 +338,9 @@ class BuySellParSplit(BuySellParShares):
         if current is None or not self.offers(current):
             return
         pid = current.id
+        if self.must_sell(pid):  # over the certificate limit: sales only, as the generic turn offers
+            yield from super().legal()
+            return
         yield from (a for a in super().legal() if a.type != "pass")
         if self.may_act_for_bank(pid):
             lending = {"borrow_from": pid, "borrow_from_type": "player"}  # as 18xx.games writes them: the owner pays what the bank lacks

@@ -267,3 +267,20 @@ def test_a_player_over_the_certificate_limit_is_offered_sales_only() -> None:
             assert {a.type for a in game.legal_actions()} == {"sell_shares"}
         game.process(action)
     assert over > 0
+
+
+def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot lay an upgrade now"): in 18Texas SAA
+    laid a yellow tile, then the NOPR teleported the 511 onto J5 as SAA's second lay. The
+    teleport counts as the company's tile lay, and a second lay may not be an upgrade, so it is
+    neither offered nor accepted."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18texas-teleport-after-a-yellow.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, teleport = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.turn.lays == 1 and not game.round.turn.upgraded
+    assert not [a for a in game.legal_actions() if a.type == "lay_tile" and a.entity.kind == "company"]
+    assert not game.is_legal(teleport)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(127, "18Texas/12.2-tile-two-yellow")]

@@ -284,3 +284,20 @@ def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow()
     assert not game.is_legal(teleport)
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(127, "18Texas/12.2-tile-two-yellow")]
+
+
+def test_an_1871_president_sells_each_companys_shares_once_for_a_train() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot sell shares of MR", MUST_SELL_IN_BLOCKS):
+    Gt's president sold 20% of MR to pay for a train, then MR's president's certificate in a
+    second sale. Each company's shares go in one block, so no second sale of MR is offered."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "1871-two-sales-of-one-company.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, second = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.turn.emergency_sold == ["MR"]
+    sales = [a for a in game.legal_actions() if a.type == "sell_shares"]
+    assert not [a for a in sales if game.shares[str(a.fields["shares"][0])].corporation == "MR"]
+    assert not game.is_legal(second)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(429, "The Old Prince 1871/emergency-sale")]

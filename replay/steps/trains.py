@@ -48,6 +48,8 @@ class BuyTrain(OperatingStep):
     """Whether a president may pay towards a train bought from another company (EBUY_FROM_OTHERS)."""
     sell_more_than_needed = False
     """Whether a president may sell more shares than the purchase needs (EBUY_SELL_MORE_THAN_NEEDED)."""
+    sell_in_blocks = False
+    """Whether the president sells each company's shares once for a purchase (REF MUST_SELL_IN_BLOCKS)."""
     president_swap_allowed = True
     """Whether an emergency sale may hand over the presidency of another company (EBUY_PRES_SWAP)."""
     cheapest_when_helped = True
@@ -277,6 +279,9 @@ class BuyTrain(OperatingStep):
             return Violation("sell-after-operate", f"{sym} has not yet operated, so its shares cannot be sold")
         if not can_dump(game, president, shares):
             return Violation("president-sale", f"nobody else holds 20% of {sym}, so its president's certificate cannot be sold")
+        if self.sell_in_blocks and sym in self.round.turn.emergency_sold:
+            return Violation("emergency-sale", f"{game.player_name(president)} has sold {sym} for this purchase already: "
+                                               "each company's shares are sold in one block")
         if game.percent(MARKET, sym) + percent > game.title.market_pool_max:
             return Violation("market-limit", f"selling {percent}% of {sym} would put more than {game.title.market_pool_max}% in the open market")
         if game.president(sym) == president and (not self.president_swap_allowed or sym == self.corporation):
@@ -315,6 +320,7 @@ class BuyTrain(OperatingStep):
             raise problem
         yield
         self.round.turn.emergency_sale_price = game.share_price(held[0].corporation)
+        self.round.turn.emergency_sold.append(held[0].corporation)
         sell_to_market(game, president, held, percent)
         self.round.reorder()
 

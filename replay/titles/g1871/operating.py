@@ -154,6 +154,7 @@ class BuyTrain1871(BuyTrain):
     president pays what it can before its owner pays the rest (15)."""
 
     president_helps_with_others = False  # REF EBUY_FROM_OTHERS :never
+    sell_in_blocks = True  # REF MUST_SELL_IN_BLOCKS
 
     def president(self) -> PlayerId | None:
         return title_of(self.game).acting_president(self.game, self.corporation)

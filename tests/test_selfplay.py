@@ -227,7 +227,7 @@ def test_after_a_presidents_sale_a_train_of_another_company_costs_what_the_sale_
     assert not game.is_legal(purchase)
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(210, "18MS/4-cash")]
-    assert "must pay at least $326, more than $14" in replay.flags[0].message
+    assert "the least it may pay ($326) is more than the most ($14" in replay.flags[0].message
 
 
 def test_a_bank_broken_once_ends_the_set_though_a_purchase_refills_it() -> None:
@@ -301,3 +301,18 @@ def test_an_1871_president_sells_each_companys_shares_once_for_a_train() -> None
     assert not game.is_legal(second)
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(429, "The Old Prince 1871/emergency-sale")]
+
+
+def test_a_president_in_debt_lowers_what_may_be_paid_for_another_companys_train() -> None:
+    """Found by the bots, refused by 18xx.games: in 18MS Fr ($43) bought WRA's 5 train for $1
+    while its president owed $111 (an 18MS loan). What may be paid is at most what both hold,
+    -$68 here, so no train of another company is offered and the purchase is refused."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-president-in-debt.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, purchase = record.actions
+    for action in before:
+        game.process(action)
+    assert (game.cash("Fr"), game.cash(game.president("Fr"))) == (43, -111)
+    assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(128, "18MS/4-cash")]

@@ -157,17 +157,18 @@ class BuyTrain(OperatingStep):
     def price_range(self, train: Train) -> tuple[int, int]:
         """What may be paid for another company's train: $1 up to the company's cash (with the
         president's cash where the title lets him help and the company must buy, up to the
-        train's face value). Once the president has sold shares this turn, where the title lets
-        him help, he must not have sold more than the price needed: the price is at least what
-        both hold less the last share's price, plus $1, so a cheaper train is refused (REF
-        spend_minmax and last_share_sold_price: 18MS, bots' games 18xx.games refused)."""
+        train's face value). Where the title lets him help, the most is never above what both
+        hold (a president in debt lowers it), and once he has sold shares this turn he must not
+        have sold more than the price needed: the price is at least what both hold less the last
+        share's price, plus $1, so a cheaper train is refused (REF spend_minmax and
+        last_share_sold_price: 18MS, bots' games 18xx.games refused)."""
         cash = self.game.cash(self.corporation)
         president = self.president()
         if not self.president_helps_with_others or president is None or cash >= self.face(train):
             return 1, cash
-        possible = cash + max(self.game.cash(president), 0)
+        possible = cash + self.game.cash(president)  # a president in debt (18MS's loan) lowers it (REF)
         sold = self.round.turn.emergency_sale_price
-        return (1 if sold is None else possible - sold + 1), (min(self.face(train), possible) if self.must_buy() else cash)
+        return (1 if sold is None else possible - sold + 1), min(self.face(train) if self.must_buy() else cash, possible)
 
     def face(self, train: Train) -> int:
         return self.game.title.train_price(train, train.name if train.name != train.card else None)
@@ -222,8 +223,8 @@ class BuyTrain(OperatingStep):
         low, high = self.price_range(train)
         check_declared_range(action, "price_range", low, high, "train-price", f"{train.id}'s price")
         if low > high:
-            raise Violation("cash", f"{corp} may not buy {train.id} now: after its president's sale it must pay at least "
-                                    f"${low}, more than ${high}")
+            raise Violation("cash", f"{corp} may not buy {train.id} now: the least it may pay (${low}) is more than the most "
+                                    f"(${high}, with its president's cash and after his sales)")
         if not low <= price <= high:
             raise Violation("cash", f"{corp} may pay ${low} to ${high} for {train.id}, not ${price}")
         helped = max(price - game.cash(corp), 0)

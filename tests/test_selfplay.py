@@ -316,3 +316,19 @@ def test_a_president_in_debt_lowers_what_may_be_paid_for_another_companys_train(
     assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(128, "18MS/4-cash")]
+
+
+def test_the_peir_waits_for_its_pass_after_buying_another_companys_train() -> None:
+    """Found by the bots, refused by 18xx.games ("Blocking step Buy Trains cannot process"):
+    the PEIR bought its one bank train of the OR and then MR's 2H; railledger ended its turn,
+    18xx.games keeps the step open (it asks the bank's depot, not the PEIR's limit), so the next
+    player's stock purchase came while the PEIR still had to pass."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "1871-peir-buys-from-another.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, purchase = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.label == "OR 1.1" and game.round.current == Entity("corporation", "PEIR")
+    assert Action("pass", Entity("corporation", "PEIR"), 0) in game.legal_actions()
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(35, "The Old Prince 1871/4-action-type")]

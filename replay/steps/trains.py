@@ -74,6 +74,11 @@ class BuyTrain(OperatingStep):
     def depot(self) -> list[Train]:
         return self.game.title.bank_trains(self.game)
 
+    def open_depot(self) -> list[Train]:
+        """The bank trains that keep the step open: those the company may buy, unless a title
+        says otherwise."""
+        return self.depot()
+
     def others(self) -> list[Train]:
         """Trains of other companies this company may buy."""
         if not self.buy_from_others:
@@ -95,17 +100,18 @@ class BuyTrain(OperatingStep):
         prices = [self.game.title.train_price(t, v) for t in self.depot() for v in self.game.title.variants_of(t)]
         return min(prices) if prices else None
 
-    def can_buy(self) -> bool:
+    def can_buy(self, depot: list[Train] | None = None) -> bool:
         """Room and cash for some train: $1 for another company's, the cheapest bank price for
-        a new one, less a private's discount the company could use in this step (18xx.games
-        counts it, so the step stays open even though the discount is the private's to give)."""
+        a new one (of ``depot``, by default :meth:`open_depot`), less a private's discount the
+        company could use in this step (18xx.games counts it, so the step stays open even
+        though the discount is the private's to give)."""
         if not self.room():
             return False
         cash = self.game.cash(self.corporation)
         if self.others() and cash >= 1:
             return True
         prices = [self.game.title.train_price(t, v) - self.discount_on(t)
-                  for t in self.depot() for v in self.game.title.variants_of(t)]
+                  for t in (self.open_depot() if depot is None else depot) for v in self.game.title.variants_of(t)]
         return bool(prices) and cash >= min(prices)
 
     def discount_on(self, train: Train) -> int:

@@ -269,12 +269,14 @@ def test_a_player_over_the_certificate_limit_is_offered_sales_only() -> None:
     assert over > 0
 
 
-def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow() -> None:
-    """Found by the bots, refused by 18xx.games ("Cannot lay an upgrade now"): in 18Texas SAA
-    laid a yellow tile, then the NOPR teleported the 511 onto J5 as SAA's second lay. The
-    teleport counts as the company's tile lay, and a second lay may not be an upgrade, so it is
-    neither offered nor accepted."""
-    record = notation.read((Path(__file__).parent / "selfplay_games" / "18texas-teleport-after-a-yellow.rln").read_text())
+@pytest.mark.parametrize("name", ["18texas-teleport-after-a-yellow.rln", "18texas-teleport-on-blank-after-a-yellow.rln"])
+def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow(name: str) -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot lay an upgrade now"): in 18Texas a
+    company laid a yellow tile, then the NOPR teleported the green 511 onto J5 as its second
+    lay (on a blank J5 too: green on blank is an upgrade). The teleport counts as the
+    company's tile lay, and a second lay may not be an upgrade, so it is neither offered nor
+    accepted."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / name).read_text())
     game = Game.start(record.title, record.players, seed=record.seed)
     *before, teleport = record.actions
     for action in before:
@@ -283,7 +285,7 @@ def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow()
     assert not [a for a in game.legal_actions() if a.type == "lay_tile" and a.entity.kind == "company"]
     assert not game.is_legal(teleport)
     replay = replay_record(record, keep_going=True)
-    assert [(f.index, f.rule) for f in replay.flags] == [(127, "18Texas/12.2-tile-two-yellow")]
+    assert [(f.index, f.rule) for f in replay.flags] == [(len(before), "18Texas/12.2-tile-two-yellow")]
 
 
 def test_an_1871_president_sells_each_companys_shares_once_for_a_train() -> None:

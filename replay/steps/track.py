@@ -294,18 +294,19 @@ class CompanyTrack(TrackLaying):
         self.put_down(lay)
         self.used(company, ability, lay)
 
-    def check_company_lay(self, lay: Lay) -> None:
+    def check_company_lay(self, lay: Lay, upgrade: bool | None = None) -> None:
         """A lay that counts as the company's own must be one its next tile lay allows: none left,
-        or an upgrade where only a yellow tile may follow, is refused (REF: "Cannot lay an
-        upgrade now")."""
+        or an upgrade (``upgrade``, by default the lay's own) where only a yellow tile may
+        follow, is refused (REF: "Cannot lay an upgrade now")."""
+        upgrade = lay.upgrade if upgrade is None else upgrade
         track = next((s for s in self.round.steps if isinstance(s, Track)), None)
         if track is None:
             return
         allowed = track.next_lay()
         if allowed is None:
             raise Violation("tile-count", f"{self.corporation} has no tile lay left this turn")
-        if not allowed.allows(lay.upgrade, self.round.turn):
-            what = "an upgrade" if lay.upgrade else "a new yellow tile"
+        if not allowed.allows(upgrade, self.round.turn):
+            what = "an upgrade" if upgrade else "a new yellow tile"
             raise Violation(allowed.rule, f"{self.corporation}'s next tile lay may not be {what}")
 
     def used(self, company: CompanyState, ability: Ability, lay: Lay) -> None:

@@ -170,7 +170,8 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
             raise Violation("private-teleport", f"{company.name} lays the {'/'.join(ability.get('tiles', ()))} on {'/'.join(ability.get('hexes', ()))} once")
         as_if = "yellow" if self.game.board.tile(str(hex_id)).color == "white" and ability.get("from") else None
         lay = self.check_tile(action, 0, needs_route=False, as_if=as_if)
-        self.check_company_lay(lay)  # the teleport is the company's tile lay (16)
+        # the teleport is the company's tile lay (16); a green tile on a blank hex is an upgrade, as counted below
+        self.check_company_lay(lay, upgrade=lay.upgrade or lay.geometry.color != "yellow")
         yield
         company.uses += 1
         self.put_down(lay)

@@ -18,6 +18,7 @@ import polars as pl
 
 from analytics.frames import train_type
 from analytics.interval import wilson_interval
+from analytics.scope import Scope
 from records import Archive
 from replay.titles import title_named
 
@@ -34,17 +35,20 @@ POOLED = "all titles"
 """The scope of rows that pool every title."""
 
 
-def winner_correlations(archive: Archive, games: str = "real") -> pl.DataFrame:
-    """[scope, factor, value, games, wins, win_rate, mean_rank, ci_low, ci_high] of the games of
-    one kind (:data:`GAME_KINDS`).
+def winner_correlations(archive: Archive, games: Scope | None = None, kind: str = "real") -> pl.DataFrame:
+    """[scope, factor, value, games, wins, win_rate, mean_rank, ci_low, ci_high] over the games of
+    ``games`` (:func:`analytics.scope.counted_games`; every replayed game without one) of one
+    ``kind`` (:data:`GAME_KINDS`: people's, bots', or both).
 
     ``scope`` is a title or ``all titles``; ``games`` is the sample size (players of that value),
     ``wins`` how many of them won (ties for first all win), ``ci_low``/``ci_high`` the 95% Wilson
     interval of ``win_rate``.
     """
-    if games not in GAME_KINDS:
-        raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {games!r}")
-    players = _players(archive, games)
+    if kind not in GAME_KINDS:
+        raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {kind!r}")
+    players = _players(archive, kind)
+    if games is not None:
+        players = players.filter(pl.col("game_key").is_in(sorted(games.keys)))
     factors = pl.concat([
         _seat(players), _bots(archive, players), _privates(archive, players), _presidencies(archive, players),
         _first_par(archive, players), _first_permanent(archive, players),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analytics.frames import game_rows
+from analytics.scope import NOT_JUDGED
 from ingest.model import Record
 from ingest.notation import write_action
 from records import Archive
@@ -175,14 +176,19 @@ def market_grid(title: str) -> pl.DataFrame:
 
 def archive_overview(archive: Archive) -> pl.DataFrame:
     """The games list with what the archive page filters on: [key, title, players (one text),
-    status, actions, replayed, flags]. ``replayed`` means the engine stored standings for it."""
+    status, actions, verdict, why (the verdict's detail), replayed, flags (root causes)].
+    ``replayed`` means the engine stored standings for it; a game stored before verdicts were
+    kept shows ``not judged``."""
     games = archive.games().with_columns(pl.col("players").list.join(", "))
-    flags = archive.table("flags").group_by("game_key").agg(flags=pl.len().cast(pl.Int64))
+    flags = (archive.table("flags").filter(pl.col("follows").is_null())
+             .group_by("game_key").agg(flags=pl.len().cast(pl.Int64)))
     replayed = archive.table("standings").select("game_key").unique().with_columns(replayed=pl.lit(True))
     return (
         games.join(flags, left_on="key", right_on="game_key", how="left")
         .join(replayed, left_on="key", right_on="game_key", how="left")
         .select("key", "title", "players", "status", "actions",
+                pl.col("verdict").fill_null(NOT_JUDGED),
+                pl.col("verdict_detail").fill_null("stored before verdicts were kept; ingest it again").alias("why"),
                 pl.col("replayed").fill_null(False), pl.col("flags").fill_null(0))
     )
 

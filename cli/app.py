@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import tempfile
 import time
@@ -14,7 +15,6 @@ from typing import Annotated, Any, Mapping, Optional
 
 import polars as pl
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -22,6 +22,7 @@ from rich.text import Text
 import dashboard as dashboard_package
 from analytics.balance import winner_correlations
 from analytics.rush import train_rush_distribution
+from analytics.scope import counted_games
 from analytics.validation import validation_summary
 from cli.audit import audit
 from cli.crosscheck import crosscheck
@@ -30,16 +31,19 @@ from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption
 from cli.options import fail as _fail
 from cli.options import reading as _reading
 from cli.options import waiting as _waiting
+from cli.output import cell, consoles, plain, say
+from cli.report import report
 from cli.selfplay import play, simulate
-from cli.output import cell, plain, say
 from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
-from ingest.errors import RecordError
+from ingest.errors import RecordError, UnknownTitle
 from ingest.export import write_export
 from ingest.model import Record
 from ingest.sources import DEFAULT_MAX_SIZE, Loaded, expand, load, read_record
 from replay import Replay, replay_record
 from replay.conformance import check
+from replay.verdict import KINDS as VERDICTS
+from replay.verdict import Verdict, judge
 from records import Archive, ArchiveError
 from records.archive import ARCHIVE_TABLES
 from records.errors import ArchiveDamaged
@@ -50,10 +54,10 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-out = Console()
-err = Console(stderr=True)
+out, err = consoles()
 app.command("legal")(legal)
 app.command("crosscheck")(crosscheck)
+app.command("report")(report)
 app.command("play")(play)
 app.command("simulate")(simulate)
 
@@ -70,6 +74,9 @@ def ingest(
     replay: Annotated[bool, typer.Option(help="Replay titles with an engine and store states, events, standings and flags.")] = True,
     wait: WaitOption = DEFAULT_WAIT,
     max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
+    allow_invalid: Annotated[
+        bool, typer.Option("--allow-invalid", help="Exit 0 even when a game is illegal or its result differs from its replay.")
+    ] = False,
 ) -> None:
     """Read game records and store them in the archive, one transaction per game.
 
@@ -82,13 +89,20 @@ def ingest(
     game is written, so readers can use it during a long ingest. With --no-replay, stored replays
     are kept, and a changed record whose stored version was replayed is refused.
 
+    Every game gets a verdict (valid, illegal, result mismatch, unfinished, no engine, not
+    replayed), stored with it and counted in the summary. A game that is illegal or whose result
+    differs from its replay is stored all the same, named on stderr, and makes the exit code 1
+    unless --allow-invalid.
+
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
     files = expand(paths)
     run = IngestRun(db, replay=replay, wait=wait, on_wait=_waiting)
     outcomes: Counter[str] = Counter()
+    verdicts: Counter[str] = Counter()
     failures: list[str] = []
     notes: list[str] = []
+    invalid: list[str] = []
     try:
         with run.archive():
             pass  # create or upgrade it, and refuse a damaged or foreign one, before reading anything
@@ -103,59 +117,81 @@ def ingest(
             task = progress.add_task("ingesting", total=len(files))
             for origin in files:
                 for loaded in load(origin, max_size):
-                    outcome, line = _store(run, loaded)
+                    outcome, line, verdict = _store(run, loaded)
                     outcomes[outcome] += 1
                     if line is not None:
                         (notes if outcome == "duplicate" else failures).append(line)
+                    if verdict is not None and loaded.record is not None:
+                        verdicts[verdict.kind] += 1
+                        if verdict.invalid:
+                            invalid.append(f"{verdict.kind}: {loaded.origin}: {loaded.record.key}: {verdict.detail}")
                 progress.advance(task)
     except ArchiveUnavailable as exc:
-        _print_ingest_summary(outcomes, failures, notes, db)
+        _print_ingest_summary(outcomes, verdicts, failures, notes, invalid, db)
         raise _fail(f"stopped: {exc}") from None
-    _print_ingest_summary(outcomes, failures, notes, db)
-    if failures:
+    _print_ingest_summary(outcomes, verdicts, failures, notes, invalid, db)
+    if invalid and not allow_invalid:
+        say(err, f"{len(invalid)} game{'s are' if len(invalid) != 1 else ' is'} illegal or mismatched (stored, with "
+                 "the verdict); --allow-invalid accepts them with exit code 0")
+    if failures or (invalid and not allow_invalid):
         raise typer.Exit(code=1)
 
 
 OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
 
 
-def _store(run: IngestRun, loaded: Loaded) -> tuple[str, str | None]:
-    """(outcome, one line to print or None) of storing one loaded record.
+def _store(run: IngestRun, loaded: Loaded) -> tuple[str, str | None, Verdict | None]:
+    """(outcome, one line to print or None, the game's verdict) of storing one loaded record.
 
     Whatever goes wrong with one record is that record's failure and the run goes on; only an
-    archive that cannot be opened any more stops it (:class:`ArchiveUnavailable` passes).
+    archive that cannot be opened any more stops it (:class:`ArchiveUnavailable` passes). A
+    duplicate has no verdict of its own (its first reading counted).
     """
     if loaded.record is None:
-        return "failed", str(loaded.error)
+        return "failed", str(loaded.error), None
     record = loaded.record
     try:
         earlier = run.earlier(record, loaded.origin)
         if earlier is not None:
             same, where = earlier
             if same:
-                return "duplicate", f"{loaded.origin}: {record.key} is the same game as {where}, stored once"
-            return "failed", f"{loaded.origin}: not stored: {record.key} was read earlier in this run from {where}, with other content; the first is kept"
-        return run.store(record, loaded.origin).name.lower(), None
+                return "duplicate", f"{loaded.origin}: {record.key} is the same game as {where}, stored once", None
+            return ("failed", f"{loaded.origin}: not stored: {record.key} was read earlier in this run from {where}, "
+                    "with other content; the first is kept", None)
+        outcome, verdict = run.store(record, loaded.origin, loaded.source)
+        return outcome.name.lower(), None, verdict
     except ArchiveUnavailable:
         raise
     except ArchiveDamaged as exc:
         raise ArchiveUnavailable(exc) from exc
     except (ArchiveError, ValueError) as exc:
-        return "failed", f"{loaded.origin}: not stored: {exc}"
+        return "failed", f"{loaded.origin}: not stored: {exc}", None
     except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
-        return "failed", f"{loaded.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}"
+        return "failed", f"{loaded.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}", None
 
 
-def _print_ingest_summary(outcomes: Counter[str], failures: list[str], notes: list[str], db: Path) -> None:
+def _print_ingest_summary(outcomes: Counter[str], verdicts: Counter[str], failures: list[str], notes: list[str],
+                          invalid: list[str], db: Path) -> None:
     table = Table(title=cell(f"ingest into {db}"))
     for column in OUTCOMES:
         table.add_column(column, justify="right")
     table.add_row(*(str(outcomes[c]) for c in OUTCOMES))
     out.print(table)
+    stored = sum(outcomes[c] for c in ("new", "unchanged", "replaced"))
+    counts = {kind: verdicts[kind] for kind in VERDICTS if verdicts[kind] or kind == VERDICTS[0]}
+    if stored > sum(verdicts.values()):  # unchanged games stored before verdicts were kept
+        counts["not judged yet"] = stored - sum(verdicts.values())
+    judged = Table(title="verdicts")
+    for kind in counts:
+        judged.add_column(kind, justify="right")
+    judged.add_row(*(str(n) for n in counts.values()))
+    out.print(judged)
     for note in notes:
         say(err, f"note: {note}")
     for failure in failures:
         say(err, f"failed: {failure}")
+    for line in invalid:
+        say(err, line)
 
 
 @app.command()
@@ -173,12 +209,19 @@ def games(
         frame = archive.games(title=title, player=player)
     table = Table(title=cell(f"{frame.height} game{'' if frame.height == 1 else 's'} in {db}"))
     table.add_column("key", no_wrap=True)
-    for column in ("title", "players", "status", "actions"):
-        table.add_column(column)
+    for column in ("title", "players", "status", "actions", "verdict"):
+        table.add_column(column, justify="right" if column == "actions" else "left")
     for row in frame.iter_rows(named=True):
         players = row["players"] if isinstance(row["players"], str) else ", ".join(row["players"])
-        table.add_row(*map(cell, (row["key"], row["title"], players, row["status"] or "", row["actions"])))
+        table.add_row(*map(cell, (row["key"], row["title"], players, row["status"] or "", row["actions"], _verdict_text(row))))
     out.print(table)
+
+
+def _verdict_text(row: Mapping[str, Any]) -> str:
+    """A games row's verdict as one text: ``illegal: action 42 (#12) by Ann: ...``."""
+    if row["verdict"] is None:
+        return "not judged yet: stored before verdicts were kept; ingest it again"
+    return f"{row['verdict']}: {row['verdict_detail']}"
 
 
 @app.command()
@@ -251,6 +294,8 @@ def dashboard(
         raise _fail(f"{db}: no archive here; run 'railledger ingest' first")
     with _reading(db, wait):
         pass
+    if not _port_free(port):
+        raise _fail(f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}")
     app_file = Path(dashboard_package.__file__).parent / "app.py"
     env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
@@ -260,9 +305,21 @@ def dashboard(
     os.execve(sys.executable, command, env)  # Streamlit handles SIGTERM and SIGINT by stopping its server
 
 
+def _port_free(port: int) -> bool:
+    """Whether a server could listen on ``port`` on localhost now: checked before Streamlit starts,
+    since Streamlit itself only says so in a traceback-like log and exits."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Streamlit's server does
+        try:
+            probe.bind(("localhost", port))
+        except OSError:
+            return False
+    return True
+
+
 @app.command("replay")
 def replay_command(
-    records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln).")],
+    records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln), or - for stdin.")],
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game on stdout.")] = False,
     states: Annotated[bool, typer.Option("--states", help="With --json: the state after every action.")] = False,
@@ -270,11 +327,15 @@ def replay_command(
 ) -> None:
     """Replay records through the rules: every illegal action is flagged with the rule it breaks.
 
-    Prints per game the number of actions, each flag (action index, rule, message) and the final
-    values against the recorded result. Exits 1 when any game has a flag or a different result.
+    Prints per game its verdict (valid, illegal, result mismatch, unfinished), each flag (action
+    index, rule, message) and the final values against the recorded result. Without --keep-going
+    the replay stops at the first illegal action and says so; the values it reached there are not
+    a result and are not shown. Exits 1 when any game has a flag or a different result.
 
     Example: railledger replay ../shared/fixtures/18MS --keep-going
     """
+    if states and not as_json:
+        raise _fail("--states needs --json: the states are written as JSON (railledger replay RECORD --json --states)")
     failed = False
     for origin in expand(records):
         for loaded in load(origin, max_size):
@@ -289,10 +350,12 @@ def replay_command(
                 failed = True
                 continue
             failed |= not outcome.matches_record
+            verdict = judge(loaded.record, outcome)
             if as_json:
-                sys.stdout.write(json.dumps(outcome.as_dict(states)) + "\n")
+                payload = {**outcome.as_dict(states), "verdict": {"kind": verdict.kind, "detail": verdict.detail}}
+                sys.stdout.write(json.dumps(payload) + "\n")
             else:
-                _print_replay(loaded.origin, outcome)
+                _print_replay(loaded.origin, outcome, verdict)
     if failed:
         raise typer.Exit(code=1)
 
@@ -301,20 +364,26 @@ def _unexpected(exc: Exception) -> str:
     return f"unexpected error: {type(exc).__name__}: {exc}"
 
 
-def _print_replay(origin: str, outcome: Replay) -> None:
+def _print_replay(origin: str, outcome: Replay, verdict: Verdict) -> None:
     record = outcome.record
     heading = Text.assemble((plain(record.key), "bold"), f" ({plain(record.title)}) from {plain(origin)}: "
                             f"{len(record.actions)} actions, {len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
     out.print(heading, soft_wrap=True)
+    say(out, f"  verdict: {verdict}")
     for flag in outcome.roots_first():
         follows = "" if flag.root else f" (follows from #{flag.follows})"
         say(out, f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}{follows}")
+    stopped = outcome.stopped_at is not None
+    if stopped:
+        say(out, f"  stopped at action #{outcome.stopped_at} of {len(record.actions)}: the values there are not a "
+                 "result, so none are shown (--keep-going skips illegal actions and replays to the end)")
     table = Table(show_header=True, box=None, padding=(0, 2))
     for column in ("player", "replayed", "recorded"):
         table.add_column(column, justify="left" if column == "player" else "right")
     recorded = record.result or {}
     for player in record.players:
-        table.add_row(*map(cell, (player.name, outcome.result.get(player.id, ""), recorded.get(player.id, "-"))))
+        replayed = "-" if stopped else outcome.result.get(player.id, "")
+        table.add_row(*map(cell, (player.name, replayed, recorded.get(player.id, "-"))))
     out.print(table)
 
 
@@ -323,27 +392,32 @@ def conformance(
     paths: Annotated[list[str], typer.Argument(help="Record files or directories, e.g. ../shared/fixtures.")],
     max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
 ) -> None:
-    """Replay every record and compare with its recorded result: one PASS/FAIL row each.
+    """Replay every record and compare with its recorded result: one PASS/FAIL row each, with its verdict.
 
-    Exits 1 when a record of a supported title fails; titles without an engine show NO ENGINE.
+    Exits 1 when a record of a supported title fails; a record of a title railledger has no
+    engine for shows NO ENGINE and does not fail the run.
 
     Example: railledger conformance ../shared/fixtures
     """
     table = Table(title="conformance (values in seat order)")
-    for column in ("record", "title", "actions", "flags", "recorded", "replayed", "status"):
+    for column in ("record", "title", "actions", "flags", "recorded", "replayed", "status", "verdict"):
         table.add_column(column, justify="right" if column in ("actions", "flags") else "left", overflow="fold")
     failed = False
     for origin in expand(paths):
         for loaded in load(origin, max_size):
             if loaded.record is None:
-                table.add_row(cell(loaded.origin), "?", "-", "-", "-", "-", "FAIL")
+                if isinstance(loaded.error, UnknownTitle):
+                    table.add_row(cell(Path(loaded.origin).name), cell(loaded.error.title), "-", "-", "-", "-", "NO ENGINE",
+                                  "no engine")
+                    continue
+                table.add_row(cell(loaded.origin), "?", "-", "-", "-", "-", "FAIL", "unreadable")
                 say(err, loaded.error)
                 failed = True
                 continue
             try:
                 row = check(loaded.origin, loaded.record)
             except Exception as exc:  # a bug the record meets: a FAIL row, and the others still run
-                table.add_row(cell(Path(loaded.origin).name), cell(loaded.record.title), "-", "-", "-", "-", "FAIL")
+                table.add_row(cell(Path(loaded.origin).name), cell(loaded.record.title), "-", "-", "-", "-", "FAIL", "-")
                 say(err, f"{loaded.origin}: {_unexpected(exc)}")
                 failed = True
                 continue
@@ -357,6 +431,7 @@ def conformance(
                 _values(recorded, loaded.record),
                 _values(row.replayed, loaded.record),
                 row.status,
+                row.verdict,
             )))
     out.print(table)
     if failed:
@@ -446,19 +521,26 @@ def stats(
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
+    all_games: Annotated[
+        bool, typer.Option("--all-games", help="Count every replayed game, not only the valid ones.")
+    ] = False,
 ) -> None:
     """Print statistics of the replayed games: what goes with winning, the train rush, broken rules.
 
-    Win rates come with their sample size (n) and a 95% Wilson interval: a few games prove little.
-    Train rush rows count games by the operating round (1st, 2nd... OR of the game) in which a
-    train type was first bought or rusted.
+    Win rates and the train rush count only games whose verdict is valid (finished, replayed with
+    no flag to their recorded result) unless --all-games; the first line says how many games were
+    left out and why. Win rates come with their sample size (n) and a 95% Wilson interval: a few
+    games prove little. Train rush rows count games by the operating round (1st, 2nd... OR of the
+    game) in which a train type was first bought or rusted. Validation flags are of every game.
 
     Example: railledger stats --db games.duckdb --title 18MS
     """
     with _reading(db, wait) as archive:
-        correlations = _of_title(winner_correlations(archive), "scope", title)
-        rush = _of_title(train_rush_distribution(archive), "title", title)
+        scope = counted_games(archive, everything=all_games, title=title)
+        correlations = _of_title(winner_correlations(archive, scope), "scope", title)
+        rush = _of_title(train_rush_distribution(archive, scope), "title", title)
         flags = _of_title(validation_summary(archive), "title", title)
+    say(out, scope.note("--all-games"))
     out.print(_stats_table(
         "winner correlations (games with standings)",
         ("scope", "factor", "value", "n", "wins", "win rate", "95% CI", "mean rank"),
@@ -475,7 +557,7 @@ def stats(
         numbers=2,
     ))
     out.print(_stats_table(
-        "validation flags",
+        "validation flags (every game)",
         ("title", "rule", "flags", "games"),
         [(r["title"], r["rule"], str(r["flags"]), str(r["games"])) for r in flags.iter_rows(named=True)],
         numbers=2,
@@ -503,23 +585,37 @@ def _stats_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...
 class ExportFormat(str, Enum):
     parquet = "parquet"
     csv = "csv"
+    json = "json"
 
 
 @app.command()
 def export(
-    out_dir: Annotated[Path, typer.Argument(help="Directory to write one file per table into (created if missing).")],
+    target: Annotated[str, typer.Argument(
+        metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write one file per table into (created if missing); "
+                                     "json: the game (archive key or source id).")],
     fmt: Annotated[
-        ExportFormat, typer.Option("--format", help="parquet, or csv (list columns as JSON text).")
+        ExportFormat, typer.Option("--format", help="parquet, csv (list columns as JSON text, bytes as base64), or json.")
     ] = ExportFormat.parquet,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="json: the file to write (default: stdout).")] = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
-    """Write every archive table to OUT_DIR/<table>.parquet (or .csv) for other tools.
+    """Write every archive table to OUT_DIR/<table>.parquet (or .csv) for other tools, or give
+    one game's original record back (--format json).
 
-    The tables are read in one open of the archive, then written with the archive closed.
+    The tables are read in one open of the archive, then written with the archive closed. With
+    --format json the game's export is written exactly as it was ingested (the archive keeps the
+    text it read, undos and all); a game that came as notation is written as an export of it.
 
     Example: railledger export --format csv exported/ --db games.duckdb
+    Example: railledger export --format json 14375 -o 14375.json
     """
+    if fmt is ExportFormat.json:
+        _export_game(target, output, db, wait)
+        return
+    if output is not None:
+        raise _fail("-o is for --format json; parquet and csv write one file per table into OUT_DIR")
+    out_dir = Path(target)
     with _reading(db, wait) as archive:
         frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
     try:
@@ -535,11 +631,43 @@ def export(
         raise _fail(f"{out_dir}: cannot write: {exc.strerror or exc}") from None
 
 
+def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
+    """The original export of one archived game, to ``output`` or stdout."""
+    with _reading(db, wait) as archive:
+        try:
+            record = archive.record(game)
+            source = archive.source(record.key)
+        except KeyError as exc:
+            raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    if source is not None and source.format == "json":
+        text = source.text  # byte for byte as read (a leading byte-order mark aside)
+    else:
+        say(err, f"note: {record.key} was ingested from notation" if source else
+                 f"note: {record.key} was stored without its text")
+        say(err, "note: this export is written from the canonical record (no undo history)")
+        text = json.dumps(write_export(record), indent=1) + "\n"
+    _write_text(text, output)
+
+
+def _write_text(text: str, output: Path | None) -> None:
+    """Write a command's document to ``output``, or to stdout without one; a failure is one line."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{output}: cannot write: {exc.strerror or exc}") from None
+
+
 def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
-    """CSV holds no lists (games.optional_rules): write them as JSON text, which reads back exactly."""
+    """CSV holds no lists (games.optional_rules) and no bytes (sources.text_zlib): lists are written
+    as JSON text and bytes as base64, both of which read back exactly."""
     lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    binary = [name for name, dtype in frame.schema.items() if dtype == pl.Binary]
     return frame.with_columns(
-        pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists
+        *(pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists),
+        *(pl.col(name).bin.encode("base64") for name in binary),
     )
 
 

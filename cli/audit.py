@@ -12,17 +12,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading
+from cli.output import consoles
 from ingest.errors import RecordError
 from ingest.model import Record
 from ingest.sources import read_record
 from replay.optimizer.audit import RunAudit, audit_record
 
-out = Console()
-err = Console(stderr=True)
+out, err = consoles()
 
 
 def audit(

@@ -29,11 +29,10 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli.output import say
+from cli.output import consoles, say
 from ingest.sources import read_record
 from replay import replay_record
 from selfplay.play import game_id
@@ -49,8 +48,7 @@ OPAL_SHIM = Path(__file__).parent / "ref18xx" / "opal_arity.rb"
 BOT_TABLES = (("greedy",), ("random",), ("greedy", "random"))
 """The bots of generated games, in turn: all greedy, all random, greedy and random alternating."""
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+out, err = consoles(soft_wrap=True)
 
 
 @dataclass(frozen=True)

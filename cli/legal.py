@@ -11,16 +11,14 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
-from cli.output import say
+from cli.output import consoles, say
 from ingest import notation
 from ingest.model import Action, Record
 from ingest.sources import DEFAULT_MAX_SIZE, load
 from replay import Game, IllegalAction
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+out, err = consoles(soft_wrap=True)
 
 
 def legal(

@@ -11,8 +11,9 @@ separators, lone surrogates from a non-UTF-8 file name) becomes a visible escape
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 _UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
@@ -39,3 +40,32 @@ def cell(value: object) -> Text:
 def say(console: Console, value: object) -> None:
     """Print one line of outside text on ``console``."""
     console.print(cell(value), soft_wrap=True, markup=False, highlight=False)
+
+
+UNBOUNDED = 100_000
+"""Columns a console writing to a file or pipe lays tables out in: as wide as their cells."""
+
+
+class Output(Console):
+    """A console as wide as its terminal, and unbounded when it writes to a file or a pipe.
+
+    rich lays tables out in 80 columns when its output is not a terminal, folding every cell of
+    ``railledger games > list.txt`` into narrow stacks; a file has no width. ``COLUMNS`` still
+    sets one, as it does for rich.
+    """
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        measured = super().size
+        if self._width is None and not self.is_terminal and not self._environ.get("COLUMNS"):
+            return ConsoleDimensions(UNBOUNDED, measured.height)
+        return measured
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+def consoles(**options: Any) -> tuple[Output, Output]:
+    """The (stdout, stderr) consoles of a command."""
+    return Output(**options), Output(stderr=True, **options)

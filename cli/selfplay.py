@@ -28,7 +28,7 @@ from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
 from ingest.titles import PLAYER_COUNTS, counts_text
 from records import ArchiveError
-from replay import ENGINE_VERSION
+from replay import engine_version
 from selfplay.bots import bot_names
 from selfplay.play import MAX_ACTIONS, game_id
 from selfplay.simulate import Simulated, seating, simulate as simulate_one, winners
@@ -108,7 +108,7 @@ def simulate(
     except ArchiveUnavailable as exc:
         raise _fail(str(exc)) from None
     todo = [(seed, seats) for seed, seats in zip(range(first_seed, first_seed + games), tables)
-            if stored[seed] is None or stored[seed][1] != ENGINE_VERSION]  # type: ignore[index]
+            if stored[seed] is None or stored[seed][1] != engine_version(title)]  # type: ignore[index]
     started = time.perf_counter()
     results: list[Simulated] = []
     outcomes: Counter[str] = Counter({"unchanged": games - len(todo)})

@@ -14,33 +14,46 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from ingest.model import Record
+from ingest.model import Record, SourceText
 from records import Archive, ArchiveError, StoreOutcome
+from records.archive import Stored
 from records.codec import content_hash
 from records.connection import WaitNotice
-from replay import ENGINE_VERSION, Replay, replay_record
+from replay import Replay, engine_version, replay_record
 from replay.optimizer.audit import RunAudit, RunAuditor
 from replay.titles import SUPPORTED
+from replay.verdict import Verdict, judge
 
 
-def store_record(archive: Archive, record: Record, origin: str | None = None, replay: bool = True) -> StoreOutcome:
+def store_record(
+    archive: Archive, record: Record, origin: str | None = None, replay: bool = True, source: SourceText | None = None
+) -> StoreOutcome:
     """Store one game in an open archive, with its per-action states, events, standings, flags
     and revenue audit when replayable; an unchanged one is not replayed."""
-    if is_unchanged(archive.stored_version(record.key), record, replay):
+    stored = archive.stored(record.key)
+    if is_unchanged(stored, record, replay) and not takes_source(stored, source):
         return StoreOutcome.UNCHANGED
     found = replay_of(record, replay)
-    return archive.store(record, origin=origin, replay=found.replay if found else None, runs=found.runs if found else ())
+    return archive.store(record, origin=origin, replay=found.replay if found else None,
+                         runs=found.runs if found else (), source=source)
 
 
-def is_unchanged(stored: tuple[str, str | None] | None, record: Record, replay: bool) -> bool:
-    """Whether the stored (hash, engine) already is this record as an ingest would store it.
+def is_unchanged(stored: Stored | None, record: Record, replay: bool) -> bool:
+    """Whether the stored game already is this record as an ingest would store it.
 
     Without a replay (not asked for, or no engine for the title) the stored replay rows, if any,
     stay: the same content is enough.
     """
-    if stored is None or stored[0] != content_hash(record):
+    if stored is None or stored.content_hash != content_hash(record):
         return False
-    return not replays(record, replay) or stored[1] == ENGINE_VERSION
+    return not replays(record, replay) or stored.engine == engine_version(record.title)
+
+
+def takes_source(stored: Stored | None, source: SourceText | None) -> bool:
+    """Whether an unchanged game would keep this text instead of its own (see :meth:`Archive.store`)."""
+    if stored is None or source is None:
+        return False
+    return stored.source_format is None or (stored.source_format, source.format) == ("notation", "json")
 
 
 def replays(record: Record, replay: bool) -> bool:
@@ -110,17 +123,26 @@ class IngestRun:
             return None
         return found[0] == digest, found[1]
 
-    def store(self, record: Record, origin: str) -> StoreOutcome:
+    def store(self, record: Record, origin: str, source: SourceText | None = None) -> tuple[StoreOutcome, Verdict | None]:
         """Store one record: look its stored version up, replay it if it changed, then store it.
+        Gives what was done and the game's verdict (None for a game stored before verdicts that
+        is unchanged and not replayed).
 
         The look-up opens the archive read-only, alongside any other reader; only the store
         takes the write lock.
         """
         with self.archive(read_only=True) as archive:
-            stored = archive.stored_version(record.key)
+            stored = archive.stored(record.key)
         if is_unchanged(stored, record, self.replay):
-            return StoreOutcome.UNCHANGED
+            assert stored is not None
+            if takes_source(stored, source):
+                with self.archive() as archive:
+                    archive.store(record, origin=origin, source=source)  # unchanged: only the text is kept
+            return StoreOutcome.UNCHANGED, stored.verdict
         found = replay_of(record, self.replay)
         with self.archive() as archive:
-            return archive.store(record, origin=origin, replay=found.replay if found else None,
-                                 runs=found.runs if found else ())
+            outcome = archive.store(record, origin=origin, replay=found.replay if found else None,
+                                    runs=found.runs if found else (), source=source)
+        if outcome is StoreOutcome.UNCHANGED and stored is not None:
+            return outcome, stored.verdict  # without a replay, the stored replay and its verdict stay
+        return outcome, judge(record, found.replay if found else None)

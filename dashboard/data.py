@@ -28,6 +28,7 @@ from analytics.balance import winner_correlations
 from analytics.prices import net_worth_by_step, share_prices_by_step
 from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
 from analytics.rush import train_rush, train_rush_distribution
+from analytics.scope import counted_games
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from dashboard.text import md
 from ingest.model import Record
@@ -120,18 +121,26 @@ def market(title: str) -> pl.DataFrame:
     return market_grid(title)
 
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def rush(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(train rush per game, its distribution per title) for every game."""
-    with _archive(db) as archive:
-        return train_rush(archive), train_rush_distribution(archive)
+INCLUDE_ALL = "Include games that are not valid"
+"""The switch on the statistics pages that counts every replayed game, not only valid ones."""
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def correlations(db: str, games: str = "real") -> pl.DataFrame:
-    """Win rates of the games of one kind (analytics.balance.GAME_KINDS)."""
+def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, str]:
+    """(train rush per game, its distribution per title, what was counted) for the valid games,
+    or every replayed game with ``everything``."""
     with _archive(db) as archive:
-        return winner_correlations(archive, games)
+        scope = counted_games(archive, everything)
+        return train_rush(archive, games=scope), train_rush_distribution(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def correlations(db: str, everything: bool = False, kind: str = "real") -> tuple[pl.DataFrame, str]:
+    """(winner correlations, what was counted) over the valid games, or every replayed one, of
+    one kind (people's, bots', both: analytics.balance.GAME_KINDS)."""
+    with _archive(db) as archive:
+        scope = counted_games(archive, everything)
+        return winner_correlations(archive, scope, kind), scope.note(f'"{INCLUDE_ALL}"')
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

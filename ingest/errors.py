@@ -54,3 +54,12 @@ class RecordError(Exception):
         if self.field is not None:
             parts.append(f"field {self.field}")
         return ": ".join([*parts, self.message])
+
+
+class UnknownTitle(RecordError):
+    """A record of a title railledger has no rules or data for (``title``): not a broken record,
+    so ``conformance`` says NO ENGINE for it rather than FAIL."""
+
+    def __init__(self, title: object, **where: object) -> None:
+        super().__init__(f"unknown title {title!r}: railledger has no engine for it", **where)  # type: ignore[arg-type]
+        self.title = title

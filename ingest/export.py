@@ -15,25 +15,19 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ingest.action_types import action_type
-from ingest.errors import RecordError
-from ingest.model import Action, Entity, Player, Record
-from ingest.schema import Places, shown
+from ingest.errors import RecordError, UnknownTitle
+from ingest.model import ENVELOPE, Action, Entity, Player, Record, joined_route_texts, split_route_texts
+from ingest.schema import LAST_TIME, Places, shown
 from ingest.undo import RawAction, standing_actions
 from ingest.titles import is_known_title
 
-DROPPED_FIELDS = frozenset(
-    {"type", "entity", "entity_type", "id", "auto_actions", "created_at", "user", "skip", "original_id"}
-)
-"""Bookkeeping of the server (timestamps, acting user, undo marks, migration ids): not game data."""
-
-DROPPED_ROUTE_FIELDS = frozenset({"revenue_str"})
-"""Display text the server derives from a route; the replay engine computes its own."""
+FRAME_FIELDS = frozenset({"type", "entity", "entity_type", "id", "auto_actions", *ENVELOPE})
+"""Keys of an export action that are not its fields: who acts, its id, its automatic actions,
+and the envelope (time, acting user, renumbering, skip mark), which :class:`Action` keeps apart."""
 
 SOURCE = "18xx.games"
 _CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-LAST_TIME = 4_102_444_800
-"""2100-01-01 as a Unix time: a later creation time is not a real one."""
 
 
 def read_export(data: Any) -> Record:
@@ -52,7 +46,7 @@ def parse_export(data: Any) -> tuple[Record, Places]:
         raise RecordError("not an 18xx.games game record (needs an object with 'title' and an 'actions' list)")
     title = data["title"]
     if not is_known_title(title):
-        raise RecordError(f"unknown title {title!r}")
+        raise UnknownTitle(title)
     if "id" not in data:
         raise RecordError("game record has no 'id'")
 
@@ -232,21 +226,20 @@ def _action(raw: RawAction, action_id: int, auto: int, index: int) -> Action:
         raise RecordError(f"unknown action type {kind!r}", action=label)
     if "entity" not in raw or "entity_type" not in raw:
         raise RecordError(f"{kind} action has no acting entity", action=label)
-    fields = {k: v for k, v in raw.items() if k not in DROPPED_FIELDS}
+    fields = {k: v for k, v in raw.items() if k not in FRAME_FIELDS}
     missing = [name for name in spec.required if fields.get(name) is None]
     if missing:
         raise RecordError(f"{kind} action lacks {', '.join(missing)}", action=label)
-    if kind == "run_routes" and isinstance(fields["routes"], list):
-        fields["routes"] = [
-            {k: v for k, v in route.items() if k not in DROPPED_ROUTE_FIELDS} if isinstance(route, dict) else route
-            for route in fields["routes"]
-        ]
-    return Action(spec.name, Entity(raw["entity_type"], raw["entity"]), action_id, auto, fields)
+    envelope = {name: raw[name] for name in ENVELOPE if raw.get(name) is not None}  # the schema checks their types
+    fields, texts = split_route_texts(fields)
+    return Action(spec.name, Entity(raw["entity_type"], raw["entity"]), action_id, auto, fields, **envelope,
+                  revenue_str=texts)
 
 
 def _raw(action: Action, *, with_id: bool) -> RawAction:
     raw: RawAction = {"type": action.type, "entity": action.entity.id, "entity_type": action.entity.kind}
     if with_id:
         raw["id"] = action.id
-    raw.update(action.fields)
+    raw.update(action.envelope())
+    raw.update(joined_route_texts(action))
     return raw

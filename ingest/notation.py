@@ -10,6 +10,7 @@ A file is a header of ``[Key values...]`` lines, then one action per line::
     13 GMO lay_tile E11 57-0 1
     13.1 p2 pass                  # the first automatic action after action 13
     40 GMO run_routes [2+-0 E15-E13-E11 $70 @E11,E15] extra_revenue=0
+    41 GMO dividend payout @created_at=2021-12-17T19:36:15Z @user=p2   # the envelope: when, and who clicked
 
 The grammar is specified in docs/notation.md. :func:`write` and :func:`read` are exact inverses
 on canonical records: ``read(write(r)) == r`` and ``write(read(text)) == text`` for text that
@@ -20,14 +21,16 @@ from __future__ import annotations
 
 import json
 import re
+from calendar import timegm
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from ingest import jsontext
 from ingest.action_types import ROUTE_KINDS, ActionType, Kind, action_type
-from ingest.errors import RecordError
-from ingest.model import Action, Entity, Player, PlayerId, Record
-from ingest.schema import Places
+from ingest.errors import RecordError, UnknownTitle
+from ingest.model import ENVELOPE, Action, Entity, Player, PlayerId, Record, joined_route_texts, split_route_texts
+from ingest.schema import LAST_TIME, Places
 from ingest.titles import is_known_title
 
 VERSION = 1
@@ -41,6 +44,8 @@ _SEAT = re.compile(r"p(\d+)")
 _LABEL = re.compile(r"(\d+)(?:\.(\d+))?")
 _TYPED_JSON_ID = re.compile(r"([A-Za-z_]+):(?=[\"\-0-9])")
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(:?=)")
+_ENVELOPE_KEY = re.compile(r"@([a-z_]+)(:?=)")
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 
 # --------------------------------------------------------------------------------------------
@@ -72,12 +77,13 @@ def write(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_action(action: Action, seats: dict[PlayerId, int]) -> str:
-    """One action line (without comment)."""
+def write_action(action: Action, seats: dict[PlayerId, int], envelope: bool = True) -> str:
+    """One action line (without comment); ``envelope=False`` leaves the envelope out, for showing
+    what an action does (a report, the review page) rather than writing the record."""
     spec = action_type(action.type)
     assert spec is not None, f"unknown action type {action.type}"
     parts = [action.label, _write_entity(action.entity, seats), action.type]
-    remaining = dict(action.fields)
+    remaining = joined_route_texts(action) if envelope else dict(action.fields)
     for name in spec.positional:
         if name not in remaining:
             break
@@ -87,7 +93,31 @@ def write_action(action: Action, seats: dict[PlayerId, int]) -> str:
         parts.append(token)
         del remaining[name]
     parts.extend(_keyword_tokens(remaining, spec.kinds, seats))
+    if envelope:
+        parts.extend(_envelope_tokens(action, seats))
     return " ".join(parts)
+
+
+def _envelope_tokens(action: Action, seats: dict[PlayerId, int]) -> list[str]:
+    """``@created_at=2021-12-17T19:36:15Z @user=p2 @original_id=12 @skip=true``: each set envelope
+    field, bare where it has a bare spelling (a time in UTC, a player by seat), else as JSON."""
+    tokens = []
+    for name, value in action.envelope().items():
+        bare: str | None = None
+        if name == "created_at" and _whole(value) and 0 <= value <= LAST_TIME:
+            bare = datetime.fromtimestamp(value, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        elif name == "user" and (type(value), value) in {(type(pid), pid) for pid in seats}:
+            bare = f"p{seats[value]}"
+        elif name == "original_id" and _whole(value):
+            bare = str(value)
+        elif name == "skip" and isinstance(value, bool):
+            bare = "true" if value else "false"
+        tokens.append(f"@{name}={bare}" if bare is not None else f"@{name}:={_json(value)}")
+    return tokens
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _keyword_tokens(fields: dict[str, Any], kinds: dict[str, Kind], seats: dict[PlayerId, int]) -> list[str]:
@@ -383,7 +413,7 @@ def _check_header(
         raise RecordError(f"notation version {version!r} is not {VERSION}", origin=origin, line=lines["Notation"], column=column)
     title, column = header["Title"][0]
     if not is_known_title(title):
-        raise RecordError(f"unknown title {title!r}", origin=origin, line=lines["Title"], column=column)
+        raise UnknownTitle(title, origin=origin, line=lines["Title"], column=column)
     if not players:
         raise RecordError("no [Player ...] header", origin=origin, line=1, column=1)
 
@@ -458,17 +488,26 @@ def _read_action(line: _Line, seats: dict[int, PlayerId]) -> Action:
     spec = action_type(type_token.text)
     if spec is None:
         raise line.error(f"unknown action type {type_token.text!r}", column=type_token.column, action=label.text)
-    fields = _read_fields(line, spec, seats, label.text)
+    fields, envelope = _read_fields(line, spec, seats, label.text)
     missing = [name for name in spec.required if fields.get(name) is None]
     if missing:
         raise line.error(f"{spec.name} needs {', '.join(missing)}", action=label.text)
-    return Action(spec.name, entity, action_id, auto, fields)
+    fields, texts = split_route_texts(fields)
+    return Action(spec.name, entity, action_id, auto, fields, **envelope, revenue_str=texts)
 
 
-def _read_fields(line: _Line, spec: ActionType, seats: dict[int, PlayerId], label: str) -> dict[str, Any]:
+def _read_fields(
+    line: _Line, spec: ActionType, seats: dict[int, PlayerId], label: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The action's fields and its envelope (``@name=value`` items, which end the positional values)."""
     fields: dict[str, Any] = {}
+    envelope: dict[str, Any] = {}
     positional = iter(spec.positional)
     while not line.at_end():
+        if line.peek() == "@":
+            positional = iter(())
+            _read_envelope(line, envelope, seats, label)
+            continue
         keyword = line.keyword()
         if keyword is None:
             name = next(positional, None)
@@ -478,7 +517,38 @@ def _read_fields(line: _Line, spec: ActionType, seats: dict[int, PlayerId], labe
             continue
         positional = iter(())  # a keyword ends the positional values
         _store(line, fields, keyword, spec.kinds, seats, label)
-    return fields
+    return fields, envelope
+
+
+def _read_envelope(line: _Line, envelope: dict[str, Any], seats: dict[int, PlayerId], label: str) -> None:
+    """One ``@name=value`` or ``@name:=JSON`` envelope item at the cursor, into ``envelope``."""
+    column = line.pos + 1
+    match = _ENVELOPE_KEY.match(line.text, line.pos)
+    if match is None or match.group(1) not in ENVELOPE:
+        raise line.error(f"expected an envelope field @{'/@'.join(ENVELOPE)}=VALUE", column=column, action=label)
+    name = match.group(1)
+    if name in envelope:
+        raise line.error(f"envelope field @{name} given twice", column=column, action=label)
+    line.pos = match.end()
+    if match.group(2) == ":=":
+        envelope[name] = line.json_value(label)
+        return
+    token = line.word()
+    text = token.text
+    if name == "created_at" and _TIME.fullmatch(text):
+        try:
+            moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+        except ValueError:
+            raise line.error(f"{text!r} is not a real time", column=token.column, action=label) from None
+        envelope[name] = timegm(moment.timetuple())
+    elif name == "user" and (seat := _SEAT.fullmatch(text)) and int(seat.group(1)) in seats:
+        envelope[name] = seats[int(seat.group(1))]
+    elif name == "original_id" and _INT.fullmatch(text):
+        envelope[name] = int(text)
+    elif name == "skip" and text in ("true", "false"):
+        envelope[name] = text == "true"
+    else:
+        raise line.error(f"bad value {text!r} for @{name} (write @{name}:=JSON for any other)", column=token.column, action=label)
 
 
 def _store(

@@ -49,6 +49,8 @@ MAX_TEXT = 1_000
 MAX_ANY_TEXT = 10_000
 """A text inside a field railledger does not know."""
 MAX_RULES = 100
+LAST_TIME = 4_102_444_800
+"""2100-01-01 as a Unix time: no later time is a real one."""
 
 
 class Invalid(Exception):
@@ -488,6 +490,24 @@ def _check_action(action: Action, seated: frozenset[tuple[type, Any]]) -> None:
             spec.check(value)
         except Invalid as exc:
             raise exc.inside(name) from None
+    envelope: tuple[tuple[str, Spec], ...] = (
+        ("created_at", Whole(0, LAST_TIME, f"a Unix time from 0 to {LAST_TIME}")),
+        ("user", ID),
+        ("original_id", Whole(1, BIGINT)),
+        ("skip", Flag()),
+    )
+    for name, spec in envelope:
+        value = getattr(action, name)
+        if value is not None:
+            try:
+                spec.check(value)
+            except Invalid as exc:
+                raise exc.inside(name) from None
+    if action.revenue_str is not None:
+        try:
+            AnyJson(MAX_DEPTH - 2).check(list(action.revenue_str))
+        except Invalid as exc:
+            raise exc.inside("revenue_str") from None
     if action.entity.kind == "player" and (type(action.entity.id), action.entity.id) not in seated:
         raise Invalid(f"names player {shown(action.entity.id)}, who is not a player of this game", "entity")
     rules = PROGRAM_FIELDS if action.is_program else ACTION_FIELDS[action.type]

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 from ingest import jsontext, notation
 from ingest.errors import RecordError
 from ingest.export import parse_export
-from ingest.model import Record
+from ingest.model import Record, SourceText
 from ingest.schema import Places, check_record
 
 JSON_EXTENSIONS = (".json",)
@@ -35,11 +35,12 @@ DEFAULT_MAX_SIZE = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Loaded:
-    """One record read from ``origin``, or the error that kept it out."""
+    """One record read from ``origin`` with the text it was read from, or the error that kept it out."""
 
     origin: str
     record: Record | None = None
     error: RecordError | None = None
+    source: SourceText | None = None
 
 
 def shown_path(path: str) -> str:
@@ -85,7 +86,7 @@ def load(origin: str, max_size: int = DEFAULT_MAX_SIZE) -> Iterator[Loaded]:
     except RecordError as exc:
         yield Loaded(name, error=exc.located(name))
         return
-    for where, parse in _parsers(origin, text, name):
+    for where, parse, source in _parsers(origin, text, name):
         try:
             record, places = parse()
             check_record(record, places)
@@ -94,7 +95,7 @@ def load(origin: str, max_size: int = DEFAULT_MAX_SIZE) -> Iterator[Loaded]:
         except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
             yield Loaded(where, error=RecordError(f"unexpected error while reading: {type(exc).__name__}: {exc}", origin=where))
         else:
-            yield Loaded(where, record=record)
+            yield Loaded(where, record=record, source=source)
 
 
 def read_record(origin: str, max_size: int = DEFAULT_MAX_SIZE) -> Record:
@@ -171,20 +172,30 @@ def _require_regular(mode: int) -> None:
 Parser = Callable[[], tuple[Record, Places]]
 
 
-def _parsers(origin: str, text: str, name: str) -> list[tuple[str, Parser]]:
-    """(where, parse) pairs for each record in a file's text, chosen by extension or content."""
+def _parsers(origin: str, text: str, name: str) -> list[tuple[str, Parser, SourceText]]:
+    """(where, parse, its text) for each record in a file's text, chosen by extension or content."""
     suffix = Path(origin).suffix.lower() if origin != STDIN else ""
-    if suffix in NOTATION_EXTENSIONS or (suffix == "" and text.lstrip().startswith("[")):
-        return [(name, lambda: notation.read_located(text, name))]
+    if suffix in NOTATION_EXTENSIONS or (suffix == "" and _looks_like_notation(text)):
+        return [(name, lambda: notation.read_located(text, name), SourceText("notation", text))]
     if suffix in JSON_LINES_EXTENSIONS or (suffix == "" and _looks_like_json_lines(text)):
         return [
-            (f"{name}:{number}", lambda line=line: parse_export(jsontext.decode(line)))  # type: ignore[misc]
+            (f"{name}:{number}", lambda line=line: parse_export(jsontext.decode(line)), SourceText("json", line))  # type: ignore[misc]
             for number, line in enumerate(text.split("\n"), start=1)
             if line.strip()
         ]
     if suffix in JSON_EXTENSIONS or suffix == "":
-        return [(name, lambda: parse_export(jsontext.decode(text)))]
-    return [(name, lambda: _raise(RecordError(f"not a record file (expected {', '.join(RECORD_EXTENSIONS)})")))]
+        return [(name, lambda: parse_export(jsontext.decode(text)), SourceText("json", text))]
+    error = RecordError(f"not a record file (expected {', '.join(RECORD_EXTENSIONS)})")
+    return [(name, lambda: _raise(error), SourceText("json", text))]
+
+
+def _looks_like_notation(text: str) -> bool:
+    """Notation opens with a header line ``[...]``, after any comment or blank lines."""
+    for line in text.split("\n"):
+        content = line.strip()
+        if content and not content.startswith("#"):
+            return content.startswith("[")
+    return False
 
 
 def _looks_like_json_lines(text: str) -> bool:

@@ -13,6 +13,7 @@ remains standing. The rules (also in docs/notation.md):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ingest.errors import RecordError
@@ -21,44 +22,73 @@ from ingest.schema import shown
 RawAction = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Undo:
+    """One ``undo`` or ``redo`` of a record: the raw action and what it took back or put back.
+
+    ``after`` is the id of the last standing game action just before it (None at the start):
+    where in the game it happened.
+    """
+
+    action: RawAction
+    batch: tuple[RawAction, ...]
+    after: Any
+
+    @property
+    def is_redo(self) -> bool:
+        return self.action.get("type") == "redo"
+
+
 def standing_actions(raw_actions: Iterable[RawAction]) -> list[RawAction]:
-    """The actions still standing after every undo and redo, in their original order.
+    """The actions still standing after every undo and redo, in their original order."""
+    return _walk(list(raw_actions))[0]
+
+
+def undo_history(raw_actions: Iterable[RawAction]) -> list[Undo]:
+    """Every undo and redo of a record, in order, with the actions each one took back or restored
+    (a report's undo audit: the canonical record keeps only what stands)."""
+    return _walk(list(raw_actions))[1]
+
+
+def _walk(actions: list[RawAction]) -> tuple[list[RawAction], list[Undo]]:
+    """(standing actions, undo history) of a raw action list.
 
     Standing game actions are kept as a stack of indices: an undo takes back a tail of it and a
     redo puts the most recent tail back (nothing but undo, redo and messages can come between, as
     any other action clears the redo stack), so a record of any number of undos takes linear time.
     """
-    actions = list(raw_actions)
     index_of_id = {a.get("id"): i for i, a in enumerate(actions)}
     standing = [False] * len(actions)
     game: list[int] = []
     batches: list[list[int]] = []
+    history: list[Undo] = []
 
     for index, action in enumerate(actions):
         kind = action.get("type")
-        if kind == "undo":
-            start = _undo_start(action, index, index_of_id, game)
-            cut = len(game)
-            while cut and game[cut - 1] >= start:
-                cut -= 1
-            batch = game[cut:]
-            del game[cut:]
+        if kind in ("undo", "redo"):
+            after = actions[game[-1]].get("id") if game else None
+            if kind == "undo":
+                start = _undo_start(action, index, index_of_id, game)
+                cut = len(game)
+                while cut and game[cut - 1] >= start:
+                    cut -= 1
+                batch = game[cut:]
+                del game[cut:]
+                batches.append(batch)
+            else:
+                if not batches:
+                    raise RecordError("redo with nothing to redo", action=_label(action, index))
+                batch = batches.pop()
+                game.extend(batch)
             for i in batch:
-                standing[i] = False
-            batches.append(batch)
-        elif kind == "redo":
-            if not batches:
-                raise RecordError("redo with nothing to redo", action=_label(action, index))
-            batch = batches.pop()
-            for i in batch:
-                standing[i] = True
-            game.extend(batch)
+                standing[i] = kind == "redo"
+            history.append(Undo(action, tuple(actions[i] for i in batch), after))
         else:
             if kind != "message":
                 batches.clear()
                 game.append(index)
             standing[index] = True
-    return [a for a, kept in zip(actions, standing) if kept]
+    return [a for a, kept in zip(actions, standing) if kept], history
 
 
 def _undo_start(action: RawAction, index: int, index_of_id: dict[Any, int], game: list[int]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
@@ -13,13 +13,14 @@ from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
 import duckdb
 import polars as pl
 
-from ingest.model import Record
+from ingest.model import Record, SourceText
 from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import encode_replay
-from replay import ENGINE_VERSION, Replay
+from replay import Replay, engine_version
 from replay.optimizer.audit import RunAudit
+from replay.verdict import Verdict, judge
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -34,10 +35,13 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "actions": pl.Int64,
     "seed": pl.Int64,
     "ingested_at": pl.Datetime("us"),
+    "verdict": pl.Utf8,
+    "verdict_detail": pl.Utf8,
+    "engine": pl.Utf8,
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
-    "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "seat_bots",
+    "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
 
@@ -48,7 +52,7 @@ SELECT g.key, g.title, g.source, g.source_id,
        (SELECT list(p.name ORDER BY p.seat) FROM players p WHERE p.game_key = g.key) AS players,
        g.status,
        (SELECT count(*) FROM actions a WHERE a.game_key = g.key) AS actions,
-       g.seed, g.ingested_at
+       g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
 FROM games g
 WHERE ($title IS NULL OR lower(g.title) = lower($title))
   AND ($player IS NULL OR EXISTS (
@@ -64,6 +68,16 @@ FROM games g LEFT JOIN (SELECT game_key, count(*) AS n FROM actions GROUP BY gam
 GROUP BY g.title
 ORDER BY g.title
 """
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What the archive holds of a game, as an ingest needs it before deciding to replay it."""
+
+    content_hash: str
+    engine: str | None  # the engine version that replayed it; None: not replayed
+    verdict: Verdict | None  # None: stored before schema version 6
+    source_format: str | None  # the format of its kept text; None: no text kept
 
 
 class StoreOutcome(enum.Enum):
@@ -161,8 +175,10 @@ class Archive:
         return schema.current_version(self._con)
 
     @_reading
-    def store(self, record: Record, origin: str | None = None, replay: Replay | None = None,
-              runs: Sequence[RunAudit] = ()) -> StoreOutcome:
+    def store(
+        self, record: Record, origin: str | None = None, replay: Replay | None = None,
+        runs: Sequence[RunAudit] = (), source: SourceText | None = None,
+    ) -> StoreOutcome:
         """Store one game: NEW, UNCHANGED (nothing written) or REPLACED.
 
         With ``replay`` (what the rules engine found for this record) its per-action states,
@@ -174,28 +190,41 @@ class Archive:
         deletes the old rows of the game from every per-game table and inserts the new ones in the
         same transaction. Raises ValueError, before writing, for a record holding values the
         archive could not give back exactly.
+
+        Every game is stored with its verdict (:func:`replay.verdict.judge` of the replay given).
+        ``source`` is the text the record was read from, kept compressed so that the original can
+        be given back (``railledger export --format json GAME``) and a report can audit undos; an
+        UNCHANGED game takes a new text only when it had none or kept notation and this is an
+        export, which holds more (the undo history, the server's own keys).
         """
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
         rows = codec.encode(record)
         replay_rows = encode_replay(replay, runs) if replay is not None else None
-        engine = ENGINE_VERSION if replay is not None else None
+        engine = engine_version(record.title) if replay is not None else None
+        text = codec.encode_source(source) if source is not None else None
         with transaction(self._con):
             found = self._stored(rows.key)
-            if found is not None and found[0] == rows.content_hash and (replay is None or found[1] == engine):
+            if found is not None and found.content_hash == rows.content_hash and (replay is None or found.engine == engine):
+                if text is not None and (found.source_format is None or (found.source_format, text["format"]) == ("notation", "json")):
+                    self._con.execute("DELETE FROM sources WHERE game_key = ?", [rows.key])
+                    self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
                 return StoreOutcome.UNCHANGED
-            if found is not None and replay is None and found[1] is not None:
+            if found is not None and replay is None and found.engine is not None:
                 raise ReplayWouldBeLost(
-                    f"{rows.key} differs from its stored version, which was replayed (engine {found[1]}); storing it "
+                    f"{rows.key} differs from its stored version, which was replayed (engine {found.engine}); storing it "
                     "without a replay would delete that version's per-action states, events, standings and flags, "
                     "so it is not stored: ingest it without --no-replay"
                 )
             if found is not None:
                 self._delete_game(rows.key)
-            self._insert_game(rows, origin, engine, replay.matches_record if replay is not None else None)
+            self._insert_game(rows, origin, engine, replay.matches_record if replay is not None else None,
+                              judge(record, replay))
             self._insert_rows("players", rows.key, rows.players)
             self._insert_rows("actions", rows.key, rows.actions)
             self._insert_rows("programs", rows.key, rows.programs)
+            if text is not None:
+                self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
             self._insert_rows("seat_bots", rows.key, rows.bots)
             if replay_rows is not None:
                 for table in fields(replay_rows):
@@ -209,11 +238,33 @@ class Archive:
         An ingest compares it with :func:`records.codec.content_hash` of a record before replaying
         it, so an unchanged record costs no replay.
         """
+        found = self._stored(key)
+        return None if found is None else (found.content_hash, found.engine)
+
+    @_reading
+    def stored(self, key: str) -> Stored | None:
+        """What the archive holds of a game (hash, engine, verdict, kept text's format), None when absent."""
         return self._stored(key)
 
-    def _stored(self, key: str) -> tuple[str, str | None] | None:
-        found = one_row(self._con, "SELECT content_hash, engine FROM games WHERE key = ?", [key])
-        return None if found is None else (found[0], found[1])
+    def _stored(self, key: str) -> Stored | None:
+        found = one_row(
+            self._con,
+            "SELECT g.content_hash, g.engine, g.verdict, g.verdict_detail, s.format "
+            "FROM games g LEFT JOIN sources s ON s.game_key = g.key WHERE g.key = ?",
+            [key],
+        )
+        if found is None:
+            return None
+        content, engine, verdict, detail, kind = found
+        return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
+
+    @_reading
+    def source(self, key_or_source_id: str) -> SourceText | None:
+        """The text a stored game was read from, as it was read; None when none was kept."""
+        with transaction(self._con):
+            key = self._resolve(key_or_source_id)
+            row = one_row(self._con, f"SELECT {', '.join(codec.SOURCE_COLUMNS)} FROM sources WHERE game_key = ?", [key])
+        return None if row is None else codec.decode_source(row)
 
     @_reading
     def table(self, name: str, game: str | None = None) -> pl.DataFrame:
@@ -278,13 +329,17 @@ class Archive:
             self._con.execute(f"DELETE FROM {table} WHERE game_key = ?", [key])
         self._con.execute("DELETE FROM games WHERE key = ?", [key])
 
-    def _insert_game(self, rows: codec.GameRows, origin: str | None, engine: str | None, matches: bool | None) -> None:
+    def _insert_game(
+        self, rows: codec.GameRows, origin: str | None, engine: str | None, matches: bool | None, verdict: Verdict
+    ) -> None:
         values = {
             **rows.game,
             "origin": origin,
             "ingested_at": datetime.now(timezone.utc).replace(tzinfo=None),
             "engine": engine,
             "replay_matches": matches,
+            "verdict": verdict.kind,
+            "verdict_detail": verdict.detail,
         }
         names = ", ".join(values)
         self._con.execute(f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})", list(values.values()))

@@ -15,10 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ingest.model import Action, Entity, Player, PlayerId, Record
+from ingest.model import Action, Entity, Player, PlayerId, Record, SourceText
 
 GAME_COLUMNS = (
     "key", "title", "source", "source_id", "seed", "optional_rules", "status", "result", "content_hash", "created",
@@ -28,8 +29,10 @@ GAME_COLUMNS = (
 PLAYER_COLUMNS = ("seat", "name", "external_id", "id_is_int")
 BOT_COLUMNS = ("seat", "bot")
 """``seat_bots``: the bot of each seat a bot played (generated games)."""
-ACTION_COLUMNS = ("seq", "original_id", "auto", "type", "entity_type", "entity", "entity_is_int", "payload")
-"""Shared by ``actions`` and ``programs``."""
+ACTION_COLUMNS = ("seq", "original_id", "auto", "type", "entity_type", "entity", "entity_is_int", "payload",
+                  "created_at", "user_id", "user_is_int", "id_before_renumbering", "skip", "revenue_strs")
+"""Shared by ``actions`` and ``programs``; the last six hold the action's envelope and its routes'
+display texts (schema v6)."""
 
 Columns = dict[str, list[Any]]
 """Rows of one table column by column (the archive inserts each column as one list)."""
@@ -163,7 +166,9 @@ def canonical_json(record: Record) -> str:
 
 
 def _action_document(action: Action) -> dict[str, Any]:
-    return {
+    """An action's part of the canonical JSON; its envelope only when it has one, so a record
+    without envelopes keeps the hash it had before envelopes were kept."""
+    document = {
         "id": action.id,
         "auto": action.auto,
         "type": action.type,
@@ -171,6 +176,12 @@ def _action_document(action: Action) -> dict[str, Any]:
         "entity": action.entity.id,
         "fields": dict(action.fields),
     }
+    envelope = action.envelope()
+    if envelope:
+        document["envelope"] = envelope
+    if action.revenue_str is not None:
+        document["revenue_str"] = list(action.revenue_str)
+    return document
 
 
 def _id_sort_key(pid: PlayerId) -> tuple[bool, str]:
@@ -181,6 +192,19 @@ def _encode_actions(actions: Sequence[Action]) -> Columns:
     columns: Columns = {name: [] for name in ACTION_COLUMNS}
     for seq, action in enumerate(actions):
         _check_id(action.entity.id, f"action {action.label} entity")
+        if action.user is not None:
+            _check_id(action.user, f"action {action.label} user")
+        for name in ("created_at", "original_id"):
+            value = getattr(action, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"action {action.label} {name} {value!r} must be an int")
+        if action.skip is not None and not isinstance(action.skip, bool):
+            raise ValueError(f"action {action.label} skip {action.skip!r} must be a bool")
+        texts = None if action.revenue_str is None else list(action.revenue_str)
+        try:
+            _check_json(texts)
+        except _NotJson as exc:
+            raise ValueError(f"action {action.label}: revenue_str{exc.where()} {exc.problem}") from None
         try:
             _check_json(dict(action.fields))
         except _NotJson as exc:
@@ -196,13 +220,22 @@ def _encode_actions(actions: Sequence[Action]) -> Columns:
         columns["entity"].append(str(action.entity.id))
         columns["entity_is_int"].append(isinstance(action.entity.id, int))
         columns["payload"].append(json.dumps(dict(action.fields), separators=(",", ":")))
+        columns["created_at"].append(action.created_at)
+        columns["user_id"].append(None if action.user is None else str(action.user))
+        columns["user_is_int"].append(None if action.user is None else isinstance(action.user, int))
+        columns["id_before_renumbering"].append(action.original_id)
+        columns["skip"].append(action.skip)
+        columns["revenue_strs"].append(None if texts is None else json.dumps(texts, separators=(",", ":")))
     return columns
 
 
 def _decode_actions(rows: Iterable[Sequence[Any]]) -> tuple[Action, ...]:
     return tuple(
-        Action(kind, Entity(entity_type, _restore_id(entity, is_int)), original_id, auto, json.loads(payload))
-        for _, original_id, auto, kind, entity_type, entity, is_int, payload in rows
+        Action(kind, Entity(entity_type, _restore_id(entity, is_int)), original_id, auto, json.loads(payload),
+               created_at, None if user is None else _restore_id(user, user_is_int), renumbered, skip,
+               None if texts is None else tuple(json.loads(texts)))
+        for _, original_id, auto, kind, entity_type, entity, is_int, payload, created_at, user, user_is_int, renumbered, skip,
+        texts in rows
     )
 
 
@@ -276,3 +309,22 @@ def _check_json(value: Any) -> None:
                 raise
         return
     raise _NotJson(f"is a {type(value).__name__}, which JSON would not give back as such")
+
+
+SOURCE_COLUMNS = ("format", "size", "text_zlib")
+"""Columns of ``sources`` besides ``game_key``."""
+
+
+def encode_source(source: SourceText) -> dict[str, Any]:
+    """The ``sources`` row of a record's text: its format, its size in bytes, the text zlib-compressed
+    (an export of several hundred actions shrinks about tenfold)."""
+    if source.format not in SourceText.FORMATS:
+        raise ValueError(f"a record's text is {' or '.join(SourceText.FORMATS)}, not {source.format!r}")
+    data = source.text.encode("utf-8", "surrogatepass")
+    return {"format": source.format, "size": len(data), "text_zlib": zlib.compress(data, 9)}
+
+
+def decode_source(row: Sequence[Any]) -> SourceText:
+    """The text of a ``sources`` row (columns as :data:`SOURCE_COLUMNS`)."""
+    kind, _, packed = row
+    return SourceText(kind, zlib.decompress(packed).decode("utf-8", "surrogatepass"))

@@ -36,19 +36,14 @@ def held_for(game: GameState, corporation: str, kind: str | None = None) -> Iter
         company = game.companies.get(spec.sym)
         if company is None or company.closed:
             continue
+        owned = company.owner == corporation
+        if not owned and (president is None or company.owner != president):
+            continue
         for ability in spec.abilities:
             if kind is not None and ability.type != kind:
                 continue
-            owner_type = ability.get("owner_type")
-            timing = tuple(ability.get("timing", ()))
-            if company.owner == corporation and owner_type in (None, "corporation"):
-                pass
-            elif (company.owner == president and president is not None and owner_type == "player"
-                  and any("owning_player" in t for t in timing)):
-                pass
-            else:
-                continue
-            if usable(company, ability):
+            acts = ability.get("owner_type") in (None, "corporation") if owned else ability.for_owning_player
+            if acts and usable(company, ability):
                 yield company, ability
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ingest.model import PlayerId, Record
 from replay.replayer import Replay, replay_record
 from replay.titles import SUPPORTED
+from replay.verdict import Verdict, judge
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,12 @@ class ConformanceRow:
 
     @property
     def replayed(self) -> dict[PlayerId, int] | None:
-        return self.replay.result if self.replay else None
+        """The final values replayed; None without an engine or when the replay stopped early."""
+        return self.replay.result if self.replay and self.replay.stopped_at is None else None
+
+    @property
+    def verdict(self) -> Verdict:
+        return judge(self.record, self.replay)
 
 
 def check(origin: str, record: Record) -> ConformanceRow:

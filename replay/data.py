@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,12 @@ class Ability:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.params.get(key, default)
+
+    @cached_property
+    def for_owning_player(self) -> bool:
+        """A private a player owns whose ability acts for that player's companies (18xx.games:
+        owner type "player", a timing naming "owning_player")."""
+        return self.get("owner_type") == "player" and any("owning_player" in t for t in self.get("timing", ()))
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ingest.model import Action, Entity
 from replay.errors import Violation
+from replay.memo import Memo
 
 if TYPE_CHECKING:
     from replay.state import GameState
@@ -84,6 +85,7 @@ class Step:
         self.game: GameState = round_.game
         self.passed = False
         self.acted = False
+        self.memo = Memo()  # what it offered in this state of the game
 
     # -- lifecycle
 
@@ -107,17 +109,29 @@ class Step:
     def offers_kind(self, entity: Entity, kind: str) -> bool:
         """Whether the step offers ``entity`` actions of this type now. ``is_legal`` asks only
         this, so a step whose full list is costly (a stock turn) answers it without the list."""
-        return kind in self.offers(entity)
+        return kind in self.offers_now(entity)
 
     def offers_any(self, entity: Entity) -> bool:
         """Whether the step offers ``entity`` anything now (all a blocking test needs)."""
-        return bool(self.offers(entity))
+        return bool(self.offers_now(entity))
+
+    def offers_now(self, entity: Entity) -> frozenset[str]:
+        """:meth:`offers`, remembered for this state of the game (see :meth:`offers_any_now`)."""
+        return self.memo.recall(self.game, ("offers", entity.kind, entity.id), lambda: self.offers(entity))
+
+    def offers_any_now(self, entity: Entity) -> bool:
+        """:meth:`offers_any`, remembered for this state of the game."""
+        return self.memo.recall(self.game, ("any", entity.kind, entity.id), lambda: self.offers_any(entity))
+
+    def offers_kind_now(self, entity: Entity, kind: str) -> bool:
+        """:meth:`offers_kind`, remembered for this state of the game."""
+        return self.memo.recall(self.game, (kind, entity.kind, entity.id), lambda: self.offers_kind(entity, kind))
 
     def blocking(self) -> bool:
         if not self.blocks:
             return False
         actor = self.actor()
-        return actor is not None and self.offers_any(actor)
+        return actor is not None and self.offers_any_now(actor)
 
     def legal(self) -> Iterator[Action]:
         """Every concrete legal action this step offers now (each passes :meth:`check`)."""
@@ -215,7 +229,7 @@ class Round:
         for step in self.steps:
             if step.passed:
                 continue
-            if step.takes(action.type) and step.offers_kind(action.entity, action.type):
+            if step.takes(action.type) and step.offers_kind_now(action.entity, action.type):
                 return step
             if step.blocking():
                 raise self.refusal(action, step)

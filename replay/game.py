@@ -35,9 +35,10 @@ class Game(GameState):
         self.roster = roster
         self.moves: list[Action] = []  # the actions applied, for pop()
         self.acted_in = ""  # label of the round the last action was taken in
-        title.setup(self)
         self.applying = True
-        self.round: Round = title.first_round(self)
+        with self.changing():
+            title.setup(self)
+            self.round: Round = title.first_round(self)
         self.settle_rounds()
         self.applying = False
 
@@ -93,14 +94,17 @@ class Game(GameState):
         self.acted_in = self.round.label
         self.applying = True
         try:
-            for _ in effects:
-                pass
-            if step is not None:
-                step.acted = True
-                self.round.after_action()
+            with self.changing():
+                for _ in effects:
+                    pass
+                if step is not None:
+                    step.acted = True
+                    self.round.after_action()
             self.settle_rounds()
         finally:
             self.applying = False
+        self.round.active_step()  # asked of the settled state and remembered (replay.memo): the
+        # next is_legal or legal_actions() starts from it; replay pays about 5% for it
 
     def push(self, action: Action) -> None:
         """python-chess's name for :meth:`process`."""
@@ -143,10 +147,11 @@ class Game(GameState):
         """A finished round hands over at once: its end effects and the next round's opening
         belong to the action that ended it, as in 18xx.games."""
         while self.round.finished and not self.finished:
-            following = self.title.next_round(self, self.round)
-            if following is self.round:
-                break
-            self.round = following
+            with self.changing():
+                following = self.title.next_round(self, self.round)
+                if following is self.round:
+                    break
+                self.round = following
 
     def _illegal(self, index: int, action: Action, violation: Violation) -> IllegalAction:
         return IllegalAction(index, action.label, self.title.rule(violation.key), violation.message)
@@ -155,7 +160,8 @@ class Game(GameState):
 
     def end_of_record(self) -> None:
         """The record ends here; the state stays as it reached (a round under way stays so)."""
-        self.round.close_at_end()
+        with self.changing():
+            self.round.close_at_end()
 
     def snapshot(self) -> Snapshot:
         return take_snapshot(self)
@@ -171,6 +177,10 @@ class Game(GameState):
         return {pid: view.value for pid, view in take_snapshot(self).players}
 
 
+_NOT_STATE = frozenset({"game", "round", "steps", "memo"})
+"""A round's or step's links and its memo of answers (:class:`~replay.memo.Memo`), not its state."""
+
+
 def _state_of(part: object) -> tuple[tuple[str, str], ...]:
     """A round's or step's own values (not the game or round it refers to)."""
-    return tuple(sorted((name, repr(value)) for name, value in vars(part).items() if name not in ("game", "round", "steps")))
+    return tuple(sorted((name, repr(value)) for name, value in vars(part).items() if name not in _NOT_STATE))

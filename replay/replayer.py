@@ -71,7 +71,9 @@ class Replay:
         return sorted(self.flags, key=lambda f: (not f.root, f.index))
 
     def as_dict(self, states: bool = False) -> dict[str, Any]:
-        """The JSON form (``railledger replay --json [--states]``, see README)."""
+        """The JSON form (``railledger replay --json [--states]``, see README). A strict replay
+        that stopped at an illegal action has no ``result`` (null): its values are those of a game
+        cut short there, not final ones; ``stopped_at`` is that action's index."""
         record = self.record
         payload: dict[str, Any] = {
             "game": record.key,
@@ -79,7 +81,8 @@ class Replay:
             "actions": len(record.actions),
             "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message,
                        "follows": f.follows} for f in self.roots_first()],
-            "result": {str(pid): value for pid, value in self.result.items()},
+            "stopped_at": self.stopped_at,
+            "result": None if self.stopped_at is not None else {str(pid): value for pid, value in self.result.items()},
             "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
         }
         if states:

@@ -8,12 +8,14 @@ steps change the game only through it; :class:`replay.game.Game` adds the round 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ingest.model import Player, PlayerId
 from replay.board import Board
+from replay.memo import Memo
 from replay.network import GraphCache
 
 if TYPE_CHECKING:
@@ -165,7 +167,22 @@ class GameState:
         self.events: list[Event] = []
         self.extra: TitleState = title.new_state()
         self.applying = False  # an action is being applied (see network.GraphCache)
+        self.moment = 0  # counts the game's changes: a step's remembered answers hold for one
+        self.mutating = True  # the state is being changed (set up now): answers are not kept
+        self.memo = Memo()  # counts asked often of one state (certificates, trains over the limit)
         self.graph = GraphCache()
+
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """The state changes inside this block: what steps remembered of it no longer holds,
+        and nothing asked meanwhile is kept."""
+        self.mutating = True
+        self.moment += 1
+        try:
+            yield
+        finally:
+            self.moment += 1
+            self.mutating = False
 
     # ------------------------------------------------------------------ events and phases
 
@@ -256,6 +273,9 @@ class GameState:
 
     def certificates(self, pid: PlayerId) -> int:
         """Certificates counting against the limit: shares outside the yellow zone, and privates."""
+        return self.memo.recall(self, ("certificates", pid), lambda: self.count_certificates(pid))
+
+    def count_certificates(self, pid: PlayerId) -> int:
         yellow = {sym for sym, cell in self.market.position.items() if cell.zone == "yellow"}
         count = sum(1 for s in self.shares.values() if s.owner == pid and s.corporation not in yellow)
         return count + sum(
@@ -278,14 +298,17 @@ class GameState:
         """The company's trains that count against its train limit."""
         return sum(1 for t in self.corporation_trains(sym) if self.title.counts_for_limit(self, t))
 
-    def over_train_limit(self) -> list[str]:
-        """Companies holding more trains than the phase's limit, in company order (one pass)."""
+    def over_train_limit(self) -> tuple[str, ...]:
+        """Companies holding more trains than the phase's limit, in company order."""
+        return self.memo.recall(self, "over train limit", self.count_over_train_limit)
+
+    def count_over_train_limit(self) -> tuple[str, ...]:
         held: dict[str, int] = {}
         for train in self.trains.values():
             if train.owner is not None and not train.rusted and self.title.counts_for_limit(self, train):
                 held[train.owner] = held.get(train.owner, 0) + 1
         limit = self.phase.train_limit
-        return [sym for sym in self.corporations if held.get(sym, 0) > limit]
+        return tuple(sym for sym in self.corporations if held.get(sym, 0) > limit)
 
     def floated_in_order(self) -> list[str]:
         floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]

@@ -72,7 +72,8 @@ def game_until(text: str, label: str) -> tuple[Game, Record, int]:
 def illegal_at(text: str, label: str, action: Action, prepare: Callable[[Game], object]) -> IllegalAction:
     """Play ``text`` up to ``label``, let ``prepare`` set up a state, then expect ``action`` refused there."""
     game, _, index = game_until(text, label)
-    prepare(game)
+    with game.changing():  # a state set up by hand, as the game's own changes are
+        prepare(game)
     game.index = index
     with pytest.raises(IllegalAction) as caught:
         game.process(action)

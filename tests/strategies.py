@@ -3,6 +3,7 @@ that the notation can only spell as raw JSON (spaces, quotes, wrong types)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -88,6 +89,23 @@ def fields_of(draw: st.DrawFn, type_name: str, players: tuple[Player, ...]) -> d
     return fields
 
 
+@st.composite
+def enveloped(draw: st.DrawFn, action: Action, players: tuple[Player, ...]) -> Action:
+    """The action with some of its envelope set: a time, a user (a player or anyone), an id
+    before renumbering, a skip mark, and display texts for its routes."""
+    users = st.one_of(st.sampled_from(players).map(lambda p: p.id), st.integers(0, 10**6), NASTY_TEXT.filter(bool))
+    envelope: dict[str, Any] = {}
+    for name, values in (("created_at", st.integers(0, 4_102_444_800)), ("user", users),
+                         ("original_id", st.integers(1, 10**6)), ("skip", st.booleans())):
+        if draw(st.booleans()):
+            envelope[name] = draw(values)
+    routes = action.fields.get("routes")
+    if isinstance(routes, list) and routes and all(isinstance(r, dict) for r in routes) and draw(st.booleans()):
+        texts = draw(st.lists(st.none() | TEXT, min_size=len(routes), max_size=len(routes)))
+        envelope["revenue_str"] = (draw(TEXT), *texts[1:])
+    return replace(action, **envelope)
+
+
 ACTION_TYPES = st.sampled_from(sorted(GAME_ACTION_TYPES))
 PROGRAM_TYPES = st.sampled_from(["program_share_pass", "program_buy_shares", "program_disable"])
 
@@ -104,11 +122,12 @@ def records(draw: st.DrawFn) -> Record:
         next_id += draw(st.integers(1, 3))
         is_program = draw(st.integers(0, 5)) == 0
         kind = draw(PROGRAM_TYPES if is_program else ACTION_TYPES)
-        parent = Action(kind, draw(entity(players)), next_id, 0, draw(fields_of(kind, players)))
+        parent = draw(enveloped(Action(kind, draw(entity(players)), next_id, 0, draw(fields_of(kind, players))), players))
         (programs if is_program else actions).append(parent)
         for auto in range(1, draw(st.integers(0, 2)) + 1):
             auto_kind = draw(st.one_of(ACTION_TYPES, PROGRAM_TYPES))
-            actions.append(Action(auto_kind, draw(entity(players)), next_id, auto, draw(fields_of(auto_kind, players))))
+            auto_action = Action(auto_kind, draw(entity(players)), next_id, auto, draw(fields_of(auto_kind, players)))
+            actions.append(draw(enveloped(auto_action, players)))
     result = draw(st.none() | st.fixed_dictionaries({p.id: st.integers(-500, 20000) for p in players}))
     return Record(
         title=draw(st.sampled_from(sorted(TITLES))),

@@ -294,10 +294,10 @@ def test_simulations_are_kept_apart_unless_mixed_and_have_win_rates_per_bot(tmp_
             archive.store(real, replay=real_replay)
         archive.store(simulated, replay=dataclasses.replace(replay, record=simulated))
         real_rows = winner_correlations(archive)
-        bots = winner_correlations(archive, "selfplay")
-        mixed = winner_correlations(archive, "all")
+        bots = winner_correlations(archive, kind="selfplay")
+        mixed = winner_correlations(archive, kind="all")
         with pytest.raises(ValueError, match="games are one of real, selfplay, all"):
-            winner_correlations(archive, "people")
+            winner_correlations(archive, kind="people")
     assert set(real_rows["scope"]) == {"18MS", "all titles"} and "bot" not in set(real_rows["factor"])
     assert set(bots["scope"]) == {"18Texas", "all titles"}
     assert rows(bots.filter(pl.col("factor") == "bot").select("scope", "value", "games", "wins")) == [

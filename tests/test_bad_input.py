@@ -190,7 +190,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "a.json").write_text(text_of(game(901)))
     (folder / "b.rln").write_text(notation.write(read_export(game(902))))
     db = folder / "base.duckdb"
-    result = runner.invoke(app, ["ingest", str(folder), "--db", str(db)])
+    result = runner.invoke(app, ["ingest", "--allow-invalid", str(folder), "--db", str(db)])
     assert result.exit_code == 0, result.output
     return db
 
@@ -283,7 +283,7 @@ def _ingest_beside_good_files(
     extra = case_writer(folder)
     (folder / "good_2.rln").write_text(notation.write(read_export(game(1002))))
     before = snapshot(db)
-    result = runner.invoke(app, ["ingest", str(folder), *extra, "--db", str(db)])
+    result = runner.invoke(app, ["ingest", "--allow-invalid", str(folder), *extra, "--db", str(db)])
     return result, before, snapshot(db)
 
 
@@ -331,7 +331,7 @@ def test_a_file_name_that_is_not_utf8_is_shown_and_stored_escaped(base: Path, tm
     folder = tmp_path / "in"
     folder.mkdir()
     Path(os.fsdecode(bytes(folder) + b"/caf\xe9.json")).write_text(text_of(game(1003)))
-    result = runner.invoke(app, ["ingest", str(folder), "--db", str(db)])
+    result = runner.invoke(app, ["ingest", "--allow-invalid", str(folder), "--db", str(db)])
     assert result.exit_code == 0, result.output
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -387,7 +387,7 @@ def test_any_value_anywhere_is_stored_or_refused_in_one_line(changes: list[tuple
     path.write_text(json.dumps(data))
     run = IngestRun(tmp_path / "fuzz.duckdb")
     for loaded in load(str(path)):
-        outcome, line = ingest_one(run, loaded)
+        outcome, line, _ = ingest_one(run, loaded)
         assert outcome in OUTCOMES
         assert (outcome == "failed") == (line is not None)
         assert line is None or ("\n" not in line and "Traceback" not in line)

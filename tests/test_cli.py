@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 import select
 import shutil
@@ -46,10 +47,10 @@ def game_keys(db: str) -> set[str]:
 
 @needs_fixtures
 def test_ingesting_the_fixtures_twice_reports_new_then_unchanged(db: str) -> None:
-    first = run("ingest", str(fixtures_dir()), "--db", db)
+    first = run("ingest", "--allow-invalid", str(fixtures_dir()), "--db", db)
     assert first.exit_code == 0, first.output
     assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 0}
-    second = run("ingest", str(fixtures_dir()), "--db", db)
+    second = run("ingest", "--allow-invalid", str(fixtures_dir()), "--db", db)
     assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "duplicate": 0, "failed": 0}
 
 
@@ -65,11 +66,11 @@ def _summary(output: str) -> dict[str, int]:
 def test_a_changed_record_replaces_the_old_one(tmp_path: Path, db: str) -> None:
     path = tmp_path / "g.json"
     path.write_text(json.dumps(good_export(7)))
-    assert _summary(run("ingest", str(path), "--db", db).output)["new"] == 1
+    assert _summary(run("ingest", "--allow-invalid", str(path), "--db", db).output)["new"] == 1
     changed = good_export(7)
     changed["actions"].append(act(3))
     path.write_text(json.dumps(changed))
-    assert _summary(run("ingest", str(path), "--db", db).output)["replaced"] == 1
+    assert _summary(run("ingest", "--allow-invalid", str(path), "--db", db).output)["replaced"] == 1
     with Archive.open(db, read_only=True) as archive:
         assert len(archive.record("7").actions) == 3
 
@@ -94,7 +95,7 @@ def test_bad_files_fail_with_one_line_each_while_good_files_land(tmp_path: Path,
     for name, (content, _) in BAD_INPUTS.items():
         (folder / name).write_text(content)
 
-    result = run("ingest", str(folder), str(folder / "notes.txt"), "--db", db)
+    result = run("ingest", "--allow-invalid", str(folder), str(folder / "notes.txt"), "--db", db)
 
     assert result.exit_code == 1
     assert _summary(result.stdout)["new"] == 2
@@ -108,10 +109,10 @@ def test_bad_files_fail_with_one_line_each_while_good_files_land(tmp_path: Path,
 def test_a_failed_run_loses_nothing_already_stored(tmp_path: Path, db: str) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(good_export(1)))
-    run("ingest", str(good), "--db", db)
+    run("ingest", "--allow-invalid", str(good), "--db", db)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(export([act(1), act(2, "teleport")], id=1)))  # same game, now broken
-    assert run("ingest", str(bad), "--db", db).exit_code == 1
+    assert run("ingest", "--allow-invalid", str(bad), "--db", db).exit_code == 1
     with Archive.open(db, read_only=True) as archive:
         assert len(archive.record("1").actions) == 2
 
@@ -119,17 +120,17 @@ def test_a_failed_run_loses_nothing_already_stored(tmp_path: Path, db: str) -> N
 def test_json_lines_and_stdin(tmp_path: Path, db: str) -> None:
     lines = tmp_path / "games.jsonl"
     lines.write_text("\n".join(json.dumps(good_export(i)) for i in (11, 12)) + "\n{broken\n")
-    result = run("ingest", str(lines), "--db", db)
+    result = run("ingest", "--allow-invalid", str(lines), "--db", db)
     assert result.exit_code == 1
     assert "games.jsonl:3: malformed JSON" in result.stderr
-    assert run("ingest", "-", "--db", db, input=json.dumps(good_export(13))).exit_code == 0
+    assert run("ingest", "--allow-invalid", "-", "--db", db, input=json.dumps(good_export(13))).exit_code == 0
     assert game_keys(db) == {"18xx.games/11", "18xx.games/12", "18xx.games/13"}
 
 
 @needs_fixtures
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.stem)
 def test_show_prints_the_archived_game_in_notation(path: Path, db: str) -> None:
-    run("ingest", str(path), "--db", db)
+    run("ingest", "--allow-invalid", str(path), "--db", db)
     record = read_export(json.loads(path.read_text()))
     shown = run("show", record.game_id, "--db", db)
     assert shown.exit_code == 0
@@ -159,14 +160,14 @@ def test_convert_reports_syntax_errors_with_line_and_column(tmp_path: Path) -> N
 def test_games_filters_by_title_and_player(tmp_path: Path, db: str) -> None:
     folder = tmp_path / "in"
     shutil.copytree(Path(__file__).resolve().parent.parent / "examples", folder)
-    run("ingest", str(folder), "--db", db)
+    run("ingest", "--allow-invalid", str(folder), "--db", db)
     listed = run("games", "--title", "18MS", "--db", db)
     assert "example-18ms-opening" in listed.stdout and "example-1871-auction" not in listed.stdout
     assert "3 games" in run("games", "--player", "brunel", "--db", db).stdout
 
 
 def test_every_command_explains_itself_with_an_example() -> None:
-    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench"):
+    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench", "report"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
@@ -186,7 +187,7 @@ def test_a_writer_waits_for_the_holder_then_gives_up_with_one_clear_line(tmp_pat
     child = _hold_lock(db, 60)
     try:
         busy = subprocess.run(
-            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "1"], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "cli", "ingest", "--allow-invalid", str(good), "--db", db, "--wait", "1"], capture_output=True, text=True, timeout=60
         )
     finally:
         child.kill()
@@ -204,7 +205,7 @@ def test_a_writer_that_waits_stores_once_the_holder_lets_go(tmp_path: Path, db: 
     child = _hold_lock(db, 8)  # longer than the command takes to start and replay, even on a loaded machine
     try:
         waited = subprocess.run(
-            [sys.executable, "-m", "cli", "ingest", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90
+            [sys.executable, "-m", "cli", "ingest", "--allow-invalid", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90
         )
     finally:
         child.kill()
@@ -273,14 +274,14 @@ def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
 ) -> None:
     path = tmp_path / "short.rln"
     shutil.copy(SHORT_GAME, path)
-    assert _summary(run("ingest", str(path), "--db", db).stdout)["new"] == 1
+    assert _summary(run("ingest", "--allow-invalid", str(path), "--db", db).stdout)["new"] == 1
     import cli.storing
 
     def no_replay(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unchanged record was replayed")
 
     monkeypatch.setattr(cli.storing, "replay_record", no_replay)
-    again = run("ingest", str(path), "--db", db)
+    again = run("ingest", "--allow-invalid", str(path), "--db", db)
     assert again.exit_code == 0, again.output
     assert _summary(again.stdout)["unchanged"] == 1
 
@@ -288,18 +289,18 @@ def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
 def test_no_replay_keeps_the_stored_states_and_refuses_to_drop_them(tmp_path: Path, db: str) -> None:
     path = tmp_path / "short.rln"
     shutil.copy(SHORT_GAME, path)
-    run("ingest", str(path), "--db", db)
+    run("ingest", "--allow-invalid", str(path), "--db", db)
     key = "railledger/test-18ms-short"
     with Archive.open(db, read_only=True) as archive:
         steps = archive.table("steps", key)
     assert steps.height == 79
 
-    same = run("ingest", str(path), "--db", db, "--no-replay")
+    same = run("ingest", "--allow-invalid", str(path), "--db", db, "--no-replay")
     assert same.exit_code == 0 and _summary(same.stdout)["unchanged"] == 1
     text = SHORT_GAME.read_text()
     assert '[Status "active"]\n' in text
     path.write_text(text.replace('[Status "active"]\n', '[Status "abandoned"]\n'))
-    changed = run("ingest", str(path), "--db", db, "--no-replay")
+    changed = run("ingest", "--allow-invalid", str(path), "--db", db, "--no-replay")
     assert changed.exit_code == 1
     assert f"{path}: not stored: {key} differs from its stored version, which was replayed" in changed.stderr
     assert "would delete that version's per-action states, events, standings and flags" in changed.stderr
@@ -316,12 +317,12 @@ def test_the_same_game_twice_in_a_run_is_stored_once_and_reported(tmp_path: Path
     changed["actions"].append(act(3))
     other.write_text(json.dumps(changed))
 
-    twice = run("ingest", str(first), str(copy), "--db", db)
+    twice = run("ingest", "--allow-invalid", str(first), str(copy), "--db", db)
     assert twice.exit_code == 0
     assert _summary(twice.stdout) == {"new": 1, "unchanged": 0, "replaced": 0, "duplicate": 1, "failed": 0}
     assert f"note: {copy}: 18xx.games/5 is the same game as {first}, stored once" in twice.stderr
 
-    clash = run("ingest", str(first), str(other), "--db", db)
+    clash = run("ingest", "--allow-invalid", str(first), str(other), "--db", db)
     assert clash.exit_code == 1
     assert f"failed: {other}: not stored: 18xx.games/5 was read earlier in this run from {first}, with other content" in clash.stderr
     with Archive.open(db, read_only=True) as archive:
@@ -343,7 +344,7 @@ def test_an_unexpected_error_in_one_record_fails_that_record_only(
     monkeypatch.setattr(cli.storing, "replay_record", broken_for_7)
     for game_id in (6, 7, 8):
         (tmp_path / f"{game_id}.json").write_text(json.dumps(good_export(game_id)))
-    result = run("ingest", str(tmp_path), "--db", db)
+    result = run("ingest", "--allow-invalid", str(tmp_path), "--db", db)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"failed: {tmp_path / '7.json'}: not stored: unexpected error: RuntimeError: the engine met something new" in result.stderr
     assert game_keys(db) == {"18xx.games/6", "18xx.games/8"}
@@ -360,7 +361,7 @@ def test_player_text_is_printed_as_text_never_as_markup_or_terminal_codes(tmp_pa
     escaping = tmp_path / "\x1b[31mred.json"
     escaping.write_text(json.dumps(export([act(1)], id=10, title="18Atlantis")))
 
-    ingested = run("ingest", str(tmp_path), "--db", db)
+    ingested = run("ingest", "--allow-invalid", str(tmp_path), "--db", db)
     assert "\x1b" not in ingested.stderr and "\\x1b[31mred.json: unknown title" in ingested.stderr
     listed = run("games", "--db", db)
     assert "[bold red]Ann[/bold red]" in listed.stdout
@@ -386,7 +387,7 @@ def damaged(tmp_path: Path, db: str) -> str:
     for n in range(20):
         (tmp_path / f"{n}.json").write_text(json.dumps(good_export(100 + n)))
     shutil.copy(SHORT_GAME, tmp_path / "short.rln")
-    assert run("ingest", str(tmp_path), "--db", db).exit_code == 0
+    assert run("ingest", "--allow-invalid", str(tmp_path), "--db", db).exit_code == 0
     cut = tmp_path / "cut.duckdb"
     data = Path(db).read_bytes()
     cut.write_bytes(data[: len(data) // 5])
@@ -395,7 +396,7 @@ def damaged(tmp_path: Path, db: str) -> str:
 
 @pytest.mark.parametrize(
     "command",
-    [["ingest", "{good}"], ["games"], ["show", "100"], ["stats"], ["export", "{out}"], ["dashboard"]],
+    [["ingest", "{good}"], ["games"], ["show", "100"], ["stats"], ["export", "{out}"], ["dashboard"], ["report", "100"]],
     ids=lambda c: c[0],
 )
 def test_every_command_detects_a_damaged_archive_on_open(damaged: str, tmp_path: Path, command: list[str]) -> None:
@@ -415,7 +416,7 @@ def test_ingest_refuses_an_archive_with_a_crafted_catalog(tmp_path: Path, db: st
 
     good = tmp_path / "good.json"
     good.write_text(json.dumps(good_export(1)))
-    run("ingest", str(good), "--db", db)
+    run("ingest", "--allow-invalid", str(good), "--db", db)
     target = tmp_path / "pwned.csv"
     con = duckdb.connect(db)
     con.execute(f'''CREATE TABLE "x; COPY (SELECT 1) TO '{target}'; --" (game_key VARCHAR)''')
@@ -423,7 +424,52 @@ def test_ingest_refuses_an_archive_with_a_crafted_catalog(tmp_path: Path, db: st
     changed = good_export(1)
     changed["actions"].append(act(3))  # a replacement: the old code ran DELETE FROM every game_key table
     good.write_text(json.dumps(changed))
-    result = run("ingest", str(good), "--db", db)
+    result = run("ingest", "--allow-invalid", str(good), "--db", db)
     assert result.exit_code == 1
     assert "stopped: " in result.stderr and "is not an archive as railledger makes it" in result.stderr
     assert not target.exists()
+
+
+@needs_fixtures
+def test_export_json_gives_the_original_record_back(tmp_path: Path, db: str) -> None:
+    original = fixture_files("18MS")[0]
+    run("ingest", "--allow-invalid", str(original), str(EXAMPLES / "18ms-opening.rln"), "--db", db)
+    target = tmp_path / "back.json"
+    assert run("export", "--format", "json", original.stem, "-o", str(target), "--db", db).exit_code == 0
+    assert target.read_bytes() == original.read_bytes()  # undos, chat and the server's own keys included
+    from_notation = run("export", "--format", "json", "example-18ms-opening", "--db", db)
+    assert "ingested from notation" in from_notation.stderr
+    rebuilt = read_export(json.loads(from_notation.stdout))
+    assert rebuilt == notation.read((EXAMPLES / "18ms-opening.rln").read_text())
+    assert run("export", "--format", "json", "nope", "--db", db).exit_code == 1
+
+
+def test_notation_on_stdin_is_read(db: str) -> None:
+    text = (EXAMPLES / "18ms-opening.rln").read_text()
+    assert text.startswith("#")  # a comment before the header, as the examples have
+    result = run("ingest", "-", "--db", db, input=text)
+    assert result.exit_code == 0, result.output
+    assert game_keys(db) == {"railledger/example-18ms-opening"}
+
+
+def test_tables_written_to_a_pipe_are_not_cut_to_80_columns(tmp_path: Path, db: str) -> None:
+    run("ingest", "--allow-invalid", str(EXAMPLES), "--db", db)
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    listed = subprocess.run([sys.executable, "-m", "cli", "games", "--db", db], capture_output=True, text=True,
+                            timeout=60, env=env, stdin=subprocess.DEVNULL)
+    rows = [line for line in listed.stdout.splitlines() if "example-18texas-auction" in line]
+    assert len(rows) == 1, listed.stdout  # one line per game, nothing folded
+    assert "Ada, Brunel, Cugnot, Diesel" in rows[0] and len(rows[0]) > 80
+
+
+def test_a_dashboard_port_in_use_is_refused_with_a_hint(db: str) -> None:
+    import socket
+
+    run("ingest", "--allow-invalid", str(EXAMPLES / "18ms-opening.rln"), "--db", db)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as holder:
+        holder.bind(("localhost", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        result = run("dashboard", "--db", db, "--port", str(port))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}"

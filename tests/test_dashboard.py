@@ -7,6 +7,7 @@ forbids it, rule 10.2) inserted after action 190, under its own game id.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import select
@@ -50,6 +51,20 @@ def flagged_text() -> str:
     return text.replace('[Game "test-18ms-short"]', '[Game "test-18ms-flagged"]', 1)
 
 
+FINISHED_KEY = "railledger/test-18ms-finished"
+"""The short 18MS game as a finished one whose recorded result is its replay's: the only valid game,
+so the only one the statistics pages count by default."""
+
+
+def finished_text() -> str:
+    from ingest import notation
+    from replay import replay_record
+
+    short = notation.read((REPO / "tests" / "games" / "18ms-short.rln").read_text(encoding="utf-8"))
+    result = replay_record(short, keep_going=True).result
+    return notation.write(dataclasses.replace(short, game_id="test-18ms-finished", status="finished", result=result))
+
+
 def build_archive(folder: Path, engineless: bool = False) -> Path:
     """Ingest the games into ``folder/dash.duckdb`` with the real command; returns its path.
 
@@ -58,11 +73,12 @@ def build_archive(folder: Path, engineless: bool = False) -> Path:
     games = folder / "flagged"
     games.mkdir()
     (games / "18ms-flagged.rln").write_text(flagged_text(), encoding="utf-8")
+    (games / "18ms-finished.rln").write_text(finished_text(), encoding="utf-8")
     if engineless:
         write_engineless_game(games)
     db = folder / "dash.duckdb"
     result = CliRunner().invoke(
-        app, ["ingest", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
+        app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
     assert result.exit_code == 0, result.output
     return db
 
@@ -113,33 +129,37 @@ def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: Ap
     table = dashboard.dataframe[0].value
     keys = sorted(table["key"])
     assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, TEXAS_SHORT_KEY, "railledger/example-18ms-opening",
-                           "railledger/example-1871-auction", "railledger/test-1871-short", UNREPLAYED_KEY])
-    assert "8 of 8 games" in dashboard.caption[0].value
+                           "railledger/example-1871-auction", "railledger/test-1871-short", UNREPLAYED_KEY,
+                           FINISHED_KEY])
+    assert "9 of 9 games" in dashboard.caption[0].value
+    assert "1 illegal" in dashboard.caption[0].value and "1 valid" in dashboard.caption[0].value
     flags = dict(zip(table["key"], table["flags"]))
     assert flags[FLAGGED_KEY] == 1 and flags[SHORT_KEY] == 0
+    verdicts = dict(zip(table["key"], table["verdict"]))
+    assert verdicts[FLAGGED_KEY] == "illegal" and verdicts[FINISHED_KEY] == "valid"
+    assert (verdicts[SHORT_KEY], verdicts[UNREPLAYED_KEY]) == ("unfinished", "no engine")
+    why = dict(zip(table["key"], table["why"]))
+    assert why[FLAGGED_KEY].startswith("action 185 (#18) by Ada: " + FLAGGED_RULE)
     links = dict(zip(table["key"], table["review"]))
     assert links[FLAGGED_KEY] == "review?game=railledger%2Ftest-18ms-flagged"
     replayed = dict(zip(table["key"], table["replayed"]))
     assert replayed[SHORT_KEY] and not replayed[UNREPLAYED_KEY]
 
 
-def test_archive_page_filters_by_title_player_status_and_flags(dashboard: AppTest) -> None:
+def test_archive_page_filters_by_title_player_status_and_verdict(dashboard: AppTest) -> None:
     dashboard.multiselect[0].set_value(["18Texas"]).run()
     assert sorted(dashboard.dataframe[0].value["key"]) == [TEXAS_KEY, TEXAS_SHORT_KEY]
     dashboard.multiselect[0].set_value(["18MS", "18Texas", "The Old Prince 1871"]).run()
-    dashboard.selectbox[0].set_value("flagged only").run()
-    flagged = dashboard.dataframe[0].value
-    assert FLAGGED_KEY in list(flagged["key"]) and SHORT_KEY not in list(flagged["key"])
-    assert (flagged["flags"] > 0).all()
-    dashboard.selectbox[0].set_value("without flags").run()
-    assert FLAGGED_KEY not in list(dashboard.dataframe[0].value["key"])
-    dashboard.selectbox[0].set_value("all games").run()
+    everything = list(dashboard.multiselect[2].value)
+    dashboard.multiselect[2].set_value(["illegal"]).run()
+    assert list(dashboard.dataframe[0].value["key"]) == [FLAGGED_KEY]
+    dashboard.multiselect[2].set_value(everything).run()
     dashboard.text_input[0].input("diesel").run()  # only the 18Texas example seats Diesel
     assert list(dashboard.dataframe[0].value["key"]) == [TEXAS_KEY]
     dashboard.text_input[0].input("").run()
     dashboard.multiselect[1].set_value(["finished"]).run()
-    assert dashboard.dataframe[0].value.empty
-    assert "0 of 8 games" in dashboard.caption[0].value
+    assert list(dashboard.dataframe[0].value["key"]) == [FINISHED_KEY]
+    assert "1 of 9 games" in dashboard.caption[0].value
 
 
 def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,6 +241,19 @@ def test_train_rush_page_shows_the_distribution_and_a_game_timeline(dashboard: A
     assert "2+" in list(table["train_type"])
 
 
+def test_statistics_count_only_valid_games_unless_asked(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/balance.py")
+    assert page.caption[0].value.startswith("Counting 1 valid game; left out: 1 illegal, ")
+    seats = page.dataframe[0].value
+    assert set(seats["games"]) == {1}  # one valid game: one player per seat
+    page.toggle[0].set_value(True).run()
+    assert page.caption[0].value == "Counting 8 replayed games."
+    assert page.dataframe[0].value["games"].sum() > seats["games"].sum()
+    rush = open_page(dashboard, "views/rush.py")
+    assert "1 valid game" in rush.caption[0].value
+    assert set(rush.dataframe[0].value.columns) >= {"train_type"}
+
+
 def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/balance.py")
     assert page.selectbox[0].value == "seat"
@@ -234,7 +267,7 @@ def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTes
     page.multiselect[0].set_value(["all titles"]).run()
     assert trace_names(figures(page)[0]) == ["all titles"]
     page.radio[0].set_value("selfplay").run()  # simulations apart: this archive has none
-    assert "No replayed game has standings yet among games bots played" in page.info[0].value
+    assert "No game counted here has standings yet among games bots played" in page.info[0].value
     page.radio[0].set_value("all").run()
     mixed = page.dataframe[0].value  # no simulations: the same rows as the real games' (scope kept)
     assert mixed.to_dict("records") == table[table["scope"] == "all titles"].to_dict("records")
@@ -274,7 +307,7 @@ def test_a_page_waits_for_a_brief_writer_and_shows_fresh_data(dashboard: AppTest
         holder.kill()
         holder.wait(timeout=10)
     assert not dashboard.warning and not dashboard.error
-    assert "8 of 8 games" in dashboard.caption[0].value
+    assert "9 of 9 games" in dashboard.caption[0].value
 
 
 def test_a_page_shows_its_last_good_data_with_a_note_while_the_archive_stays_busy(
@@ -290,7 +323,7 @@ def test_a_page_shows_its_last_good_data_with_a_note_while_the_archive_stays_bus
         assert not dashboard.exception and not dashboard.error
         (note,) = [w.value for w in dashboard.warning]
         assert note.startswith("Showing the archive as it was at") and "is in use by another process" in note
-        assert "8 of 8 games" in dashboard.caption[0].value  # the last good data, still every game
+        assert "9 of 9 games" in dashboard.caption[0].value  # the last good data, still every game
     finally:
         holder.kill()
         holder.wait(timeout=10)

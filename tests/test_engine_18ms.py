@@ -67,8 +67,9 @@ def test_the_first_station_in_new_orleans_earns_100(end_of_or3: Game) -> None:
 
 def test_a_sale_hands_the_presidency_to_the_largest_holder() -> None:
     game, record, index = game_until("470")
-    for i in (5, 6, 7, 8):
-        game.shares[f"GMO_{i}"].owner = "Brunel"
+    with game.changing():  # edited by hand
+        for i in (5, 6, 7, 8):
+            game.shares[f"GMO_{i}"].owner = "Brunel"
     game.process(Action("sell_shares", Entity("player", "Ada"), 470, 0, {"shares": ["GMO_1", "GMO_2", "GMO_3"], "percent": 30}))
     assert game.president("GMO") == "Brunel"
     assert (game.percent("Ada", "GMO"), game.percent("Brunel", "GMO")) == (30, 40)
@@ -77,9 +78,10 @@ def test_a_sale_hands_the_presidency_to_the_largest_holder() -> None:
 
 def test_sold_out_companies_rise_at_the_end_of_the_stock_round() -> None:
     game, record, index = game_until("550")
-    for share in game.shares.values():
-        if share.corporation == "WRA" and share.owner in ("ipo", "market"):
-            share.owner = "Cugnot"
+    with game.changing():  # edited by hand
+        for share in game.shares.values():
+            if share.corporation == "WRA" and share.owner in ("ipo", "market"):
+                share.owner = "Cugnot"
     before = game.market.position["WRA"]
     for action in record.actions[index:index + 2]:  # the last pass, then OR 3's first action
         game.process(action)
@@ -89,13 +91,14 @@ def test_sold_out_companies_rise_at_the_end_of_the_stock_round() -> None:
 
 def test_the_first_6_train_starts_phase_6_and_closes_the_privates(end_of_or3: Game) -> None:
     game = end_of_or3
-    for train in game.trains.values():
-        if train.id.split("-")[0] in ("3+", "4+", "5") and train.owner is None:
+    with game.changing():  # edited by hand
+        for train in game.trains.values():
+            if train.id.split("-")[0] in ("3+", "4+", "5") and train.owner is None:
+                train.rusted = True
+        game.corporations["WRA"].cash = 1000
+        for train in game.corporation_trains("WRA")[:2]:
+            train.owner = None
             train.rusted = True
-    game.corporations["WRA"].cash = 1000
-    for train in game.corporation_trains("WRA")[:2]:
-        train.owner = None
-        train.rusted = True
     game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "6-0", "price": 550, "variant": "6"}))
     assert game.phase.name == "6"
     assert all(c.closed for c in game.companies.values())
@@ -104,13 +107,14 @@ def test_the_first_6_train_starts_phase_6_and_closes_the_privates(end_of_or3: Ga
 
 def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> None:
     game = end_of_or3
-    for train in game.trains.values():
-        if train.id.split("-")[0] in ("3+", "4+") and train.owner is None:
-            train.rusted = True
-    game.corporations["WRA"].cash = 300
-    for train in game.corporation_trains("WRA")[:1]:  # one 2+ stays: contribution needs a train
-        train.owner, train.rusted = None, True
-    game.players["Cugnot"].cash = 500
+    with game.changing():  # edited by hand
+        for train in game.trains.values():
+            if train.id.split("-")[0] in ("3+", "4+") and train.owner is None:
+                train.rusted = True
+        game.corporations["WRA"].cash = 300
+        for train in game.corporation_trains("WRA")[:1]:  # one 2+ stays: contribution needs a train
+            train.owner, train.rusted = None, True
+        game.players["Cugnot"].cash = 500
     game.process(Action("buy_train", corp("WRA"), 715, 0, {"train": "5-0", "price": 500, "variant": "5"}))
     assert game.round.label == "OR 2.2"  # nothing more to do: the round is over, the next has paid
     assert game.cash("WRA") == sum(c.revenue for c in game.companies.values() if c.owner == "WRA" and not c.closed)
@@ -119,11 +123,12 @@ def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> No
 
 def test_a_forced_purchase_borrows_after_every_sale() -> None:
     game, _, index = game_until("320")  # WRA has a route and no train: it must buy
-    game.corporations["WRA"].cash = 0
-    game.players["Cugnot"].cash = 30
-    for share in game.shares.values():
-        if share.owner == "Cugnot" and not share.president:
-            share.owner = "ipo"  # nothing left Cugnot could sell
+    with game.changing():  # edited by hand
+        game.corporations["WRA"].cash = 0
+        game.players["Cugnot"].cash = 30
+        for share in game.shares.values():
+            if share.owner == "Cugnot" and not share.president:
+                share.owner = "ipo"  # nothing left Cugnot could sell
     game.process(Action("buy_train", corp("WRA"), 320, 0, {"train": "2+-2", "price": 80, "variant": "2+"}))
     assert game.round.label == "OR 1.2"  # WRA was the last to operate: the next round has paid the privates
     income = sum(c.revenue for c in game.companies.values() if c.owner == "Cugnot" and not c.closed)
@@ -133,7 +138,8 @@ def test_a_forced_purchase_borrows_after_every_sale() -> None:
 
 def test_mississippi_central_is_exchanged_for_its_2plus_train() -> None:
     game, _, index = game_until("380")
-    game.companies["MC"].owner, game.companies["MC"].closed = "Brunel", False
+    with game.changing():  # edited by hand
+        game.companies["MC"].owner, game.companies["MC"].closed = "Brunel", False
     game.process(Action("buy_company", corp("IC"), 380, 0, {"company": "MC", "price": 60}))
     assert game.companies["MC"].closed
     assert "2+-4" in [t.id for t in game.corporation_trains("IC")]
@@ -141,7 +147,8 @@ def test_mississippi_central_is_exchanged_for_its_2plus_train() -> None:
 
 def test_meridian_and_memphis_station_at_half_price(end_of_or3: Game) -> None:
     game, _, index = game_until("680")
-    game.companies["M&M"].owner, game.companies["M&M"].closed = "WRA", False
+    with game.changing():  # edited by hand
+        game.companies["M&M"].owner, game.companies["M&M"].closed = "WRA", False
     cash = game.cash("WRA")
     game.process(Action("place_token", Entity("company", "M&M"), 680, 0, {"city": "57-1-0", "slot": 0}))
     assert game.cash("WRA") == cash - 20
@@ -151,7 +158,8 @@ def test_meridian_and_memphis_station_at_half_price(end_of_or3: Game) -> None:
 
 def test_birmingham_southern_lays_its_two_tiles_in_one_operating_round() -> None:
     game, _, index = game_until("620")
-    game.companies["BS"].owner = "IC"
+    with game.changing():  # edited by hand
+        game.companies["BS"].owner = "IC"
     game.process(Action("lay_tile", Entity("company", "BS"), 620, 0, {"hex": "B8", "tile": "9-3", "rotation": 1}))
     game.title.on_or_start(game, 1)  # what every operating round does first
     with pytest.raises(IllegalAction) as caught:

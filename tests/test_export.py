@@ -64,10 +64,22 @@ def test_undone_actions_and_messages_are_not_game_actions() -> None:
     assert [a.id for a in read_export(export(actions)).actions] == [1]
 
 
-def test_bookkeeping_fields_are_dropped_and_game_fields_kept() -> None:
-    lay = act(3, "lay_tile", "GMO", "corporation", hex="E11", tile="57-0", rotation=2, created_at=1, user=20, skip=False)
+def test_the_envelope_is_kept_apart_from_the_game_fields() -> None:
+    lay = act(3, "lay_tile", "GMO", "corporation", hex="E11", tile="57-0", rotation=2, created_at=1, user=20, skip=False,
+              original_id=7)
     (action,) = read_export(export([lay])).actions
     assert dict(action.fields) == {"hex": "E11", "tile": "57-0", "rotation": 2}
+    assert (action.created_at, action.user, action.skip, action.original_id) == (1, 20, False, 7)
+    assert write_export(read_export(export([lay])))["actions"] == [lay]
+
+
+def test_route_display_texts_are_kept_beside_the_routes() -> None:
+    route = {"train": "2+-0", "connections": [["E11", "E13"]], "revenue": 40, "revenue_str": "E11-E13"}
+    run = act(4, "run_routes", "GMO", "corporation", routes=[route, {"train": "2+-1", "connections": [["E11"]]}])
+    (action,) = read_export(export([run])).actions
+    assert all("revenue_str" not in r for r in action.fields["routes"])  # no rule reads display text
+    assert action.revenue_str == ("E11-E13", None)
+    assert write_export(read_export(export([run])))["actions"] == [run]
 
 
 def test_result_is_keyed_by_player_id_and_hotseat_ids_are_names() -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from replay.game import Game
+from replay.memo import Memo
 from replay.moves import move_key
 from tests.conftest import fixture_params
 from tests.perft import COUNTS, TEST_GAMES, name_of, positions, record_of
@@ -51,3 +53,43 @@ def test_a_generated_action_names_a_concrete_move() -> None:
     _, game = next(positions(record))
     offered = list(game.legal_actions())
     assert offered and all(a.id == 0 and a.entity.kind in ("player", "corporation", "company") for a in offered)
+
+
+def forgetful(game: Game) -> Game:
+    """A copy of the game that remembers nothing it was asked."""
+    twin = copy.deepcopy(game)
+    twin.memo = Memo()
+    for step in twin.round.steps:
+        step.memo = Memo()
+    return twin
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
+def test_remembered_answers_are_the_answers(path: Path) -> None:
+    """What steps and the game remember between actions (replay.memo) never changes an answer:
+    at every position, a copy that remembers nothing offers the same actions and judges the
+    recorded one the same way."""
+    record = record_of(path)
+    for index, game in positions(record):
+        action = record.actions[index]
+        twin = forgetful(game)
+        assert twin.is_legal(action) == game.is_legal(action), f"#{index} {action.label}"
+        assert [move_key(twin, a) for a in twin.legal_actions()] == [move_key(game, a) for a in game.legal_actions()], f"#{index}"
+
+
+def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None:
+    class Clock:
+        moment, mutating = 0, False
+
+    clock, memo, asked = Clock(), Memo(), []
+
+    def answer() -> int:
+        asked.append(clock.moment)
+        return len(asked)
+
+    assert (memo.recall(clock, "q", answer), memo.recall(clock, "q", answer)) == (1, 1)
+    clock.moment = 1
+    assert memo.recall(clock, "q", answer) == 2
+    clock.mutating = True
+    assert (memo.recall(clock, "q", answer), memo.recall(clock, "q", answer)) == (3, 4)
+    assert asked == [0, 1, 1, 1]

@@ -12,7 +12,10 @@ from ingest import notation
 from ingest.errors import RecordError
 from ingest.export import read_export, write_export
 from ingest.model import Record
+from ingest.model import ENVELOPE
+from ingest.undo import standing_actions
 from tests.conftest import fixture_params
+from tests.test_records import strict
 from tests.strategies import records
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,6 +37,21 @@ def test_fixture_json_to_notation_to_json_keeps_the_canonical_record(path: Path)
 def test_fixture_notation_to_json_to_notation_keeps_the_text(path: Path) -> None:
     text = notation.write(read_export(json.loads(path.read_text())))
     assert notation.write(via_json(notation.read(text))) == text
+
+
+@pytest.mark.parametrize("path", fixture_params())
+def test_every_field_of_every_standing_action_survives_json_to_notation_to_json(path: Path) -> None:
+    """user, original_id, created_at, skip, a route's revenue_str and each automatic action's own
+    fields, nested under its parent: the export written from the notation holds every standing
+    action exactly as the original export does (undone ones live in the archive's raw copy). An
+    envelope field written as null is as if absent (65394 has ``original_id: null`` once)."""
+    raw = json.loads(path.read_text())
+    standing = [{k: v for k, v in action.items() if v is not None or k not in ENVELOPE}
+                for action in standing_actions(raw["actions"]) if action["type"] != "message"]
+    back = write_export(notation.read(notation.write(read_export(raw))))
+    assert strict(back["actions"]) == strict(standing)
+    envelope = {key for action in standing for key in action} & {"user", "original_id", "created_at", "skip"}
+    assert envelope, "a shared record without any envelope field proves nothing here"
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,6 +101,18 @@ def test_a_written_game_reads_like_the_documentation() -> None:
     assert record.result == {680: 3000, "Bob": 2500}
 
 
+def test_the_envelope_reads_as_documented() -> None:
+    text = HEADER.replace('[Player 1 1 "A"]', '[Player 1 1 "A"]\n[Player 2 "B" "B"]') + (
+        '7 p1 lay_tile E11 57-0 1 @created_at=2021-12-17T19:36:15Z @user=p2 @original_id=12\n'
+        '8 p2 pass @user:="A Steaming Kyle" @skip=true\n'
+    )
+    lay, passed = notation.read(text).actions
+    assert (lay.created_at, lay.user, lay.original_id, lay.skip) == (1639769775, "B", 12, None)
+    assert dict(lay.fields) == {"hex": "E11", "tile": "57-0", "rotation": 1}
+    assert (passed.user, passed.skip, passed.created_at) == ("A Steaming Kyle", True, None)
+    assert notation.write(notation.read(text)).splitlines()[-2:] == text.splitlines()[-2:]
+
+
 HEADER = '[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A"]\n'
 
 
@@ -99,6 +129,10 @@ HEADER = '[Notation 1]\n[Title "18MS"]\n[Source "x"]\n[Game "1"]\n[Player 1 1 "A
         ("1 p1 pass color=red", 6, 11, "unknown field color"),
         ("1 p1 run_routes [2-0 A1-B2", 6, 27, "route is not closed"),
         ("1 p1 pass x:={bad", 6, 15, "bad JSON value"),
+        ("1 p1 pass @when=now", 6, 11, "expected an envelope field"),
+        ("1 p1 pass @created_at=2021-02-30T10:00:00Z", 6, 23, "is not a real time"),
+        ("1 p1 pass @created_at=yesterday", 6, 23, "bad value 'yesterday' for @created_at"),
+        ("1 p1 pass @skip=true @skip=false", 6, 22, "@skip given twice"),
     ],
 )
 def test_syntax_errors_name_file_line_and_column(body: str, line: int, column: int, message: str) -> None:

@@ -25,7 +25,7 @@ from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
 from records.archive import ARCHIVE_TABLES
 from records.codec import canonical_json, content_hash
 from records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
-from replay import ENGINE_VERSION
+from replay import engine_version
 
 TABLES = ("games", "players", "actions", "programs", "seat_bots", "schema_version")
 
@@ -299,7 +299,8 @@ def test_games_filters_by_title_and_player(db: Path) -> None:
         archive.store(hand_made(game_id="5", title="1871", players=(Player(55, "Dora"),), result=None))
         everything = archive.games()
         assert everything.columns == [
-            "key", "title", "source", "source_id", "players", "status", "actions", "seed", "ingested_at"
+            "key", "title", "source", "source_id", "players", "status", "actions", "seed", "ingested_at",
+            "verdict", "verdict_detail", "engine",
         ]
         assert everything["key"].to_list() == ["18xx.games/5", "18xx.games/3", "18xx.games/20"]
         assert everything["players"].to_list()[1] == ["Ann", "Bob", "Cleo"]
@@ -471,7 +472,7 @@ def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
         with pytest.raises(ReplayWouldBeLost, match="would delete that version's per-action states"):
             archive.store(changed)
         assert archive.table("steps", game.key).height == steps and archive.record(game.key) == game
-        assert archive.stored_version(game.key) == (content_hash(game), ENGINE_VERSION)
+        assert archive.stored_version(game.key) == (content_hash(game), engine_version(game.title))
         assert archive.stored_version("18xx.games/none") is None
 
 
@@ -487,3 +488,47 @@ def test_a_fresh_process_check_of_a_file_leaves_tables_readable(db: Path, monkey
         assert archive.table("players")["name"].to_list() == ["Ann", "Bob", "Cleo"]
         assert archive.stored_version("18xx.games/hand-1") is not None
         assert archive.table("games").height == 1
+
+
+# ------------------------------------------------------------------------------ the text a record was read from
+
+
+def test_the_text_a_record_was_read_from_is_kept_compressed_and_given_back(db: Path) -> None:
+    from ingest.model import SourceText
+
+    record = hand_made()
+    text = json.dumps({"undo history": ["x"] * 500, "name": "Ünïcødé"})
+    with Archive.open(db) as archive:
+        archive.store(record, source=SourceText("json", text))
+        assert archive.source("hand-1") == SourceText("json", text)
+        (size, packed), = archive.table("sources").select("size", "text_zlib").rows()
+        assert size == len(text.encode()) and len(packed) < size / 10
+        assert archive.source("hand-1") is not None
+        # The same content again from notation keeps the export; an export replaces kept notation.
+        assert archive.store(record, source=SourceText("notation", "[Notation 1]")) is StoreOutcome.UNCHANGED
+        assert archive.source("hand-1") == SourceText("json", text)
+        archive.store(hand_made(game_id="hand-2"), source=SourceText("notation", "[Notation 1]"))
+        assert archive.store(hand_made(game_id="hand-2"), source=SourceText("json", "{}")) is StoreOutcome.UNCHANGED
+        assert archive.source("hand-2") == SourceText("json", "{}")
+        # A replaced game keeps no text of its old version unless it brings its own.
+        assert archive.store(hand_made(status="finished")) is StoreOutcome.REPLACED
+        assert archive.source("hand-1") is None
+
+
+@pytest.mark.fixtures
+@pytest.mark.parametrize("fixture", fixture_params())
+def test_a_shared_record_keeps_its_envelope_and_its_verdict(db: Path, fixture: Path) -> None:
+    from cli.storing import store_record
+    from ingest.model import SourceText
+
+    text = fixture.read_text(encoding="utf-8")
+    record = read_export(json.loads(text))
+    with Archive.open(db) as archive:
+        store_record(archive, record, source=SourceText("json", text))
+        stored = archive.stored(record.key)
+        back = archive.record(record.key)
+        assert archive.source(record.key) == SourceText("json", text)
+    assert stored is not None and stored.verdict is not None and stored.verdict.kind in ("valid", "unfinished")
+    assert strict(back) == strict(record)
+    envelopes = [a.envelope() for a in back.actions if a.envelope()]
+    assert envelopes == [a.envelope() for a in record.actions if a.envelope()] and envelopes

@@ -166,7 +166,8 @@ def test_a_player_over_the_limit_must_sell_before_passing() -> None:
 def test_a_player_over_the_limit_with_nothing_to_sell_may_pass() -> None:
     """18xx.games asks for a sale only when one is possible (nothing has operated in SR 1)."""
     game, record, index = game_until(SHORT, "460")
-    give(game, "Ada", *many_shares(game), "MS_1", "MS_2", "MS_3")
+    with game.changing():  # edited by hand
+        give(game, "Ada", *many_shares(game), "MS_1", "MS_2", "MS_3")
     assert game.certificates("Ada") > game.cert_limit()
     assert game.is_legal(Action("pass", player("Ada"), 460, 0, {}))
 
@@ -193,7 +194,8 @@ def test_first_stock_round_goes_in_ascending_cash() -> None:
 
 def test_nobody_bidding_and_a_broke_receiver_forces_the_richest_player() -> None:
     game, record, index = game_until(SHORT, "100")  # Cugnot offered VR; Ada and Brunel may bid
-    game.players["Cugnot"].cash = 10  # the receiver (with three players, the auctioneer) cannot pay $40
+    with game.changing():  # edited by hand
+        game.players["Cugnot"].cash = 10  # the receiver (with three players, the auctioneer) cannot pay $40
     richest = max(game.order, key=game.cash)
     game.process(record.actions[index])
     game.process(record.actions[index + 1])
@@ -202,7 +204,8 @@ def test_nobody_bidding_and_a_broke_receiver_forces_the_richest_player() -> None
 
 def test_the_union_bank_pays_what_it_can_and_its_owner_the_rest() -> None:
     game, record, index = game_until(SHORT, "640")
-    game.players[-1].cash = 50
+    with game.changing():  # edited by hand
+        game.players[-1].cash = 50
     ada = game.cash("Ada")
     game.process(record.actions[index])  # Gt_2 at $82 for the Union Bank
     assert (game.cash(-1), ada - game.cash("Ada"), game.shares["Gt_2"].owner) == (0, 32, -1)
@@ -288,8 +291,9 @@ def test_a_discard_only_over_the_limit_and_the_train_leaves_the_game() -> None:
     discard = Action("discard_train", corp("C"), 790, 0, {"train": "2H-0"})
     assert process_at("790", discard, lambda g: None).rule_id == f"{T}/7.6.1-train-discard"
     game, _, index = game_until(SHORT, "790")
-    game.trains["3H-2"].owner = "C"
-    game.phase_index = [p.name for p in game.title.phases].index("7")  # train limit 2
+    with game.changing():  # edited by hand
+        game.trains["3H-2"].owner = "C"
+        game.phase_index = [p.name for p in game.title.phases].index("7")  # train limit 2
     game.index = index
     game.process(discard)
     assert game.trains["2H-0"].owner is None and game.trains["2H-0"].rusted
@@ -309,8 +313,9 @@ def test_a_company_sells_its_treasury_shares_before_its_president_helps() -> Non
 
 def test_a_union_bank_president_pays_what_it_can_and_its_owner_the_rest() -> None:
     game, record, index = game_until(SHORT, "520")
-    short_of_cash(game)
-    game.move_share("C_0", -1)  # the Union Bank presides C
-    game.players[-1].cash, game.players["Ada"].cash = 20, 100
+    with game.changing():  # edited by hand
+        short_of_cash(game)
+        game.move_share("C_0", -1)  # the Union Bank presides C
+        game.players[-1].cash, game.players["Ada"].cash = 20, 100
     game.process(record.actions[index])  # a 2H at $80: C $50, the Union Bank $20, Ada $10
     assert (game.cash("C"), game.cash(-1), game.cash("Ada")) == (0, 0, 90)

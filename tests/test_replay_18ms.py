@@ -172,8 +172,9 @@ def test_mobile_tile_only_in_mobile() -> None:
 
 def test_first_turn_second_tile_not_an_upgrade_after_an_upgrade() -> None:
     game, _, index = game_until("230")
-    game.phase_index = 1  # green available
-    game.round.turn.lays, game.round.turn.upgraded = 1, True  # as if the first lay had been an upgrade
+    with game.changing():  # edited by hand
+        game.phase_index = 1  # green available
+        game.round.turn.lays, game.round.turn.upgraded = 1, True  # as if the first lay had been an upgrade
     tile, rotation = next((t, r) for t in ("87-0", "88-0", "143-0", "204-0") for r in range(6) if _fits(game, "B2", t, r))
     game.index = index
     with pytest.raises(IllegalAction) as caught:

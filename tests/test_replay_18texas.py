@@ -145,11 +145,33 @@ def test_bankruptcy_ends_the_game_with_events() -> None:
     game, record, index = game_until(SHORT, "240")  # MP must buy a train
     president = game.president("MP")
     assert president is not None
-    game.corporations["MP"].cash = 0
-    game.players[president].cash = 0
-    for share in game.shares_of["MP"]:
-        if share.owner == president and not share.president:
-            share.owner = "ipo"  # nothing left to sell either
+    with game.changing():  # edited by hand
+        game.corporations["MP"].cash = 0
+        game.players[president].cash = 0
+        for share in game.shares_of["MP"]:
+            if share.owner == president and not share.president:
+                share.owner = "ipo"  # nothing left to sell either
     game.process(Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}))
     assert game.finished
     assert [(e.kind, e.subject) for e in game.events[-2:]] == [("bankruptcy", "MP"), ("game_end", "bankruptcy")]
+
+
+def test_bankruptcy_is_refused_while_the_money_reaches_the_cheapest_bank_train() -> None:
+    error = process_at("240", Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}), lambda g: None)
+    assert error.rule_id == "18Texas/12.6-bankruptcy"
+
+
+def test_a_company_may_go_bankrupt_with_no_train_due() -> None:
+    """18xx.games: short of the cheapest bank train, the company on turn may declare bankruptcy
+    even when it need not buy one (here: a train of its own, and no money)."""
+    game, record, index = game_until(SHORT, "240")
+    president = game.president("MP")
+    assert president is not None
+    with game.changing():  # edited by hand: MP owns a 2-train, nobody has money or shares to sell
+        game.trains["2-4"].owner = "MP"
+        game.corporations["MP"].cash = 0
+        game.players[president].cash = 0
+        for share in game.shares_of["MP"]:
+            if share.owner == president and not share.president:
+                share.owner = "ipo"
+    assert game.is_legal(Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from ingest import notation
 from records import Archive, StoreOutcome
-from replay import replay_record
+from replay import ENGINE_VERSION, replay_record
 
 SHORT = notation.read((Path(__file__).resolve().parent / "games" / "18ms-short.rln").read_text())
 
@@ -66,6 +67,27 @@ def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, mon
         assert archive.table("games").row(0, named=True)["replay_matches"] is False
         again = replay_record(broken, keep_going=True, snapshots=True)
         assert archive.store(broken, replay=again) is StoreOutcome.UNCHANGED
-        monkeypatch.setattr("records.archive.ENGINE_VERSION", "next")
+        monkeypatch.setattr("records.archive.engine_version", lambda title: "next")
         assert archive.store(broken, replay=again) is StoreOutcome.REPLACED
         assert archive.table("flags").height == 1 and archive.table("steps").height == len(broken.actions)
+
+
+def test_each_title_stores_its_own_engine_version_and_a_title_revision_replays_only_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cli.storing import store_record
+    from replay import engine_version
+    from replay.titles import title_named
+
+    games = [notation.read((Path(__file__).resolve().parent / "games" / name).read_text())
+             for name in ("18ms-short.rln", "18texas-short.rln")]
+    db = tmp_path / "versions.duckdb"
+    with Archive.open(db) as archive:
+        for game in games:
+            store_record(archive, game)
+        stored = {row["title"]: row["engine"] for row in archive.table("games").iter_rows(named=True)}
+    assert stored == {"18MS": engine_version("18MS"), "18Texas": engine_version("18Texas")}
+    assert len(set(stored.values())) == 2 and all(v.startswith(ENGINE_VERSION) for v in stored.values())
+    monkeypatch.setattr(type(title_named("18Texas")), "revision", title_named("18Texas").revision + 1)
+    with Archive.open(db) as archive:
+        assert [store_record(archive, game) for game in games] == [StoreOutcome.UNCHANGED, StoreOutcome.REPLACED]

@@ -45,7 +45,7 @@ def write_records(folder: Path, small: int, long: int, version: int = 0) -> dict
 
 
 def ingest(folder: Path, db: Path, *options: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "cli", "ingest", str(folder), "--db", str(db), "--wait", "120", *options],
+    return subprocess.Popen([sys.executable, "-m", "cli", "ingest", "--allow-invalid", str(folder), "--db", str(db), "--wait", "120", *options],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.errors import RecordError
-from ingest.undo import standing_actions
+from ingest.undo import standing_actions, undo_history
 from tests.conftest import act
 
 
@@ -67,3 +67,11 @@ def test_runs_of_undos_and_redos_take_back_and_restore_in_stack_order() -> None:
     actions += [act(4_000 + i, "redo") for i in range(1, 1_001)] + [act(5_001, "undo", action_id=500)]
     actions += [act(5_002, "redo"), act(5_003, "undo"), act(5_004)]
     assert ids(actions) == [*range(1, 1_000), 5_004]
+
+
+def test_the_undo_history_says_what_each_undo_took_back_and_where() -> None:
+    actions = [act(1), act(2), act(3), act(4, "undo", action_id=1), act(5, "message", message="sorry"),
+               act(6, "redo"), act(7, "undo"), act(8)]
+    history = [([a["id"] for a in u.batch], u.action["id"], u.is_redo, u.after) for u in undo_history(actions)]
+    assert history == [([2, 3], 4, False, 3), ([2, 3], 6, True, 1), ([3], 7, False, 3)]
+    assert undo_history([act(1), act(2)]) == []

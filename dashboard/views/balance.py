@@ -17,9 +17,11 @@ st.title("Balance")
 db = data.db_path()
 kind = st.radio("Games", list(GAME_KINDS), format_func=GAME_KINDS.__getitem__, horizontal=True,
                 help="Simulations are games bots played (railledger simulate); they answer other questions than real games.")
-correlations = data.load(data.correlations, db, kind)
+everything = st.toggle(data.INCLUDE_ALL, value=False, help="Unfinished, illegal and mismatched games too.")
+correlations, counted = data.load(data.correlations, db, everything, kind)
+st.caption(counted)
 if correlations.is_empty():
-    st.info(f"No replayed game has standings yet among {GAME_KINDS[kind]}.")
+    st.info(f"No game counted here has standings yet among {GAME_KINDS[kind]}.")
     st.stop()
 
 factor_col, scope_col = st.columns(2)

@@ -10,9 +10,11 @@ from dashboard.text import md
 
 st.title("Train rush")
 db = data.db_path()
-rush, distribution = data.load(data.rush, db)
+everything = st.toggle(data.INCLUDE_ALL, value=False, help="Unfinished, illegal and mismatched games too.")
+rush, distribution, counted = data.load(data.rush, db, everything)
+st.caption(counted)
 if rush.is_empty():
-    st.info("No replayed game has bought a train yet.")
+    st.info("No game counted here has bought a train yet.")
     st.stop()
 
 st.subheader("Across games")
@@ -20,7 +22,7 @@ titles = sorted(distribution["title"].unique().to_list())
 title = st.selectbox("Title", titles)
 of_title = distribution.filter(pl.col("title") == title)
 games = rush.filter(pl.col("title") == title)["game_key"].n_unique()
-st.caption(f"{games} replayed {md(title)} games. An operating round count of n means the n-th OR was the latest started.")
+st.caption(f"{games} {md(title)} games. An operating round count of n means the n-th OR was the latest started.")
 bought_col, gone_col = st.columns(2)
 bought_col.plotly_chart(charts.rush_distribution(of_title, "bought"), key="bought")
 gone_col.plotly_chart(charts.rush_distribution(of_title, "gone"), key="gone")

@@ -96,7 +96,7 @@ class BuySellParShares(Step):
         pid = self.open_to(entity)
         if pid is None:
             return False
-        return self.must_sell(pid) or any(offered() for offered in self.kind_checks(pid).values())
+        return self.must_sell(pid) or any(self.offers_kind_now(entity, kind) for kind in self.kind_checks(pid))
 
     def offers_kind(self, entity: Entity, kind: str) -> bool:
         pid = self.open_to(entity)
@@ -104,9 +104,9 @@ class BuySellParShares(Step):
             return False
         if self.must_sell(pid):
             return kind == "sell_shares"
-        checks = self.kind_checks(pid)
         if kind == "pass":
-            return any(offered() for offered in checks.values())
+            return self.offers_any_now(entity)  # a pass is open while anything else is
+        checks = self.kind_checks(pid)
         return kind in checks and checks[kind]()
 
     def legal(self) -> Iterator[Action]:

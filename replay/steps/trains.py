@@ -339,7 +339,7 @@ class DiscardTrain(OperatingStep):
     can_pass = False
     answered_kind = "corporation"
 
-    def crowded(self) -> list[str]:
+    def crowded(self) -> tuple[str, ...]:
         return self.game.over_train_limit()
 
     def actor(self) -> Entity | None:
@@ -430,9 +430,13 @@ class CompanyTrain(BuyTrain):
 
 
 class Bankrupt(BuyTrain):
-    """A company that must buy a train its president cannot pay for, even selling all he may,
-    goes bankrupt: the president sells what he can, his cash goes to the bank, the game ends
-    (e.g. 18Texas 12.6). It does not hold the turn up."""
+    """A company whose cash, with its president's cash and all he may sell, is less than the
+    cheapest train in the bank goes bankrupt: the president sells what he can, his cash goes to
+    the bank, the game ends (e.g. 18Texas 12.6). It does not hold the turn up.
+
+    The rulebooks speak of a company that must buy a train; 18xx.games lets the company on turn
+    declare it whenever the money falls short, needed train or not, and its records do so (a
+    company without a route to run declaring it in its first turn), so that is the rule here."""
 
     name = "bankruptcy"
     timing = None
@@ -451,7 +455,7 @@ class Bankrupt(BuyTrain):
 
     def can_go_bankrupt(self) -> bool:
         president = self.president()
-        if president is None or not self.must_buy():  # must_buy first: a company with a train is done at once
+        if president is None:
             return False
         cheapest = self.cheapest_depot_price()
         return cheapest is not None and self.buying_power(president) < cheapest
@@ -467,7 +471,7 @@ class Bankrupt(BuyTrain):
     def do_bankrupt(self, action: Action) -> Effects:
         game = self.game
         if action.entity != self.round.current or not self.can_go_bankrupt():
-            raise Violation("bankrupt", f"{action.entity.id} can still buy a train: it is not bankrupt")
+            raise Violation("bankruptcy", f"{action.entity.id} and its president can still pay for the cheapest bank train: it is not bankrupt")
         president = self.president()
         assert president is not None
         yield

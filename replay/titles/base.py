@@ -28,6 +28,11 @@ StepKind = Callable[[Round], Step]
 class Title(Rules):
     """Generic 18xx rounds over a title's rules; a title subclass lists its own steps."""
 
+    revision = 1
+    """The title's own rules version: raise it whenever a change to the title's data or steps
+    could change what a replay of one of its records gives, so its archived games are replayed
+    again (see :func:`replay.engine_version`); the shared engine has ``replay.ENGINE_VERSION``."""
+
     def first_round(self, game: GameState) -> Round:
         """The round the game opens with (an auction or draft in most titles)."""
         raise NotImplementedError

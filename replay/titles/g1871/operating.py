@@ -14,7 +14,7 @@ from replay.errors import Violation
 from replay.flow import Effects, make_action, reads
 from replay.geometry import TileGeometry
 from replay.shares import sale_bundles
-from replay.state import IPO, MARKET, CompanyState, Share, Train
+from replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
 from replay.steps.base import OperatingStep
 from replay.steps.companies import BuyCompany, BuyCompanyLast
 from replay.steps.dividends import Dividend
@@ -201,17 +201,7 @@ class BuyTrain1871(BuyTrain):
             yield make_action("sell_shares", current, shares=[s.id for s in issue[0]], percent=issue[1])
 
     def treasury_issue(self) -> tuple[list[Share], int] | None:
-        """The treasury shares a company that must buy and cannot pay sells first: as many as it
-        can (REF emergency_issuable_bundles)."""
-        game, corp = self.game, self.corporation
-        if game.corporation_trains(corp):
-            return None
-        cheapest = self.cheapest_depot_price()
-        if cheapest is None or game.cash(corp) >= cheapest:
-            return None
-        room = game.title.market_pool_max - game.percent(MARKET, corp)
-        bundles = [b for b in sale_bundles(game, IPO, corp) if b[1] <= room]
-        return max(bundles, key=lambda b: b[1]) if bundles else None
+        return treasury_issue(self.game, self.corporation, self.cheapest_depot_price())
 
     def fund(self, purchase: Purchase) -> Purchase:
         game, corp = self.game, self.corporation
@@ -291,6 +281,13 @@ class Bankrupt1871(Bankrupt):
     def president(self) -> PlayerId | None:
         return title_of(self.game).acting_president(self.game, self.corporation)
 
+    def buying_power(self, president: PlayerId) -> int:
+        """REF: the treasury shares it would have to sell count too."""
+        game, corp = self.game, self.corporation
+        issue = treasury_issue(game, corp, self.cheapest_depot_price())
+        raised = issue[1] * (game.share_price(corp) or 0) // 10 if issue is not None else 0
+        return super().buying_power(president) + raised
+
     def liquidate(self, president: PlayerId) -> None:
         """8.1 / REF: the bankrupt player sells what he may (one sale per company, up to 30%,
         never a president's certificate nobody can take)."""
@@ -304,3 +301,13 @@ class Bankrupt1871(Bankrupt):
             plain = [s for s in game.held(president, sym) if not s.president][: room // 10]
             if plain:
                 sell_to_market(game, president, plain, sum(s.percent for s in plain))
+
+
+def treasury_issue(game: GameState, corp: str, cheapest: int | None) -> tuple[list[Share], int] | None:
+    """The treasury shares a company without a train that cannot pay for the cheapest bank train
+    sells first: as many as the market takes (REF emergency_issuable_bundles)."""
+    if game.corporation_trains(corp) or cheapest is None or game.cash(corp) >= cheapest:
+        return None
+    room = game.title.market_pool_max - game.percent(MARKET, corp)
+    bundles = [b for b in sale_bundles(game, IPO, corp) if b[1] <= room]
+    return max(bundles, key=lambda b: b[1]) if bundles else None

@@ -1,0 +1,41 @@
+"""Answers about one state of a game, asked once.
+
+Every action ends by asking which step waits and what its actor may do; the next ``is_legal``
+or ``legal_actions()`` asks the same of the same state. A :class:`Memo` keeps such answers until
+the game changes: a game counts its changes (``moment``) and says while it is changing
+(``mutating``, see :meth:`replay.state.GameState.changing`), when nothing asked is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Protocol, TypeVar
+
+Answer = TypeVar("Answer")
+
+
+class Changing(Protocol):
+    moment: int
+    mutating: bool
+
+
+class Memo:
+    """What was answered at one moment of a game."""
+
+    __slots__ = ("moment", "answers")
+
+    def __init__(self) -> None:
+        self.moment = -1
+        self.answers: dict[Hashable, object] = {}
+
+    def recall(self, game: Changing, question: Hashable, answer: Callable[[], Answer]) -> Answer:
+        """``answer()``, computed once per moment of ``game`` (every time while it changes)."""
+        if game.mutating:
+            return answer()
+        if self.moment != game.moment:
+            self.answers = {}
+            self.moment = game.moment
+        if question in self.answers:
+            return self.answers[question]  # type: ignore[return-value]
+        known = self.answers[question] = answer()
+        return known

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DB ?= railledger.duckdb
 FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 
-.PHONY: demo test conformance bench crosscheck install clean
+.PHONY: demo test conformance bench crosscheck selfplay install clean
 
 install: $(STAMP)
 
@@ -18,8 +18,14 @@ $(STAMP): pyproject.toml
 
 # Main job on the embedded default archive: ingest the examples (and the shared fixtures when
 # present), print the summary, then serve the dashboard on http://localhost:8501.
+# DEMO_SELFPLAY games per title played by the bots (railledger simulate, source selfplay) join
+# them, so the cross-game charts have more than a handful of games; a rerun plays none again.
+DEMO_SELFPLAY ?= 4
 demo: $(STAMP)
 	$(BIN)/railledger ingest examples $(wildcard $(FIXTURES)) --db $(DB)
+	$(BIN)/railledger simulate --title 18MS --players 3 --games $(DEMO_SELFPLAY) --bots greedy,random,random --rotate --db $(DB)
+	$(BIN)/railledger simulate --title 18Texas --players 4 --games $(DEMO_SELFPLAY) --bots greedy,random,greedy,random --rotate --db $(DB)
+	$(BIN)/railledger simulate --title "The Old Prince 1871" --players 4 --games $(DEMO_SELFPLAY) --bots greedy,random,greedy,random --rotate --db $(DB)
 	$(BIN)/railledger games --db $(DB)
 	$(BIN)/railledger dashboard --db $(DB)
 
@@ -38,10 +44,25 @@ bench: $(STAMP)
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
 # compared state by state; says "skipped" without them. Not part of CI.
+# CROSSCHECK_SELFPLAY games per title played by railledger's bots go the other way: 18xx.games'
+# engine must accept every action of each, with the same state after every one.
 CROSSCHECK_GAMES ?= 200
+CROSSCHECK_SELFPLAY ?= 20
 CROSSCHECK_SEED ?= 1
 crosscheck: $(STAMP)
-	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --first-seed $(CROSSCHECK_SEED)
+	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED)
+
+# SELFPLAY_GAMES games per title played by the bots (greedy and random, the table turned each
+# game) into SELFPLAY_DB, each replayed and stored; a summary per title (games with no flag to
+# their result, lengths, how they ended, speed, wins per bot). Exit 1 if any title failed.
+SELFPLAY_GAMES ?= 1000
+SELFPLAY_DB ?= selfplay.duckdb
+selfplay: $(STAMP)
+	status=0; \
+	$(BIN)/railledger simulate --title 18MS --players 3 --games $(SELFPLAY_GAMES) --bots greedy,random,random --rotate --db $(SELFPLAY_DB) || status=1; \
+	$(BIN)/railledger simulate --title 18Texas --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
+	$(BIN)/railledger simulate --title "The Old Prince 1871" --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
+	exit $$status
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -1,11 +1,15 @@
-"""Does anything about a player's game go with winning? Win rates by seat, opening and holdings.
+"""Does anything about a player's game go with winning? Win rates by seat, bot, opening and holdings.
 
 Every factor is a property of one player in one replayed game (games with standings); each row
 of the result pools the players sharing a value of a factor, per title and across titles, with
 its sample size and a 95% Wilson interval, because a handful of games proves little and the
 table must say so. Players a factor says nothing about get ``none`` (no private, no par), so
 each factor's rows add up to the players in the scope (``private`` counts a player once per
-private held); only ``first_permanent`` skips games where no permanent train was bought.
+private held); only ``first_permanent`` skips games where no permanent train was bought, and
+``bot`` seats nobody but bots played.
+
+Games people played and games bots played (``railledger simulate``, source ``selfplay``) answer
+different questions, so they are kept apart unless a caller mixes them (:data:`GAME_KINDS`).
 """
 
 from __future__ import annotations
@@ -18,26 +22,35 @@ from analytics.scope import Scope
 from records import Archive
 from replay.titles import title_named
 
-FACTORS = ("seat", "private", "presidencies", "first_par", "first_permanent")
+FACTORS = ("seat", "bot", "private", "presidencies", "first_par", "first_permanent")
 """Factors in the order they are reported."""
+
+SELFPLAY = "selfplay"
+"""The source of games bots played."""
+
+GAME_KINDS = {"real": "games people played", "selfplay": "games bots played", "all": "both, mixed"}
+"""Which games a table is made of: every source but selfplay, selfplay only, or all."""
 
 POOLED = "all titles"
 """The scope of rows that pool every title."""
 
 
-def winner_correlations(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
+def winner_correlations(archive: Archive, games: Scope | None = None, kind: str = "real") -> pl.DataFrame:
     """[scope, factor, value, games, wins, win_rate, mean_rank, ci_low, ci_high] over the games of
-    ``games`` (:func:`analytics.scope.counted_games`; every replayed game without one).
+    ``games`` (:func:`analytics.scope.counted_games`; every replayed game without one) of one
+    ``kind`` (:data:`GAME_KINDS`: people's, bots', or both).
 
     ``scope`` is a title or ``all titles``; ``games`` is the sample size (players of that value),
     ``wins`` how many of them won (ties for first all win), ``ci_low``/``ci_high`` the 95% Wilson
     interval of ``win_rate``.
     """
-    players = _players(archive)
+    if kind not in GAME_KINDS:
+        raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {kind!r}")
+    players = _players(archive, kind)
     if games is not None:
         players = players.filter(pl.col("game_key").is_in(sorted(games.keys)))
     factors = pl.concat([
-        _seat(players), _privates(archive, players), _presidencies(archive, players),
+        _seat(players), _bots(archive, players), _privates(archive, players), _presidencies(archive, players),
         _first_par(archive, players), _first_permanent(archive, players),
     ])
     rows = players.join(factors, on=["game_key", "seat"])
@@ -68,13 +81,16 @@ def _summarise(rows: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _players(archive: Archive) -> pl.DataFrame:
-    """[game_key, title, seat, external_id, rank, winner] of every player of a game with standings."""
+def _players(archive: Archive, games: str) -> pl.DataFrame:
+    """[game_key, title, seat, external_id, rank, winner] of every player of a game with standings
+    among the games of that kind."""
     standings = archive.table("standings").select(
         "game_key", pl.col("seat").cast(pl.Int64), pl.col("rank").cast(pl.Int64), "winner")
     seats = archive.table("players").select("game_key", pl.col("seat").cast(pl.Int64), "external_id")
-    titles = archive.table("games").select(game_key="key", title="title")
-    return standings.join(seats, on=["game_key", "seat"]).join(titles, on="game_key")
+    titles = archive.table("games").select(game_key="key", title="title", source="source")
+    if games != "all":
+        titles = titles.filter((pl.col("source") == SELFPLAY) == (games == "selfplay"))
+    return standings.join(seats, on=["game_key", "seat"]).join(titles.drop("source"), on="game_key")
 
 
 def _factor(frame: pl.DataFrame, name: str, value: pl.Expr) -> pl.DataFrame:
@@ -83,6 +99,12 @@ def _factor(frame: pl.DataFrame, name: str, value: pl.Expr) -> pl.DataFrame:
 
 def _seat(players: pl.DataFrame) -> pl.DataFrame:
     return _factor(players, "seat", pl.col("seat"))
+
+
+def _bots(archive: Archive, players: pl.DataFrame) -> pl.DataFrame:
+    """The bot that played each seat a bot played."""
+    bots = archive.table("seat_bots").select("game_key", pl.col("seat").cast(pl.Int64), "bot")
+    return _factor(players.join(bots, on=["game_key", "seat"]), "bot", pl.col("bot"))
 
 
 def _by_player(archive: Archive, players: pl.DataFrame, kind: str) -> pl.DataFrame:

@@ -34,6 +34,7 @@ from cli.options import reading as _reading
 from cli.options import waiting as _waiting
 from cli.output import cell, consoles, plain, say
 from cli.report import report
+from cli.selfplay import play, simulate
 from cli.storing import ArchiveUnavailable, IngestRun
 from ingest import notation
 from ingest.errors import RecordError, UnknownTitle
@@ -59,6 +60,8 @@ app.command("legal")(legal)
 app.command("crosscheck")(crosscheck)
 app.command("report")(report)
 app.command("ratings")(ratings)
+app.command("play")(play)
+app.command("simulate")(simulate)
 
 MaxSizeOption = Annotated[
     int,
@@ -450,6 +453,9 @@ def bench(
     dashboard_games: Annotated[
         int, typer.Option("--dashboard-games", help="Also time every dashboard page on an archive of this many games (0: skip).")
     ] = 0,
+    selfplay_games: Annotated[
+        int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
+    ] = 3,
 ) -> None:
     """Print speed figures: per-record medians of each ingest stage, and games stored per second.
 
@@ -485,6 +491,10 @@ def bench(
     out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    if selfplay_games:
+        from cli.bench_selfplay import selfplay_table
+
+        out.print(selfplay_table(selfplay_games, benchmarks.machine()))
     if dashboard_games:
         _bench_dashboard(benchmarks, records, dashboard_games)
 

@@ -1,15 +1,20 @@
-"""``railledger crosscheck``: games played by 18xx.games' own engine, replayed and compared.
+"""``railledger crosscheck``: games played by 18xx.games' own engine, or by railledger's bots,
+replayed in both engines and compared.
 
 18xx.games' engine is the oracle: what it accepts is what users' records contain. The tools in
 ``../shared/tools/ref18xx`` run it locally (ruby and a mirror of tobymao/18xx, neither part of
 this project): ``refplay`` plays complete games with seeded random players, ``reftrace`` writes
 its state after every action, ``compare_trace.py`` compares railledger's states with it. This
-command plays fresh seeds of every title, replays each game and compares every state. Without
-ruby, the mirror or the tools it says "skipped" and succeeds: it is a developer's check, not CI's.
+command plays fresh seeds of every title in that engine, and (``--selfplay``) games of
+railledger's own bots (``railledger play``), replays each in railledger, traces each in the
+reference, and compares every state: a generated game must be one 18xx.games accepts, action by
+action, to its end and its result. Without ruby, the mirror or the tools it says "skipped" and
+succeeds: it is a developer's check, not CI's.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -18,10 +23,10 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -30,12 +35,18 @@ from rich.table import Table
 from cli.output import consoles, say
 from ingest.sources import read_record
 from replay import replay_record
+from selfplay.play import game_id
+from selfplay.simulate import simulate
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4, 5), "The Old Prince 1871": (3, 4)}
 """The titles 18xx.games' engine plays here, and the player counts each is played with."""
 
 TOOLS_ENV = "RAILLEDGER_REF18XX"
 DEFAULT_TOOLS = Path("../shared/tools/ref18xx")
+OPAL_SHIM = Path(__file__).parent / "ref18xx" / "opal_arity.rb"
+"""Loaded into the reference engine: where plain Ruby refuses what the site's JavaScript runs."""
+BOT_TABLES = (("greedy",), ("random",), ("greedy", "random"))
+"""The bots of generated games, in turn: all greedy, all random, greedy and random alternating."""
 
 out, err = consoles(soft_wrap=True)
 
@@ -106,10 +117,12 @@ class Verdict:
     result_matches: bool
     states: tuple[int, int] | None  # (matched, compared), None when the reference could not trace it
     divergence: str | None
+    reference: str | None = None  # what the reference engine objected to in the record, if anything
 
     @property
     def ok(self) -> bool:
-        return self.flag is None and self.result_matches and self.states is not None and self.states[0] == self.states[1]
+        return (self.flag is None and self.result_matches and self.reference is None
+                and self.states is not None and self.states[0] == self.states[1])
 
 
 def play(tools: Tools, batch: Batch, into: Path, max_seconds: int) -> list[Path]:
@@ -124,6 +137,38 @@ def play(tools: Tools, batch: Batch, into: Path, max_seconds: int) -> list[Path]
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
         )
     return [path for path in paths.values() if path.is_file()]
+
+
+@dataclass(frozen=True)
+class SelfplayBatch:
+    """Seeds of one title and player count played by railledger's bots, one table of bots each."""
+
+    title: str
+    players: int
+    seeds: range
+
+
+def selfplay_batches(games: int, first_seed: int, titles: Sequence[str] = tuple(PLAYER_COUNTS)) -> list[SelfplayBatch]:
+    """``games`` generated games per title, spread over its player counts as :func:`batches` does."""
+    return [SelfplayBatch(b.title, b.players, b.seeds) for b in batches(games, first_seed, 1, titles)]
+
+
+def bots_of(seed: int, players: int) -> tuple[str, ...]:
+    """The bots of a generated game: :data:`BOT_TABLES` in turn by seed, repeated round the table."""
+    table = BOT_TABLES[seed % len(BOT_TABLES)]
+    return tuple(table[seat % len(table)] for seat in range(players))
+
+
+def generate(title: str, players: int, seed: int, into: Path) -> Path | Verdict:
+    """Play one game with railledger's bots and write it as 18xx.games writes it: the file, or
+    when the bots could not play it (itself a finding) that game's verdict."""
+    bots = bots_of(seed, players)
+    game = simulate(title, seed, bots)
+    path = into / f"{title.replace(' ', '_')}__{game_id(title, seed, bots)}.json"
+    if game.played is None:
+        return Verdict(path, 0, False, f"the bots could not play it: {game.error}", False, None, None)
+    path.write_text(json.dumps(game.played.export))
+    return path
 
 
 def judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
@@ -143,18 +188,32 @@ def _judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
     with tempfile.TemporaryDirectory() as scratch:
         replayed = Path(scratch) / "replay.json"
         replayed.write_text(json.dumps(outcome.as_dict(states=True)))
-        trace = traces / f"{raw['title'].replace(' ', '_')}__{raw['id']}.trace.json.gz"
-        if not trace.is_file():
-            subprocess.run([str(tools.reftrace), str(traces), str(record_path)], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=False)
-        states, divergence = None, None
-        if trace.is_file():
-            compared = subprocess.run([sys.executable, str(tools.compare), str(record_path), str(trace), str(replayed)],
+        trace_file = traces / f"{raw['title'].replace(' ', '_')}__{raw['id']}.trace.json.gz"
+        if not trace_file.is_file():
+            trace(tools, [record_path], traces)
+        states, divergence, reference = None, None, None
+        if trace_file.is_file():
+            compared = subprocess.run([sys.executable, str(tools.compare), str(record_path), str(trace_file), str(replayed)],
                                       capture_output=True, text=True, check=False)
             states, divergence = parse_comparison(compared.stdout)
+            reference = objection(raw, json.loads(gzip.decompress(trace_file.read_bytes())))
     return Verdict(record_path, len(record.actions), raw.get("status") == "finished",
                    None if flag is None else f"#{flag.index} ({flag.action_id}) {flag.rule}: {flag.message}",
-                   outcome.matches_record, states, divergence)
+                   outcome.matches_record, states, divergence, reference)
+
+
+def objection(record: dict[str, Any], trace: dict[str, Any]) -> str | None:
+    """What the reference engine made of a record otherwise than the record says: an action it
+    refused, or a finished game it did not finish or valued otherwise; None when it agrees."""
+    refused = trace.get("error")
+    if refused:
+        return f"18xx.games refused action {refused.get('id')} ({refused.get('type')}, {refused.get('at')}): {refused.get('message')}"
+    if record.get("status") == "finished":
+        if not trace.get("finished"):
+            return "18xx.games did not reach the game's end"
+        if trace.get("result_match") is False:
+            return f"18xx.games' result {trace.get('result')} is not the record's"
+    return None
 
 
 def parse_comparison(text: str) -> tuple[tuple[int, int] | None, str | None]:
@@ -166,7 +225,8 @@ def parse_comparison(text: str) -> tuple[tuple[int, int] | None, str | None]:
 
 
 def crosscheck(
-    games: Annotated[int, typer.Option("--games", help="Games per title, spread over its player counts.", min=1)] = 200,
+    games: Annotated[int, typer.Option("--games", help="Games per title played in 18xx.games' engine, spread over its player counts.", min=0)] = 200,
+    selfplay: Annotated[int, typer.Option("--selfplay", help="Games per title played by railledger's bots (railledger play), spread the same way.", min=0)] = 0,
     first_seed: Annotated[int, typer.Option("--first-seed", help="First seed; each player count adds 100000.")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", help="Reference runs at once.", min=1)] = os.cpu_count() or 1,
     max_seconds: Annotated[int, typer.Option("--max-seconds", help="Time limit for one reference game.", min=1)] = 300,
@@ -175,12 +235,14 @@ def crosscheck(
     titles: Annotated[Optional[list[str]], typer.Option("--title", help="Only this title (repeatable).")] = None,
 ) -> None:
     """Play games in 18xx.games' own engine and check that railledger replays each with no flag,
-    its result, and the same state after every action.
+    its result, and the same state after every action; with --selfplay, also play games with
+    railledger's bots and check that 18xx.games' engine accepts every action of each, reaches
+    its end and result, and has the same state after every action.
 
     Needs ruby, TOBYMAO_GIT (a tobymao/18xx git mirror) and ../shared/tools/ref18xx; without
     them it says "skipped" and exits 0. Exit 1 when any game disagrees.
 
-    Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --first-seed 7000
+    Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --selfplay 20 --first-seed 7000
     """
     unknown = [t for t in titles or () if t not in PLAYER_COUNTS]
     if unknown:
@@ -191,18 +253,21 @@ def crosscheck(
     if isinstance(tools, str):
         say(out, f"crosscheck skipped: {tools}")
         return
+    chosen = titles or tuple(PLAYER_COUNTS)
     with tempfile.TemporaryDirectory(prefix="railledger-crosscheck-") as scratch:
         work = keep or Path(scratch)
-        (work / "records").mkdir(parents=True, exist_ok=True)
-        (work / "traces").mkdir(parents=True, exist_ok=True)
-        planned = batches(games, first_seed, jobs, titles or tuple(PLAYER_COUNTS))
-        verdicts = list(_run(tools, planned, work, jobs, max_seconds))
+        for folder in ("records", "selfplay", "traces"):
+            (work / folder).mkdir(parents=True, exist_ok=True)
+        planned = batches(games, first_seed, jobs, chosen) if games else []
+        generated = selfplay_batches(selfplay, first_seed, chosen) if selfplay else []
+        verdicts = list(_run(tools, planned, generated, work, jobs, max_seconds))
     _report(verdicts)
     if not verdicts or not all(v.ok for v in verdicts):
         raise typer.Exit(1)
 
 
-def _run(tools: Tools, planned: list[Batch], work: Path, jobs: int, max_seconds: int) -> Iterator[Verdict]:
+def _run(tools: Tools, planned: list[Batch], generated: list[SelfplayBatch], work: Path, jobs: int,
+         max_seconds: int) -> Iterator[Verdict]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress, ThreadPoolExecutor(jobs) as pool:
         playing = progress.add_task("playing in 18xx.games' engine", total=sum(len(b.seeds) for b in planned))
@@ -210,10 +275,32 @@ def _run(tools: Tools, planned: list[Batch], work: Path, jobs: int, max_seconds:
         for batch, played in zip(planned, pool.map(lambda b: play(tools, b, work / "records", max_seconds), planned)):
             records.extend(played)
             progress.advance(playing, len(batch.seeds))
+        games = [(b.title, b.players, seed) for b in generated for seed in b.seeds]
+        bots = progress.add_task("playing with railledger's bots", total=len(games))
+        with ProcessPoolExecutor(jobs) as workers:
+            for made in workers.map(generate, *zip(*games), [work / "selfplay"] * len(games)) if games else ():
+                progress.advance(bots)
+                if isinstance(made, Verdict):
+                    yield made
+                else:
+                    records.append(made)
+        tracing = progress.add_task("tracing in 18xx.games' engine", total=len(records))
+        chunks = [records[i::jobs] for i in range(jobs) if records[i::jobs]]
+        for chunk in pool.map(lambda c: trace(tools, c, work / "traces"), chunks):
+            progress.advance(tracing, chunk)
         checking = progress.add_task("replaying and comparing", total=len(records))
         for verdict in pool.map(lambda r: judge(tools, r, work / "traces"), records):
             progress.advance(checking)
             yield verdict
+
+
+def trace(tools: Tools, records: list[Path], traces: Path) -> int:
+    """Trace records in the reference engine (one run for many: loading it takes seconds), with
+    :data:`OPAL_SHIM` loaded; how many records were given."""
+    shim = (os.environ.get("RUBYOPT", "") + f" -r{OPAL_SHIM.resolve()}").strip()
+    subprocess.run([str(tools.reftrace), str(traces), *map(str, records)], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=False, env={**os.environ, "RUBYOPT": shim})
+    return len(records)
 
 
 def _title_of(record: Path) -> str:
@@ -222,20 +309,21 @@ def _title_of(record: Path) -> str:
 
 def _report(verdicts: list[Verdict]) -> None:
     table = Table(title="railledger against 18xx.games' engine")
-    for column in ("title", "games", "finished", "no flag", "result", "states equal", "actions"):
+    for column in ("title", "games", "finished", "no flag", "result", "accepted", "states equal", "actions"):
         table.add_column(column, justify="left" if column == "title" else "right")
     for title in sorted({_title_of(v.record) for v in verdicts}, key=list(PLAYER_COUNTS).index):
         mine = [v for v in verdicts if v.record.name.startswith(title.replace(" ", "_") + "__")]
         table.add_row(
             title, str(len(mine)), str(sum(v.finished for v in mine)), str(sum(v.flag is None for v in mine)),
-            str(sum(v.result_matches for v in mine)),
+            str(sum(v.result_matches for v in mine)), str(sum(v.reference is None and v.states is not None for v in mine)),
             str(sum(v.states is not None and v.states[0] == v.states[1] for v in mine)),
             str(sum(v.actions for v in mine)),
         )
     out.print(table)
     for verdict in verdicts:
         if not verdict.ok:
-            why = verdict.flag or verdict.divergence or ("not traced" if verdict.states is None else "result differs")
+            why = (verdict.flag or verdict.reference or verdict.divergence
+                   or ("not traced" if verdict.states is None else "result differs"))
             say(out, f"DIFFERS {verdict.record.name}: {why}")
     if not verdicts:
         say(out, "no game was played: see refplay's own output (run it by hand)")

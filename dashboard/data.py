@@ -137,11 +137,12 @@ def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame,
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def correlations(db: str, everything: bool = False) -> tuple[pl.DataFrame, str]:
-    """(winner correlations, what was counted) over the valid games, or every replayed one."""
+def correlations(db: str, everything: bool = False, kind: str = "real") -> tuple[pl.DataFrame, str]:
+    """(winner correlations, what was counted) over the valid games, or every replayed one, of
+    one kind (people's, bots', both: analytics.balance.GAME_KINDS)."""
     with _archive(db) as archive:
         scope = counted_games(archive, everything)
-        return winner_correlations(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+        return winner_correlations(archive, scope, kind), scope.note(f'"{INCLUDE_ALL}"')
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

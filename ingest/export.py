@@ -117,7 +117,7 @@ def write_export(record: Record) -> dict[str, Any]:
     export: dict[str, Any] = {
         "id": int(record.game_id) if _CANONICAL_INT.fullmatch(record.game_id) else record.game_id,
         "title": record.title,
-        "players": [{"id": p.id, "name": p.name} for p in record.players],
+        "players": [_raw_player(p) for p in record.players],
         "settings": settings,
         "actions": list(top.values()),
     }
@@ -206,11 +206,19 @@ def _day(created_at: Any) -> str | None:
 
 
 def _player(raw: Any, seat: int) -> Player:
-    """A seat; a hotseat player (no id, or a null one) is known by name."""
+    """A seat; a hotseat player (no id, or a null one) is known by name; a generated game's
+    player names its bot (a key 18xx.games does not write and does not read)."""
     if not isinstance(raw, dict) or "name" not in raw:
         raise RecordError(f"player {seat} has no name", field=f"players[{seat - 1}]")
     pid = raw.get("id")
-    return Player(id=raw["name"] if pid is None else pid, name=raw["name"])
+    return Player(id=raw["name"] if pid is None else pid, name=raw["name"], bot=raw.get("bot"))
+
+
+def _raw_player(player: Player) -> dict[str, Any]:
+    raw: dict[str, Any] = {"id": player.id, "name": player.name}
+    if player.bot is not None:
+        raw["bot"] = player.bot
+    return raw
 
 
 def _result(raw: Any, players: tuple[Player, ...]) -> dict[Any, Any] | None:

@@ -97,10 +97,14 @@ class SourceText:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A seat at the table: seat 1 is the first player in the record's player list."""
+    """A seat at the table: seat 1 is the first player in the record's player list.
+
+    ``bot`` names the bot that played the seat in a generated game (``railledger play``), None
+    for a person."""
 
     id: PlayerId
     name: str
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,8 @@ def write(record: Record) -> str:
     lines = [f"[Notation {VERSION}]", f"[Title {_json(record.title)}]", f"[Source {_json(record.source)}]"]
     lines.append(f"[Game {_json(record.game_id)}]")
     for seat, player in enumerate(record.players, start=1):
-        lines.append(f"[Player {seat} {_json(player.id)} {_json(player.name)}]")
+        bot = "" if player.bot is None else f" {_json(player.bot)}"
+        lines.append(f"[Player {seat} {_json(player.id)} {_json(player.name)}{bot}]")
     if record.created is not None:
         lines.append(f"[Date {_json(record.created)}]")
     if record.duration is not None:
@@ -452,13 +453,13 @@ def _read_header_line(line: _Line) -> tuple[str, list[tuple[Any, int]]]:
 
 
 def _read_player(line: _Line, values: list[tuple[Any, int]], seats: dict[int, PlayerId]) -> Player:
-    if len(values) != 3 or not isinstance(values[0][0], int) or not isinstance(values[2][0], str):
-        raise line.error('a player header is [Player SEAT ID "NAME"]', column=1)
+    if len(values) not in (3, 4) or not isinstance(values[0][0], int) or not all(isinstance(v, str) for v, _ in values[2:]):
+        raise line.error('a player header is [Player SEAT ID "NAME"], or [Player SEAT ID "NAME" "BOT"] for a bot', column=1)
     seat = values[0][0]
     if seat != len(seats) + 1:
         raise line.error(f"player seat {seat} out of order (expected {len(seats) + 1})", column=values[0][1])
     seats[seat] = values[1][0]
-    return Player(id=values[1][0], name=values[2][0])
+    return Player(id=values[1][0], name=values[2][0], bot=values[3][0] if len(values) == 4 else None)
 
 
 def _read_result(values: list[tuple[Any, int]] | None, origin: str | None, number: int | None) -> dict[PlayerId, int] | None:

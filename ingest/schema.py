@@ -294,6 +294,8 @@ DURATION = Whole(0, BIGINT, "a whole number of seconds, 0 or more")
 """What a BIGINT column holds."""
 ID = NumberOrText(INT64, NAME)
 """A player's or an entity's id: an 18xx.games number, or a text (a hotseat player's name, a symbol)."""
+BOT = Text(32, re.compile(r"[a-z][a-z0-9_-]*"), "a bot's name: lower-case letters, digits, '-' and '_'")
+"""The bot that played a seat of a generated game (``selfplay.bots``)."""
 SOURCE = Text(64, re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*"), "a text of letters, digits, '.', '-' and '_' (no '/')")
 GAME_ID = Text(MAX_NAME, re.compile(r"\S(?:.*\S)?", re.DOTALL), "a text of 1 to 100 characters, no space at either end")
 STATUS = Text(32)
@@ -433,7 +435,8 @@ def _check_players(record: Record, fail: _Fail) -> None:
     ids: dict[str, int] = {}
     names: dict[str, int] = {}
     for seat, player in enumerate(record.players, start=1):
-        for what, spec, value in ((".id", ID, player.id), (".name", NAME, player.name)):
+        bot = () if player.bot is None else ((".bot", BOT, player.bot),)  # None: a person
+        for what, spec, value in ((".id", ID, player.id), (".name", NAME, player.name), *bot):
             try:
                 spec.check(value)
             except Invalid as exc:

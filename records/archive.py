@@ -41,7 +41,7 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
-    "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources",
+    "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
 
@@ -271,6 +271,7 @@ class Archive:
             self._insert_rows("programs", rows.key, rows.programs)
             if text is not None:
                 self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
+            self._insert_rows("seat_bots", rows.key, rows.bots)
             if replay_rows is not None:
                 for table in fields(replay_rows):
                     self._insert_rows(table.name, rows.key, getattr(replay_rows, table.name))
@@ -364,6 +365,7 @@ class Archive:
                 self._rows("players", key, codec.PLAYER_COLUMNS, "seat"),
                 self._rows("actions", key, codec.ACTION_COLUMNS, "seq"),
                 self._rows("programs", key, codec.ACTION_COLUMNS, "seq"),
+                self._rows("seat_bots", key, codec.BOT_COLUMNS, "seat"),
             )
 
     def _resolve(self, key_or_source_id: str) -> str:

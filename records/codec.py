@@ -28,6 +28,8 @@ GAME_COLUMNS = (
 """Columns of ``games`` that come from the record (``origin`` and ``ingested_at`` come from the store)."""
 
 PLAYER_COLUMNS = ("seat", "name", "external_id", "id_is_int")
+BOT_COLUMNS = ("seat", "bot")
+"""``seat_bots``: the bot of each seat a bot played (generated games)."""
 ACTION_COLUMNS = ("seq", "original_id", "auto", "type", "entity_type", "entity", "entity_is_int", "payload",
                   "created_at", "user_id", "user_is_int", "id_before_renumbering", "skip", "revenue_strs")
 """Shared by ``actions`` and ``programs``; the last six hold the action's envelope and its routes'
@@ -46,6 +48,7 @@ class GameRows:
     players: Columns
     actions: Columns
     programs: Columns
+    bots: Columns
 
     @property
     def content_hash(self) -> str:
@@ -95,6 +98,10 @@ def encode(record: Record) -> GameRows:
         },
         actions=actions,
         programs=programs,
+        bots={
+            "seat": [seat for seat, p in enumerate(record.players, start=1) if p.bot is not None],
+            "bot": [p.bot for p in record.players if p.bot is not None],
+        },
     )
 
 
@@ -103,13 +110,16 @@ def decode(
     players: Iterable[Sequence[Any]],
     actions: Iterable[Sequence[Any]],
     programs: Iterable[Sequence[Any]],
+    bots: Iterable[Sequence[Any]] = (),
 ) -> Record:
     """Rebuild a record from its ``games`` row (by column name) and its rows in column order.
 
     ``players`` rows follow :data:`PLAYER_COLUMNS` ordered by seat; ``actions`` and ``programs``
-    rows follow :data:`ACTION_COLUMNS` ordered by seq.
+    rows follow :data:`ACTION_COLUMNS` ordered by seq; ``bots`` rows :data:`BOT_COLUMNS`.
     """
-    seated = tuple(Player(id=_restore_id(ext, is_int), name=name) for _, name, ext, is_int in players)
+    bot_of: dict[int, str] = {seat: bot for seat, bot in bots}
+    seated = tuple(Player(id=_restore_id(ext, is_int), name=name, bot=bot_of.get(seat))
+                   for seat, name, ext, is_int in players)
     return Record(
         title=game["title"],
         game_id=game["source_id"],
@@ -135,7 +145,8 @@ def canonical_json(record: Record) -> str:
     """One fixed JSON text of everything in a record: sorted keys, no whitespace, ids with their types.
 
     The result is written as ``[id, value]`` pairs sorted by id so that an int id and a string id
-    spelling the same number do not collide, and dict order never matters. Changing this function
+    spelling the same number do not collide, and dict order never matters. A seat's bot is written
+    only when there is one, so records of people keep their hashes. Changing this function
     changes every hash, which makes the next ingest report every game as REPLACED.
     """
     result = None
@@ -145,7 +156,7 @@ def canonical_json(record: Record) -> str:
         "source": record.source,
         "game_id": record.game_id,
         "title": record.title,
-        "players": [[p.id, p.name] for p in record.players],
+        "players": [[p.id, p.name] if p.bot is None else [p.id, p.name, p.bot] for p in record.players],
         "seed": record.seed,
         "optional_rules": list(record.optional_rules),
         "status": record.status,

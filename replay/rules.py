@@ -91,10 +91,11 @@ class Rules(TitleData):
         return self.ors_per_set[game.phase.name]
 
     def game_over_after_or(self, game: GameState, number_in_set: int) -> bool:
-        """After a fixed number of ORs, or at the end of the set in which the bank broke."""
+        """After a fixed number of ORs, or at the end of the set in which the bank broke (ran out
+        once: a company's purchase that refills it later in the set does not mend it)."""
         if self.last_or is not None and game.or_number >= self.last_or:
             return True
-        return self.bank_breaks and game.bank < 0 and number_in_set >= game.ors_this_set
+        return self.bank_breaks and game.bank_broken and number_in_set >= game.ors_this_set
 
     def on_or_start(self, game: GameState, number_in_set: int) -> None:
         """An operating round starts, before the privates pay."""

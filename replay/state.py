@@ -135,6 +135,7 @@ class GameState:
         self.players: dict[PlayerId, PlayerState] = {p.id: PlayerState(p.id, p.name, cash) for p in roster}
         self.order: list[PlayerId] = [p.id for p in roster]
         self.bank = (title.bank_cash or 0) - cash * len(roster)  # an unlimited bank just goes negative
+        self.bank_broken = False  # the bank once paid more than it held; stays so when paid back (REF Bank#break!)
         self.corporations: dict[str, CorporationState] = {
             c.sym: CorporationState(c.sym, c.name) for c in title.corporations
         }
@@ -219,6 +220,7 @@ class GameState:
         """Move cash; ``None`` is the bank. Corporations are named by symbol, players by id."""
         if payer is None:
             self.bank -= amount
+            self.bank_broken = self.bank_broken or self.bank < 0
         else:
             self.account(payer).cash -= amount
         if payee is None:

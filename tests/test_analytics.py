@@ -7,6 +7,7 @@ The comments beside each game list the facts the expected answers are computed f
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import polars as pl
@@ -279,6 +280,31 @@ def test_winner_correlations(archive: Archive) -> None:
         ("all titles", "first_permanent", "no", 2, 0, 0.0, 2.0),
         ("all titles", "first_permanent", "yes", 2, 2, 1.0, 1.0),
     ]
+
+
+def test_simulations_are_kept_apart_unless_mixed_and_have_win_rates_per_bot(tmp_path: Path) -> None:
+    """Game C played by bots (source selfplay, Fay's seat greedy, Gus's random) beside the two
+    real 18MS games: the real table never sees it, the simulations' table is it alone, with one
+    row per bot; mixed, seat 1 counts the three games."""
+    record, replay = GAME_C
+    simulated = dataclasses.replace(record, source="selfplay", players=(
+        Player(31, "Fay", bot="greedy"), Player(32, "Gus", bot="random")))
+    with Archive.open(tmp_path / "mixed.duckdb") as archive:
+        for real, real_replay in (GAME_A, GAME_B):
+            archive.store(real, replay=real_replay)
+        archive.store(simulated, replay=dataclasses.replace(replay, record=simulated))
+        real_rows = winner_correlations(archive)
+        bots = winner_correlations(archive, kind="selfplay")
+        mixed = winner_correlations(archive, kind="all")
+        with pytest.raises(ValueError, match="games are one of real, selfplay, all"):
+            winner_correlations(archive, kind="people")
+    assert set(real_rows["scope"]) == {"18MS", "all titles"} and "bot" not in set(real_rows["factor"])
+    assert set(bots["scope"]) == {"18Texas", "all titles"}
+    assert rows(bots.filter(pl.col("factor") == "bot").select("scope", "value", "games", "wins")) == [
+        ("18Texas", "greedy", 1, 1), ("18Texas", "random", 1, 1),  # a tie: both win
+        ("all titles", "greedy", 1, 1), ("all titles", "random", 1, 1)]
+    seat_one = mixed.filter((pl.col("scope") == "all titles") & (pl.col("factor") == "seat") & (pl.col("value") == "1"))
+    assert rows(seat_one.select("games", "wins")) == [(3, 2)]
 
 
 def test_the_short_18ms_game(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.crosscheck import PLAYER_COUNTS, Verdict, batches, find_tools, parse_comparison
+from cli.crosscheck import PLAYER_COUNTS, Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
 
 runner = CliRunner()
 
@@ -52,3 +52,24 @@ def test_a_game_is_right_only_with_no_flag_its_result_and_every_state() -> None:
     assert not Verdict(Path("g.json"), 10, True, "#3 flag", True, (9, 9), None).ok
     assert not Verdict(Path("g.json"), 10, True, None, False, (9, 9), None).ok
     assert not Verdict(Path("g.json"), 10, True, None, True, None, None).ok
+    assert not Verdict(Path("g.json"), 10, True, None, True, (9, 9), None, "18xx.games refused action 3").ok
+
+
+def test_generated_games_cover_every_title_count_and_table_of_bots() -> None:
+    planned = selfplay_batches(games=6, first_seed=1)
+    for title, counts in PLAYER_COUNTS.items():
+        mine = [b for b in planned if b.title == title]
+        assert sum(len(b.seeds) for b in mine) == 6 and {b.players for b in mine} == set(counts)
+    tables = {bots_of(seed, 4) for seed in range(3)}
+    assert tables == {("greedy",) * 4, ("random",) * 4, ("greedy", "random", "greedy", "random")}
+
+
+def test_what_the_reference_objects_to_is_said() -> None:
+    finished = {"status": "finished"}
+    refused = {"error": {"id": 211, "type": "buy_train", "at": "OR 4.1", "message": "WRA may not spend $10"}}
+    assert objection(finished, refused) == "18xx.games refused action 211 (buy_train, OR 4.1): WRA may not spend $10"
+    assert objection(finished, {"finished": False}) == "18xx.games did not reach the game's end"
+    assert objection(finished, {"finished": True, "result_match": False, "result": {"1": 5}}) == (
+        "18xx.games' result {'1': 5} is not the record's")
+    assert objection(finished, {"finished": True, "result_match": True}) is None
+    assert objection({"status": "active"}, {"finished": False}) is None

@@ -316,6 +316,11 @@ def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTes
     assert chart["layout"]["xaxis"]["title"]["text"] == "seat at the table"
     page.multiselect[0].set_value(["all titles"]).run()
     assert trace_names(figures(page)[0]) == ["all titles"]
+    page.radio[0].set_value("selfplay").run()  # simulations apart: this archive has none
+    assert "No game counted here has standings yet among games bots played" in page.info[0].value
+    page.radio[0].set_value("all").run()
+    mixed = page.dataframe[0].value  # no simulations: the same rows as the real games' (scope kept)
+    assert mixed.to_dict("records") == table[table["scope"] == "all titles"].to_dict("records")
 
 
 def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboard: AppTest) -> None:

@@ -23,11 +23,11 @@ from ingest.model import Action, Entity, Player, Record
 from records.schema import game_tables, latest_version, migrations
 from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
 from records.archive import ARCHIVE_TABLES
-from records.codec import content_hash
+from records.codec import canonical_json, content_hash
 from records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
 from replay import engine_version
 
-TABLES = ("games", "players", "actions", "programs", "schema_version")
+TABLES = ("games", "players", "actions", "programs", "seat_bots", "schema_version")
 
 
 def strict(value: Any) -> Any:
@@ -110,6 +110,21 @@ def test_hand_made_record_round_trips_exactly(db: Path) -> None:
     assert [type(p.id) for p in rebuilt.players] == [int, str, int]
     assert rebuilt.result is not None and [type(k) for k in rebuilt.result] == [int, str, int]
     assert rebuilt.programs[0].fields == {"unconditional": False}
+
+
+def test_bots_per_seat_round_trip_and_leave_peoples_hashes_alone(db: Path) -> None:
+    people = hand_made()
+    played = hand_made(game_id="bots-1", source="selfplay",
+                       players=(Player(101, "Ann", bot="greedy"), Player("Bob", "Bob"), Player(7, "Cleo", bot="random")))
+    with Archive.open(db) as archive:
+        archive.store(people)
+        archive.store(played)
+        assert strict(archive.record("selfplay/bots-1")) == strict(played)
+        assert strict(archive.record("18xx.games/hand-1")) == strict(people)
+        assert sorted(archive.table("seat_bots").rows()) == [("selfplay/bots-1", 1, "greedy"), ("selfplay/bots-1", 3, "random")]
+    # people's seats hash as they did before bots were recorded; a bot is content
+    assert '"players":[[101,"Ann"],["Bob","Bob"],[7,"Cleo"]]' in canonical_json(people)
+    assert content_hash(dataclasses.replace(played, players=people.players)) != content_hash(played)
 
 
 def test_record_without_result_or_seed_round_trips(db: Path) -> None:

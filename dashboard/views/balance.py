@@ -1,7 +1,8 @@
-"""Balance page: which seats, openings and holdings go with winning, per title and overall.
+"""Balance page: which seats, bots, openings and holdings go with winning, per title and overall.
 
 Every rate is shown with its 95% interval and sample size: an archive of a few games proves
-little, and the bars say so.
+little, and the bars say so. Games people played and games bots played (railledger simulate)
+are shown apart; mixing them is a choice the page asks for.
 """
 
 from __future__ import annotations
@@ -9,16 +10,18 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analytics.balance import FACTORS
+from analytics.balance import FACTORS, GAME_KINDS
 from dashboard import charts, data
 
 st.title("Balance")
 db = data.db_path()
+kind = st.radio("Games", list(GAME_KINDS), format_func=GAME_KINDS.__getitem__, horizontal=True,
+                help="Simulations are games bots played (railledger simulate); they answer other questions than real games.")
 everything = st.toggle(data.INCLUDE_ALL, value=False, help="Unfinished, illegal and mismatched games too.")
-correlations, counted = data.load(data.correlations, db, everything)
+correlations, counted = data.load(data.correlations, db, everything, kind)
 st.caption(counted)
 if correlations.is_empty():
-    st.info("No game counted here has standings yet.")
+    st.info(f"No game counted here has standings yet among {GAME_KINDS[kind]}.")
     st.stop()
 
 factor_col, scope_col = st.columns(2)

@@ -33,6 +33,8 @@ class OperatingTurn:
     routes: list[Route] = field(default_factory=list)
     ran: bool = False  # a run was declared
     trains_bought: int = 0
+    emergency_sale_price: int | None = None  # per share, of the president's last sale to buy a train
+    emergency_sold: list[str] = field(default_factory=list)  # companies he sold shares of for it
     shares: str | None = None  # "issued" or "redeemed" this turn
 
     @property

@@ -192,7 +192,7 @@ class CompanyToken(Tokening):
         for entity, _ in self.offering_privates("token_discount"):
             for hex_id, city in self.open_cities():
                 yield make_action("place_token", entity, city=self.city_id(hex_id, city),
-                                  slot=self.game.board.tokens_in(hex_id, city).index(None))
+                                  slot=self.game.board.tokens_in(hex_id, city).index(None), tokener=self.corporation)
 
     @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:

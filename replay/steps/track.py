@@ -285,12 +285,29 @@ class CompanyTrack(TrackLaying):
         if colours and (geometry is None or geometry.color not in colours):
             raise Violation("company-ability", f"{company.name} lays {' or '.join(colours)} tiles only")
         lay = self.check_tile(action, 0, needs_route=bool(ability.get("must_connect", False)))
+        if ability.get("counts_as_company_tile_lay"):
+            self.check_company_lay(lay)
         if ability.get("free"):
             lay = Lay(lay.hex_id, lay.tile_id, lay.rotation, lay.geometry, lay.upgrade, 0)
         yield
         company.uses += 1
         self.put_down(lay)
         self.used(company, ability, lay)
+
+    def check_company_lay(self, lay: Lay, upgrade: bool | None = None) -> None:
+        """A lay that counts as the company's own must be one its next tile lay allows: none left,
+        or an upgrade (``upgrade``, by default the lay's own) where only a yellow tile may
+        follow, is refused (REF: "Cannot lay an upgrade now")."""
+        upgrade = lay.upgrade if upgrade is None else upgrade
+        track = next((s for s in self.round.steps if isinstance(s, Track)), None)
+        if track is None:
+            return
+        allowed = track.next_lay()
+        if allowed is None:
+            raise Violation("tile-count", f"{self.corporation} has no tile lay left this turn")
+        if not allowed.allows(upgrade, self.round.turn):
+            what = "an upgrade" if upgrade else "a new yellow tile"
+            raise Violation(allowed.rule, f"{self.corporation}'s next tile lay may not be {what}")
 
     def used(self, company: CompanyState, ability: Ability, lay: Lay) -> None:
         """After the lay: a lay that counts as the company's own uses its tile lay."""

@@ -48,6 +48,8 @@ class BuyTrain(OperatingStep):
     """Whether a president may pay towards a train bought from another company (EBUY_FROM_OTHERS)."""
     sell_more_than_needed = False
     """Whether a president may sell more shares than the purchase needs (EBUY_SELL_MORE_THAN_NEEDED)."""
+    sell_in_blocks = False
+    """Whether the president sells each company's shares once for a purchase (REF MUST_SELL_IN_BLOCKS)."""
     president_swap_allowed = True
     """Whether an emergency sale may hand over the presidency of another company (EBUY_PRES_SWAP)."""
     cheapest_when_helped = True
@@ -72,6 +74,11 @@ class BuyTrain(OperatingStep):
     def depot(self) -> list[Train]:
         return self.game.title.bank_trains(self.game)
 
+    def open_depot(self) -> list[Train]:
+        """The bank trains that keep the step open: those the company may buy, unless a title
+        says otherwise."""
+        return self.depot()
+
     def others(self) -> list[Train]:
         """Trains of other companies this company may buy."""
         if not self.buy_from_others:
@@ -93,17 +100,18 @@ class BuyTrain(OperatingStep):
         prices = [self.game.title.train_price(t, v) for t in self.depot() for v in self.game.title.variants_of(t)]
         return min(prices) if prices else None
 
-    def can_buy(self) -> bool:
+    def can_buy(self, depot: list[Train] | None = None) -> bool:
         """Room and cash for some train: $1 for another company's, the cheapest bank price for
-        a new one, less a private's discount the company could use in this step (18xx.games
-        counts it, so the step stays open even though the discount is the private's to give)."""
+        a new one (of ``depot``, by default :meth:`open_depot`), less a private's discount the
+        company could use in this step (18xx.games counts it, so the step stays open even
+        though the discount is the private's to give)."""
         if not self.room():
             return False
         cash = self.game.cash(self.corporation)
         if self.others() and cash >= 1:
             return True
         prices = [self.game.title.train_price(t, v) - self.discount_on(t)
-                  for t in self.depot() for v in self.game.title.variants_of(t)]
+                  for t in (self.open_depot() if depot is None else depot) for v in self.game.title.variants_of(t)]
         return bool(prices) and cash >= min(prices)
 
     def discount_on(self, train: Train) -> int:
@@ -154,12 +162,19 @@ class BuyTrain(OperatingStep):
 
     def price_range(self, train: Train) -> tuple[int, int]:
         """What may be paid for another company's train: $1 up to the company's cash (with the
-        president's cash where the title lets him help, up to the train's face value)."""
+        president's cash where the title lets him help and the company must buy, up to the
+        train's face value). Where the title lets him help, the most is never above what both
+        hold (a president in debt lowers it), and once he has sold shares this turn he must not
+        have sold more than the price needed: the price is at least what both hold less the last
+        share's price, plus $1, so a cheaper train is refused (REF spend_minmax and
+        last_share_sold_price: 18MS, bots' games 18xx.games refused)."""
         cash = self.game.cash(self.corporation)
         president = self.president()
-        if self.president_helps_with_others and self.must_buy() and president is not None and cash < self.face(train):
-            return 1, min(self.face(train), cash + max(self.game.cash(president), 0))
-        return 1, cash
+        if not self.president_helps_with_others or president is None or cash >= self.face(train):
+            return 1, cash
+        possible = cash + self.game.cash(president)  # a president in debt (18MS's loan) lowers it (REF)
+        sold = self.round.turn.emergency_sale_price
+        return (1 if sold is None else possible - sold + 1), min(self.face(train) if self.must_buy() else cash, possible)
 
     def face(self, train: Train) -> int:
         return self.game.title.train_price(train, train.name if train.name != train.card else None)
@@ -213,6 +228,9 @@ class BuyTrain(OperatingStep):
             raise Violation("train-price", f"{train.id} cannot run as a {variant} train")
         low, high = self.price_range(train)
         check_declared_range(action, "price_range", low, high, "train-price", f"{train.id}'s price")
+        if low > high:
+            raise Violation("cash", f"{corp} may not buy {train.id} now: the least it may pay (${low}) is more than the most "
+                                    f"(${high}, with its president's cash and after his sales)")
         if not low <= price <= high:
             raise Violation("cash", f"{corp} may pay ${low} to ${high} for {train.id}, not ${price}")
         helped = max(price - game.cash(corp), 0)
@@ -268,6 +286,9 @@ class BuyTrain(OperatingStep):
             return Violation("sell-after-operate", f"{sym} has not yet operated, so its shares cannot be sold")
         if not can_dump(game, president, shares):
             return Violation("president-sale", f"nobody else holds 20% of {sym}, so its president's certificate cannot be sold")
+        if self.sell_in_blocks and sym in self.round.turn.emergency_sold:
+            return Violation("emergency-sale", f"{game.player_name(president)} has sold {sym} for this purchase already: "
+                                               "each company's shares are sold in one block")
         if game.percent(MARKET, sym) + percent > game.title.market_pool_max:
             return Violation("market-limit", f"selling {percent}% of {sym} would put more than {game.title.market_pool_max}% in the open market")
         if game.president(sym) == president and (not self.president_swap_allowed or sym == self.corporation):
@@ -305,6 +326,8 @@ class BuyTrain(OperatingStep):
         if problem is not None:
             raise problem
         yield
+        self.round.turn.emergency_sale_price = game.share_price(held[0].corporation)
+        self.round.turn.emergency_sold.append(held[0].corporation)
         sell_to_market(game, president, held, percent)
         self.round.reorder()
 

@@ -154,6 +154,7 @@ class BuyTrain1871(BuyTrain):
     president pays what it can before its owner pays the rest (15)."""
 
     president_helps_with_others = False  # REF EBUY_FROM_OTHERS :never
+    sell_in_blocks = True  # REF MUST_SELL_IN_BLOCKS
 
     def president(self) -> PlayerId | None:
         return title_of(self.game).acting_president(self.game, self.corporation)
@@ -161,6 +162,12 @@ class BuyTrain1871(BuyTrain):
     def depot(self) -> list[Train]:
         if self.corporation == PEIR and title_of(self.game).state(self.game).peir_bank_trains:
             return []
+        return super().depot()
+
+    def open_depot(self) -> list[Train]:
+        """The bank's trains, even for a PEIR that has had its bank train: 18xx.games asks its
+        depot whether a company can still buy, so the step waits for the PEIR's pass after it
+        buys from another company."""
         return super().depot()
 
     def check_bank_purchase(self, action: Action, train: Train, price: int) -> Purchase:
@@ -233,7 +240,7 @@ class BuyTrain1871(BuyTrain):
         super().buy(Purchase(purchase.train, purchase.variant, purchase.price, purchase.from_bank, 0))
         if corp == PEIR and from_bank:
             title_of(game).state(game).peir_bank_trains += 1
-            if not self.can_buy():
+            if not self.can_buy(self.depot()):  # REF: a pass once nothing is buyable after a bank train
                 self.passed = True
 
     def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int,

@@ -338,14 +338,18 @@ class BuySellParSplit(BuySellParShares):
         if current is None or not self.offers(current):
             return
         pid = current.id
+        if self.must_sell(pid):  # over the certificate limit: sales only, as the generic turn offers
+            yield from super().legal()
+            return
         yield from (a for a in super().legal() if a.type != "pass")
         if self.may_act_for_bank(pid):
+            lending = {"borrow_from": pid, "borrow_from_type": "player"}  # as 18xx.games writes them: the owner pays what the bank lacks
             for share in self.buys(UNION_BANK, pid):
                 yield make_action("buy_shares", current, shares=[share.id], percent=share.percent,
-                                  purchase_for=UNION_BANK, purchase_for_type="player")
+                                  purchase_for=UNION_BANK, purchase_for_type="player", **lending)
             for sym, cell in self.pars(UNION_BANK, pid):
                 yield make_action("par", current, corporation=sym, share_price=f"{cell.price},{cell.row},{cell.column}",
-                                  purchase_for=UNION_BANK, purchase_for_type="player")
+                                  purchase_for=UNION_BANK, purchase_for_type="player", **lending)
         for sym in self.splits(pid):
             yield make_action("split", current, corporation=sym)
         yield make_action("pass", current)

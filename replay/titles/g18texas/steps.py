@@ -170,6 +170,8 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
             raise Violation("private-teleport", f"{company.name} lays the {'/'.join(ability.get('tiles', ()))} on {'/'.join(ability.get('hexes', ()))} once")
         as_if = "yellow" if self.game.board.tile(str(hex_id)).color == "white" and ability.get("from") else None
         lay = self.check_tile(action, 0, needs_route=False, as_if=as_if)
+        # the teleport is the company's tile lay (16); a green tile on a blank hex is an upgrade, as counted below
+        self.check_company_lay(lay, upgrade=lay.upgrade or lay.geometry.color != "yellow")
         yield
         company.uses += 1
         self.put_down(lay)
@@ -217,7 +219,7 @@ class TeleportToken(Tokening):
         for hex_id, city in self.open_cities(needs_route=False):
             if hex_id in self.hexes():
                 yield make_action("place_token", actor, city=self.city_id(hex_id, city),
-                                  slot=self.game.board.tokens_in(hex_id, city).index(None))
+                                  slot=self.game.board.tokens_in(hex_id, city).index(None), tokener=self.corporation)
         yield make_action("pass", actor)
 
     def open_cities(self, needs_route: bool = True) -> Iterator[tuple[str, int]]:

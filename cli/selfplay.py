@@ -1,0 +1,214 @@
+"""``railledger play`` and ``railledger simulate``: games played by bots, written or archived.
+
+``play`` writes one game as a record file (.json as 18xx.games writes it, or .rln notation).
+``simulate`` plays many in worker processes and stores them in the archive as source
+``selfplay``, each with its replay and the bot of every seat, then prints who won. The bots, the
+game loop and the replay are the ``selfplay`` package's; this module only reads the options,
+spreads the work and writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cli.output import say
+from cli.storing import ArchiveUnavailable, IngestRun
+from ingest import notation
+from ingest.titles import PLAYER_COUNTS, counts_text
+from records import ArchiveError
+from replay import engine_version
+from selfplay.bots import bot_names
+from selfplay.play import MAX_ACTIONS, game_id
+from selfplay.simulate import Simulated, seating, simulate as simulate_one, winners
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871'.")]
+PlayersOption = Annotated[int, typer.Option("--players", help="Players at the table.", min=1)]
+BotsOption = Annotated[str, typer.Option("--bots", help="One bot for every seat, or one per seat in seat order, comma-separated (random, greedy).")]
+MaxActionsOption = Annotated[int, typer.Option("--max-actions", help="The hard cap: a game not over after this many actions is an error.", min=1)]
+
+
+def play(
+    title: TitleOption,
+    players: PlayersOption,
+    seed: Annotated[int, typer.Option("--seed", help="The game's seed: the same seed plays the same game.")],
+    out_file: Annotated[Path, typer.Option("--out", help="Record to write: .json (18xx.games) or .rln (notation).")],
+    bots: BotsOption = "greedy",
+    max_actions: MaxActionsOption = MAX_ACTIONS,
+) -> None:
+    """Play one complete game with bots, from setup to the game's own end, and write its record.
+
+    The record is a finished 18xx.games game (id, players, settings.seed, actions with ids,
+    result, status) that 18xx.games' own engine loads; each seat is named after its bot, which
+    the record also names (players[i].bot). Deterministic: the same title, seed and bots give
+    the same file.
+
+    Example: railledger play --title 18MS --players 3 --seed 7 --bots greedy,random,random --out g.json
+    """
+    seats = _seating(title, players, bots)
+    if out_file.suffix not in (".json", notation.EXTENSION):
+        raise _fail(f"{out_file}: give a .json or {notation.EXTENSION} file name")
+    game = simulate_one(title, seed, seats, max_actions)
+    if game.played is None:
+        raise _fail(str(game.error))
+    played = game.played
+    text = notation.write(played.record) if out_file.suffix == notation.EXTENSION else json.dumps(played.export, indent=1) + "\n"
+    try:
+        out_file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{out_file}: cannot write: {exc.strerror or exc}") from None
+    say(out, f"{out_file}: {title}, {players} players ({', '.join(seats)}), {len(played.record.actions)} actions, "
+             f"ended by {played.end_reason}; won by {_won_by(game)}")
+    if not game.verified:
+        raise _fail(f"{out_file}: written, but the replay disagrees: {_disagreement(game)}")
+
+
+def simulate(
+    title: TitleOption,
+    players: PlayersOption,
+    games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)],
+    bots: BotsOption = "greedy",
+    first_seed: Annotated[int, typer.Option("--first-seed", help="Seeds are this one and the following ones.")] = 1,
+    rotate: Annotated[bool, typer.Option("--rotate", help="Turn the table one seat per game, so every bot sits everywhere.")] = False,
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes.", min=1)] = os.cpu_count() or 1,
+    max_actions: MaxActionsOption = MAX_ACTIONS,
+    db: Annotated[Path, typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).")] = Path("railledger.duckdb"),
+    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive.")] = 30.0,
+) -> None:
+    """Play many games with bots in parallel and store them in the archive as source 'selfplay'.
+
+    Each game is replayed as an ingest replays a record, and stored with its states, events,
+    standings and the bot of every seat; a game already stored by this engine is not played
+    again. Prints the games played, how many replayed with no flag to their result, the action
+    counts, how they ended, and each bot's wins. Exit 1 when any game could not be played or its
+    replay disagrees.
+
+    Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random --rotate
+    """
+    tables = [_seating(title, players, bots, n, rotate) for n in range(games)]
+    run = IngestRun(db, wait=wait, on_wait=lambda busy, seconds: say(err, f"archive {busy.path} is in use; waiting up to {seconds:g} s"))
+    try:
+        with run.archive() as archive:
+            stored = {seed: archive.stored_version(f"selfplay/{game_id(title, seed, seats)}")
+                      for seed, seats in zip(range(first_seed, first_seed + games), tables)}
+    except ArchiveUnavailable as exc:
+        raise _fail(str(exc)) from None
+    todo = [(seed, seats) for seed, seats in zip(range(first_seed, first_seed + games), tables)
+            if stored[seed] is None or stored[seed][1] != engine_version(title)]  # type: ignore[index]
+    started = time.perf_counter()
+    results: list[Simulated] = []
+    outcomes: Counter[str] = Counter({"unchanged": games - len(todo)})
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task(f"playing {title}", total=len(todo))
+        for game in _played(title, todo, workers, max_actions):
+            results.append(game)
+            outcomes[_store(run, game)] += 1
+            progress.advance(task)
+    _summary(title, results, outcomes, time.perf_counter() - started, workers, db)
+    if any(not game.verified for game in results) or outcomes["failed"]:
+        raise typer.Exit(code=1)
+
+
+def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], workers: int, max_actions: int) -> Iterator[Simulated]:
+    """Each game played and replayed, in seed order, in ``workers`` processes (1: in this one)."""
+    args = ([title] * len(todo), [seed for seed, _ in todo], [seats for _, seats in todo], [max_actions] * len(todo))
+    if workers == 1 or len(todo) <= 1:
+        yield from map(simulate_one, *args)
+        return
+    with ProcessPoolExecutor(min(workers, len(todo))) as pool:
+        yield from pool.map(simulate_one, *args)
+
+
+def _store(run: IngestRun, game: Simulated) -> str:
+    """Store one game with its replay; the outcome's name, or "failed"."""
+    if game.played is None:
+        return "failed"
+    try:
+        with run.archive() as archive:
+            outcome = archive.store(game.played.record, origin=f"railledger simulate (seed {game.seed})", replay=game.replay,
+                                    runs=game.runs)
+    except (ArchiveUnavailable, ArchiveError, ValueError) as exc:
+        say(err, f"{game.played.record.key}: not stored: {exc}")
+        return "failed"
+    return outcome.value
+
+
+def _summary(title: str, results: list[Simulated], outcomes: Counter[str], seconds: float, workers: int, db: Path) -> None:
+    played = [g.played for g in results if g.played is not None]
+    stored = ", ".join(f"{outcomes[k]} {k}" for k in ("new", "replaced", "unchanged", "failed"))
+    say(out, f"{title}: {len(results)} game{'' if len(results) == 1 else 's'} played into {db} ({stored})")
+    say(out, f"verified: {sum(g.verified for g in results)} of {len(results)} replayed with no flag to the game's end and result")
+    if played:
+        lengths = [len(p.record.actions) for p in played]
+        ends = Counter(p.end_reason for p in played)
+        say(out, f"actions: mean {statistics.mean(lengths):.0f}, max {max(lengths)}; ended by: "
+                 + ", ".join(f"{reason} ({count})" for reason, count in ends.most_common()))
+        cpu = sum(g.cpu_seconds for g in results)
+        say(out, f"speed: {len(results) / seconds:.2f} games/s with {workers} worker{'s' if workers > 1 else ''}; "
+                 f"{cpu / len(results):.2f} cpu s a game to play ({len(results) / max(cpu, 1e-9):.2f} games per cpu second)")
+        seats: Counter[str] = Counter()
+        wins: Counter[str] = Counter()
+        for game in played:
+            won = winners(game.record)
+            for player in game.record.players:
+                seats[str(player.bot)] += 1
+                wins[str(player.bot)] += player.id in won
+        say(out, "wins: " + ", ".join(f"{bot} {wins[bot]} of {seats[bot]} seats ({wins[bot] / seats[bot]:.0%})" for bot in sorted(seats)))
+    for failed in results:
+        if not failed.verified:
+            say(err, f"seed {failed.seed} ({','.join(failed.bots)}): {failed.error or _disagreement(failed)}")
+
+
+def _seating(title: str, players: int, bots: str, game: int = 0, rotate: bool = False) -> tuple[str, ...]:
+    counts = PLAYER_COUNTS.get(title)
+    if counts is None:
+        raise _fail(f"unknown title {title!r}; the titles are {', '.join(PLAYER_COUNTS)}")
+    if players not in counts:
+        raise _fail(f"{title} is played by {counts_text(counts)} players, not {players}")
+    names = [name.strip() for name in bots.split(",")]
+    unknown = [name for name in names if name not in bot_names()]
+    if unknown:
+        raise _fail(f"no bot {unknown[0]!r}; the bots are {', '.join(bot_names())}")
+    try:
+        return seating(names, players, game, rotate)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _won_by(game: Simulated) -> str:
+    assert game.played is not None
+    record = game.played.record
+    won = winners(record)
+    return ", ".join(f"{p.name} (${(record.result or {})[p.id]:,})" for p in record.players if p.id in won)
+
+
+def _disagreement(game: Simulated) -> str:
+    replay = game.replay
+    if replay is None:
+        return "not replayed"
+    if replay.flags:
+        flag = replay.roots_first()[0]
+        return f"flag at #{flag.index} ({flag.action_id}) {flag.rule}: {flag.message}"
+    if not any(e.kind == "game_end" for e in replay.events):
+        return "the replay does not reach the game's end"
+    return f"the replay's result {replay.result} is not the game's {dict(replay.record.result or {})}"
+
+
+def _fail(message: str) -> typer.Exit:
+    say(err, message)
+    return typer.Exit(code=1)

@@ -1,0 +1,1 @@
+"""Self-play: bots that play whole games by the rules (docs/selfplay.md)."""

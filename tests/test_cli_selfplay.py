@@ -1,0 +1,71 @@
+"""``railledger play`` and ``railledger simulate`` as a user runs them: files, archive, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from ingest.sources import read_record
+from records import Archive
+
+runner = CliRunner()
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+def test_play_writes_the_same_finished_record_for_the_same_seed(tmp_path: Path) -> None:
+    first, again, rln = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.rln"
+    for out in (first, again, rln):
+        result = run("play", "--title", "18MS", "--players", "2", "--seed", "9", "--bots", "greedy,random", "--out", str(out))
+        assert result.exit_code == 0, result.output
+        assert "18MS, 2 players (greedy, random)" in result.output and "ended by" in result.output
+    assert first.read_bytes() == again.read_bytes()
+    raw = json.loads(first.read_text())
+    assert raw["status"] == "finished" and raw["settings"]["seed"] == 9
+    assert [(p["name"], p["bot"]) for p in raw["players"]] == [("greedy 1", "greedy"), ("random 2", "random")]
+    assert read_record(str(rln)) == read_record(str(first))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--title", "18XX", "--players", "3"), "unknown title '18XX'; the titles are"),
+        (("--title", "18MS", "--players", "6"), "18MS is played by"),
+        (("--title", "18MS", "--players", "2", "--bots", "clever"), "no bot 'clever'; the bots are greedy, random"),
+        (("--title", "18MS", "--players", "3", "--bots", "greedy,random"), "give one bot, or one per seat (3), not 2"),
+        (("--title", "18MS", "--players", "2", "--out", "game.txt"), "game.txt: give a .json or .rln file name"),
+        (("--title", "18MS", "--players", "2", "--max-actions", "20"), "no end after 20 actions (the cap)"),
+    ],
+)
+def test_play_refuses_bad_options_in_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    base = {"--seed": "1", "--out": str(tmp_path / "g.json")}
+    given = dict(zip(args[::2], args[1::2]))
+    result = run("play", *(part for key, value in {**base, **given}.items() for part in (key, value)))
+    assert result.exit_code == 1 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_simulate_stores_games_as_selfplay_with_their_bots_and_plays_none_twice(tmp_path: Path) -> None:
+    db = tmp_path / "sim.duckdb"
+    args = ("simulate", "--title", "18MS", "--players", "2", "--games", "3", "--bots", "greedy,random", "--rotate",
+            "--workers", "2", "--db", str(db))
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "3 games played" in result.output and "(3 new, 0 replaced, 0 unchanged, 0 failed)" in result.output
+    assert "verified: 3 of 3" in result.output
+    with Archive.open(db, read_only=True) as archive:
+        games = archive.games()
+        assert set(games["source"]) == {"selfplay"} and games.height == 3
+        bots = sorted(archive.table("seat_bots").select("game_key", "seat", "bot").rows())
+        assert bots == sorted([("selfplay/g18ms-2p-1-greedy.random", 1, "greedy"), ("selfplay/g18ms-2p-1-greedy.random", 2, "random"),
+                               ("selfplay/g18ms-2p-2-random.greedy", 1, "random"), ("selfplay/g18ms-2p-2-random.greedy", 2, "greedy"),
+                               ("selfplay/g18ms-2p-3-greedy.random", 1, "greedy"), ("selfplay/g18ms-2p-3-greedy.random", 2, "random")])
+        assert archive.table("standings").height == 6 and archive.table("runs").height > 0  # the revenue audit
+    again = run(*args)
+    assert again.exit_code == 0 and "0 games played" in again.output and "3 unchanged" in again.output

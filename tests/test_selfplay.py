@@ -1,0 +1,336 @@
+"""Self-play: bots play whole games by the rules, and every game is a record that replays.
+
+A few seeds per title (seconds each); ``make selfplay`` plays a thousand per title.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from ingest import notation
+from ingest.export import read_export
+from ingest.model import Action, Entity, Player
+from ingest.schema import check_record
+from ingest.sources import read_record
+from replay import Game, replay_record
+from replay.steps.routes import check_declared_route
+from replay.routes import build_route
+from selfplay.bots import Bot, bot_named, bot_names
+from selfplay.concrete import bounds, grid, with_amount
+from selfplay.menu import offered
+from selfplay.play import SelfPlayError, game_id, play
+from selfplay.seats import controller
+from selfplay.simulate import Simulated, seating, simulate, winners
+
+TABLES = [
+    ("18MS", 1, ("greedy", "random", "greedy")),
+    ("18MS", 6, ("random", "random")),
+    ("18Texas", 1, ("greedy", "random", "random", "greedy")),
+    ("18Texas", 2, ("greedy", "greedy", "greedy")),
+    ("The Old Prince 1871", 1, ("greedy", "random", "greedy")),
+    ("The Old Prince 1871", 2, ("random", "random", "random", "random")),
+]
+"""(title, seed, bots per seat): every title, both bots, the smallest and largest tables."""
+
+
+@pytest.fixture(scope="module", params=TABLES, ids=[f"{t}-{s}-{'.'.join(b)}" for t, s, b in TABLES])
+def game(request: pytest.FixtureRequest) -> Simulated:
+    title, seed, bots = request.param
+    return simulate(title, seed, bots)
+
+
+def test_a_game_is_played_to_its_own_end_and_replays_to_its_result(game: Simulated) -> None:
+    assert game.error is None and game.played is not None
+    record = game.played.record
+    assert record.status == "finished" and record.source == "selfplay"
+    replay = game.replay
+    assert replay.flags == [], replay.roots_first()[:1]
+    ends = [e for e in replay.events if e.kind == "game_end"]
+    assert len(ends) == 1 and ends[0].subject == game.played.end_reason
+    assert replay.result == dict(record.result or {}) and game.verified
+    assert [p.bot for p in record.players] == list(game.bots)
+
+
+def test_the_record_is_an_18xx_games_game_in_its_own_shapes(game: Simulated) -> None:
+    export = json.loads(json.dumps(game.played.export))  # what the file holds
+    assert export["id"] == game_id(game.title, game.seed, game.bots) and export["title"] == game.title
+    assert export["settings"] == {"seed": game.seed, "optional_rules": []}
+    assert export["status"] == "finished" and export["result"] == {str(k): v for k, v in game.played.record.result.items()}
+    assert [p["id"] for p in export["players"]] == list(range(1, len(game.bots) + 1))
+    assert [a["id"] for a in export["actions"]] == list(range(1, len(export["actions"]) + 1))
+    assert not any("auto_actions" in a or "price_range" in a or "choice_range" in a for a in export["actions"])
+    runs = [a for a in export["actions"] if a["type"] == "run_routes" and a["routes"]]
+    assert runs, "some company ran"
+    for run in runs:
+        for route in run["routes"]:
+            assert set(route) == {"train", "connections", "hexes", "revenue", "revenue_str", "nodes"}
+            assert route["revenue_str"].startswith("-".join(route["hexes"]))
+    check_record(game.played.record)  # the input schema every ingested record meets
+    assert read_export(export) == game.played.record
+    assert notation.read(notation.write(game.played.record)) == game.played.record
+
+
+def test_declared_routes_are_what_the_engine_computes() -> None:
+    """Every run of a game replayed to just before it: each declared route, read by the engine,
+    has the declared revenue, stops, nodes and text (the check the replay makes, made here on
+    the export's own routes, revenue_str included)."""
+    played = play("18MS", 3, [bot_named("greedy")] * 3)
+    game = Game.start("18MS", played.record.players, seed=3)
+    checked = 0
+    for raw, action in zip(played.export["actions"], played.record.actions):
+        if raw["type"] == "run_routes":
+            for route in raw["routes"]:
+                check_declared_route(game, raw["entity"], build_route(game, raw["entity"], route), route)
+                checked += 1
+        game.process(action)
+    assert checked > 10
+
+
+def test_the_same_seed_plays_the_same_game_and_another_seed_another() -> None:
+    bots = ("greedy", "random", "random")
+    first, again, other = simulate("18MS", 4, bots), simulate("18MS", 4, bots), simulate("18MS", 5, bots)
+    assert first.played is not None and again.played is not None and other.played is not None
+    assert first.played.export == again.played.export
+    assert first.played.record.actions != other.played.record.actions
+
+
+class Cheat(Bot):
+    """Plays an action nobody offered it."""
+
+    name = "cheat"
+
+    def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
+        return dataclasses.replace(legal[0], type="bankrupt", fields={})
+
+
+def test_the_action_cap_is_a_clear_error() -> None:
+    with pytest.raises(SelfPlayError, match=r"^g18ms-2p-1-random.random: no end after 12 actions \(the cap\); the game is at SR 1$"):
+        play("18MS", 1, [bot_named("random")] * 2, max_actions=12)
+
+
+def test_an_illegal_choice_is_an_error_naming_the_bot_and_seat() -> None:
+    with pytest.raises(SelfPlayError, match=r"bot cheat \(seat \d\) chose an illegal action 1 \(18MS/"):
+        play("18MS", 1, [Cheat()] * 2)
+
+
+def test_the_built_in_bots_are_known_by_name() -> None:
+    assert bot_names() == ["greedy", "random"]
+    assert type(bot_named("greedy")).name == "greedy"
+    with pytest.raises(KeyError, match="no bot 'clever'; the bots are greedy, random"):
+        bot_named("clever")
+
+
+def test_seats_take_one_bot_each_or_one_for_all_and_rotate() -> None:
+    assert seating(["greedy"], 3) == ("greedy", "greedy", "greedy")
+    assert seating(["a", "b", "c"], 3, game=1, rotate=True) == ("b", "c", "a")
+    assert seating(["a", "b", "c"], 3, game=1) == ("a", "b", "c")
+    with pytest.raises(ValueError, match="one per seat"):
+        seating(["a", "b"], 3)
+
+
+def test_the_menu_with_every_hex_is_exactly_the_legal_actions() -> None:
+    """A bot asking for lays on every hex gets ``legal_actions()`` itself, at every position of a
+    game (tile lays, privates, runs, trains, stock rounds)."""
+    played = play("18MS", 3, [bot_named("random")] * 3)
+    game = Game.start("18MS", played.record.players, seed=3)
+    lays = 0
+    for action in played.record.actions:
+        listed = offered(game, list)
+        assert listed == list(game.legal_actions())
+        lays += sum(a.type == "lay_tile" for a in listed)
+        game.process(action)
+    assert lays > 100
+
+
+def test_a_bot_asking_for_few_hexes_gets_lays_only_there_and_all_of_them() -> None:
+    played = play("18MS", 2, [bot_named("greedy")] * 2)
+    game = Game.start("18MS", played.record.players, seed=2)
+    compared = 0
+    for action in played.record.actions:
+        everything = list(game.legal_actions())
+        hexes = sorted({str(a.fields["hex"]) for a in everything if a.type == "lay_tile" and a.entity.kind == "corporation"})
+        if hexes:
+            few = hexes[::2]
+            listed = offered(game, lambda reachable: [h for h in reachable if h in few])
+            assert [a for a in listed if a.type == "lay_tile" and a.entity.kind == "corporation"] == [
+                a for a in everything if a.type == "lay_tile" and a.entity.kind == "corporation" and a.fields["hex"] in few]
+            assert [a for a in listed if a.type != "lay_tile"] == [a for a in everything if a.type != "lay_tile"]
+            compared += 1
+        game.process(action)
+    assert compared > 5
+
+
+def test_a_free_amount_is_chosen_on_the_grid_the_engine_accepts() -> None:
+    """18Texas's auction: a bid's range says $80 up to the player's cash; only multiples of $5
+    are bids, which the grid finds by asking the engine."""
+    game = Game.start("18Texas", [Player(1, "a"), Player(2, "b"), Player(3, "c")], seed=1)
+    bid = next(a for a in game.legal_actions() if a.type == "bid")
+    low, high = bounds(bid)  # type: ignore[misc]
+    assert low < high and grid(game, bid) == 5
+    assert game.is_legal(with_amount(bid, low + 5)) and not game.is_legal(with_amount(bid, low + 1))
+    with pytest.raises(ValueError, match="outside"):
+        with_amount(bid, high + 5)
+
+
+def test_the_union_bank_is_decided_by_its_owner() -> None:
+    """1871's Union Bank holds shares and may preside a company; whoever owns its private decides
+    for it, so every action of a game has a seated player behind it."""
+    played = play("The Old Prince 1871", 13, [bot_named("random")] * 3)
+    game = Game.start("The Old Prince 1871", played.record.players, seed=13)
+    bank_buys = 0
+    for action in played.record.actions:
+        owner = game.companies["UB"].owner
+        assert controller(game, Entity("player", -1)) == (owner if owner in game.order else None)
+        assert controller(game, action.entity) in game.order
+        bank_buys += action.fields.get("purchase_for") == -1
+        game.process(action)
+    assert bank_buys > 0
+
+
+def test_a_game_replays_with_no_flag_from_its_file(tmp_path: Path) -> None:
+    """The written record read back by the ordinary readers replays to the same result."""
+    played = play("18Texas", 4, [bot_named("greedy"), bot_named("random"), bot_named("random")])
+    for path, text in ((tmp_path / "g.json", json.dumps(played.export)), (tmp_path / "g.rln", notation.write(played.record))):
+        path.write_text(text)
+        record = read_record(str(path))
+        outcome = replay_record(record, keep_going=True)
+        assert outcome.matches_record and not outcome.flags and record.players[0].bot == "greedy"
+
+
+def test_winners_are_the_highest_values_and_all_of_a_tie(game: Simulated) -> None:
+    record = game.played.record
+    best = max(record.result.values())
+    assert winners(record) == {pid for pid, value in record.result.items() if value == best}
+    tied = dataclasses.replace(record, result={pid: 100 for pid in record.result})
+    assert winners(tied) == set(record.result) and winners(dataclasses.replace(record, result=None)) == set()
+
+
+def test_after_a_presidents_sale_a_train_of_another_company_costs_what_the_sale_needed() -> None:
+    """Found by the bots, refused by 18xx.games: in 18MS WRA (two 5 trains, $14) bought a 4+
+    from Fr for $10 after its president sold 40% of WRA at $45 a share. Having sold, he may not
+    have sold more than the price needed: the price is at least both purses less one share
+    plus $1 ($14 + $356 - $45 + 1 = $326), above any price WRA may pay, so no train of another
+    company is offered and the recorded purchase (the record's last action) is refused."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-sale-then-cheap-train.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, purchase = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.turn.emergency_sale_price == 45 and (game.cash("WRA"), game.cash(4)) == (14, 356)
+    assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
+    assert not game.is_legal(purchase)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(210, "18MS/4-cash")]
+    assert "the least it may pay ($326) is more than the most ($14" in replay.flags[0].message
+
+
+def test_a_bank_broken_once_ends_the_set_though_a_purchase_refills_it() -> None:
+    """Found by the bots, refused by 18xx.games: in 18Texas MP's payout took the bank below zero
+    in the last OR of a set, and SAA's $800 train later in that OR put it back above. The bank
+    is broken once it ran out, so the game ends with that set; the player's pass that followed
+    (in a stock round railledger had started) is refused as the game is over."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18texas-bank-broken-then-refilled.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    for action in record.actions[:781]:
+        game.process(action)
+    assert game.bank >= 0 and not game.bank_broken
+    game.process(record.actions[781])  # MP pays out
+    assert game.bank < 0 and game.bank_broken
+    for action in record.actions[782:795]:  # ... SAA buys an 8 from the bank
+        game.process(action)
+    assert game.bank >= 0 and game.bank_broken and not game.finished
+    game.process(record.actions[795])  # SAA's pass ends OR 31.3, the set's last
+    assert game.finished and game.end_reason == "end of OR 31.3"
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(796, "18Texas/13-game-over")]
+
+
+def test_a_player_over_the_certificate_limit_is_offered_sales_only() -> None:
+    """Found by the bots: 1871's stock turn offered a pass (and purchases) to a player over the
+    certificate limit, which is_legal then refused (he must sell). Every such position of a game
+    that has them offers sales and nothing else."""
+    played = play("The Old Prince 1871", 300011, [bot_named(b) for b in ("greedy", "random", "greedy")])
+    game = Game.start(played.record.title, played.record.players, seed=played.record.seed)
+    over = 0
+    for action in played.record.actions:
+        step = game.round.active_step()
+        current = game.round.current
+        if step is not None and hasattr(step, "must_sell") and current is not None and current.kind == "player" \
+                and step.must_sell(current.id):
+            over += 1
+            assert {a.type for a in game.legal_actions()} == {"sell_shares"}
+        game.process(action)
+    assert over > 0
+
+
+@pytest.mark.parametrize("name", ["18texas-teleport-after-a-yellow.rln", "18texas-teleport-on-blank-after-a-yellow.rln"])
+def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow(name: str) -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot lay an upgrade now"): in 18Texas a
+    company laid a yellow tile, then the NOPR teleported the green 511 onto J5 as its second
+    lay (on a blank J5 too: green on blank is an upgrade). The teleport counts as the
+    company's tile lay, and a second lay may not be an upgrade, so it is neither offered nor
+    accepted."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / name).read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, teleport = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.turn.lays == 1 and not game.round.turn.upgraded
+    assert not [a for a in game.legal_actions() if a.type == "lay_tile" and a.entity.kind == "company"]
+    assert not game.is_legal(teleport)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(len(before), "18Texas/12.2-tile-two-yellow")]
+
+
+def test_an_1871_president_sells_each_companys_shares_once_for_a_train() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot sell shares of MR", MUST_SELL_IN_BLOCKS):
+    Gt's president sold 20% of MR to pay for a train, then MR's president's certificate in a
+    second sale. Each company's shares go in one block, so no second sale of MR is offered."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "1871-two-sales-of-one-company.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, second = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.turn.emergency_sold == ["MR"]
+    sales = [a for a in game.legal_actions() if a.type == "sell_shares"]
+    assert not [a for a in sales if game.shares[str(a.fields["shares"][0])].corporation == "MR"]
+    assert not game.is_legal(second)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(429, "The Old Prince 1871/emergency-sale")]
+
+
+def test_a_president_in_debt_lowers_what_may_be_paid_for_another_companys_train() -> None:
+    """Found by the bots, refused by 18xx.games: in 18MS Fr ($43) bought WRA's 5 train for $1
+    while its president owed $111 (an 18MS loan). What may be paid is at most what both hold,
+    -$68 here, so no train of another company is offered and the purchase is refused."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-president-in-debt.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, purchase = record.actions
+    for action in before:
+        game.process(action)
+    assert (game.cash("Fr"), game.cash(game.president("Fr"))) == (43, -111)
+    assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(128, "18MS/4-cash")]
+
+
+def test_the_peir_waits_for_its_pass_after_buying_another_companys_train() -> None:
+    """Found by the bots, refused by 18xx.games ("Blocking step Buy Trains cannot process"):
+    the PEIR bought its one bank train of the OR and then MR's 2H; railledger ended its turn,
+    18xx.games keeps the step open (it asks the bank's depot, not the PEIR's limit), so the next
+    player's stock purchase came while the PEIR still had to pass."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "1871-peir-buys-from-another.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, purchase = record.actions
+    for action in before:
+        game.process(action)
+    assert game.round.label == "OR 1.1" and game.round.current == Entity("corporation", "PEIR")
+    assert Action("pass", Entity("corporation", "PEIR"), 0) in game.legal_actions()
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(35, "The Old Prince 1871/4-action-type")]

@@ -73,6 +73,7 @@ ORDER BY g.title
 FACTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "key": pl.Utf8,
     "title": pl.Utf8,
+    "source": pl.Utf8,
     "source_id": pl.Utf8,
     "created": pl.Utf8,
     "duration": pl.Int64,
@@ -96,7 +97,7 @@ operated AS (
     SELECT game_key, count(DISTINCT round) FILTER (WHERE starts_with(round, 'OR ')) AS operating_rounds
     FROM steps GROUP BY game_key),
 ended AS (SELECT game_key, arg_min(subject, ordinal) AS end_reason FROM events WHERE kind = 'game_end' GROUP BY game_key)
-SELECT g.key, g.title, g.source_id, g.created, g.duration, g.status,
+SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
        g.replay_matches,
        coalesce(seated.players, 0) AS players,

@@ -34,14 +34,14 @@ LATER = {**NAMES, 4: "Diana"}
 def game(game_id: str, values: dict[int, int], title: str = "18MS", created: str = "2024-01-01",
          status: str = "finished", recorded: dict[int, int] | None = None, flagged: bool = False,
          end: str | None = "end of OR 10", end_game_action: bool = False,
-         names: dict[int, str] | None = None, duration: int | None = None) -> tuple[Record, Replay]:
+         names: dict[int, str] | None = None, duration: int | None = None, source: str = "test") -> tuple[Record, Replay]:
     """A game whose replay ends with ``values``; the record holds ``recorded`` (default: the same
     values, so the replay matches it)."""
     seated = [Player(pid, (names or NAMES)[pid]) for pid in values]
     actions = [Action("pass", Entity("player", seated[0].id), id=1)]
     if end_game_action:
         actions.append(Action("end_game", Entity("player", seated[0].id), id=2))
-    record = Record(title=title, game_id=game_id, source="test", players=tuple(seated), actions=tuple(actions),
+    record = Record(title=title, game_id=game_id, source=source, players=tuple(seated), actions=tuple(actions),
                     status=status, result=values if recorded is None else recorded, created=created,
                     duration=duration)
     snapshot = Snapshot("OR 1.1", "2", tuple((p.id, PlayerView(values[p.id], (), values[p.id])) for p in seated), ())
@@ -67,6 +67,7 @@ LEFT_OUT = [
     game("no-result", {1: 100, 2: 900}, recorded={}, created="2024-02-01"),
     game("mismatch", {1: 100, 2: 900}, recorded={1: 100, 2: 800}, created="2024-02-01"),
     game("flagged", {1: 100, 2: 900}, flagged=True, created="2024-02-01"),
+    game("bots", {5: 100, 6: 900}, created="2024-02-01", source="selfplay", names={5: "random", 6: "greedy"}),  # ratings are of people
 ]
 # Games the players ended by hand: by an end_game action, and by the engine's end reason alone.
 BY_HAND = [
@@ -178,7 +179,7 @@ def test_a_players_games_include_those_that_do_not_count(archive: Archive) -> No
 def test_title_statistics_over_the_games_that_count(archive: Archive) -> None:
     stats = title_statistics(archive)
     summary = {row["title"]: row for row in stats.summary.iter_rows(named=True)}
-    assert (summary["18MS"]["archived"], summary["18MS"]["counted"], summary["18MS"]["players"]) == (8, 3, 4)
+    assert (summary["18MS"]["archived"], summary["18MS"]["counted"], summary["18MS"]["players"]) == (9, 3, 4)
     assert (summary["18Texas"]["archived"], summary["18Texas"]["counted"]) == (3, 1)
     assert summary["18MS"]["actions"] == 1.0
     # the hours of m1 and m2 only: m3 was not timed, the active game's 100 hours do not count

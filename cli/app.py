@@ -29,6 +29,7 @@ from cli.crosscheck import crosscheck
 from cli.legal import legal
 from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption
 from cli.options import fail as _fail
+from cli.options import write_document
 from cli.ratings import ratings
 from cli.options import reading as _reading
 from cli.options import waiting as _waiting
@@ -648,18 +649,7 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
                  f"note: {record.key} was stored without its text")
         say(err, "note: this export is written from the canonical record (no undo history)")
         text = json.dumps(write_export(record), indent=1) + "\n"
-    _write_text(text, output)
-
-
-def _write_text(text: str, output: Path | None) -> None:
-    """Write a command's document to ``output``, or to stdout without one; a failure is one line."""
-    if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise _fail(f"{output}: cannot write: {exc.strerror or exc}") from None
+    write_document(text, output)
 
 
 def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:

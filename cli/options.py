@@ -3,6 +3,7 @@ line (and exit 1) for any failure."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +32,18 @@ err = Console(stderr=True)
 def fail(message: str) -> typer.Exit:
     say(err, message)
     return typer.Exit(code=1)
+
+
+def write_document(text: str, output: Path | None) -> None:
+    """Write a command's document to ``output``, or to stdout without one (or with ``-``); a
+    failure is one line."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"{output}: cannot write: {exc.strerror or exc}") from None
 
 
 def waiting(busy: ArchiveBusy, wait: float) -> None:

@@ -7,7 +7,6 @@ archive alone: its record, the text it was read from and its stored revenue audi
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -15,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from analytics.report import GameReport, audited_shortfalls, build_report, stored_shortfalls
-from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading
+from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading, write_document
 from cli.report_pages import markdown, page
 from ingest.sources import DEFAULT_MAX_SIZE, load
 from replay import engine_version, replay_record
@@ -47,13 +46,7 @@ def report(
     """
     found = _from_file(game) if game == "-" or Path(game).exists() else _from_archive(game, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)
-    if output is None:
-        sys.stdout.write(text)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise fail(f"{output}: cannot write: {exc.strerror or exc}") from None
+    write_document(text, output)
 
 
 def _from_file(name: str) -> GameReport:

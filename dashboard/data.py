@@ -126,6 +126,9 @@ def market(title: str) -> pl.DataFrame:
 INCLUDE_ALL = "Include games that are not valid"
 """The switch on the statistics pages that counts every replayed game, not only valid ones."""
 
+MANUAL_ENDS = "Count games the players ended by hand"
+"""The Players and Titles pages' switch: such games stopped wherever the players chose."""
+
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, str]:

@@ -30,7 +30,7 @@ RATING_COLUMNS = {
 
 st.title("Players")
 db = data.db_path()
-manual_ends = st.toggle("Count games the players ended by hand", value=False,
+manual_ends = st.toggle(data.MANUAL_ENDS, value=False,
                         help="Such games stopped wherever the players chose, so their final values say less.")
 rated = data.load(data.player_ratings, db, manual_ends)
 if rated.table.is_empty():

@@ -14,7 +14,7 @@ LEADERS = 10
 
 st.title("Titles")
 db = data.db_path()
-manual_ends = st.toggle("Count games the players ended by hand", value=False,
+manual_ends = st.toggle(data.MANUAL_ENDS, value=False,
                         help="Such games stopped wherever the players chose, so their lengths and values say less.")
 stats = data.load(data.titles, db, manual_ends)
 if stats.summary.is_empty():

@@ -12,6 +12,7 @@ from ingest import notation
 from ingest.export import read_export
 from ingest.model import Action, Entity
 from replay import Game, IllegalAction, replay_record
+from replay.titles.g1871.operating import Bankrupt1871
 from tests.conftest import fixture_params
 from tests.mutations import assert_flagged, corp, distinct_rules, game_until, illegal_at, mutation_params, player
 
@@ -319,3 +320,18 @@ def test_a_union_bank_president_pays_what_it_can_and_its_owner_the_rest() -> Non
         game.players[-1].cash, game.players["Ada"].cash = 20, 100
     game.process(record.actions[index])  # a 2H at $80: C $50, the Union Bank $20, Ada $10
     assert (game.cash("C"), game.cash(-1), game.cash("Ada")) == (0, 0, 90)
+
+
+def test_a_bankrupt_president_raises_nothing_more_from_a_company_he_sold_for_the_purchase() -> None:
+    """REF MUST_SELL_IN_BLOCKS holds for a bankruptcy too: what the president may still raise, and
+    what he sells on going bankrupt, leave out a company he already sold shares of for this purchase."""
+    game, _, _ = game_until(SHORT, "520")
+    step = next(s for s in game.round.steps if isinstance(s, Bankrupt1871))
+    before = step.buying_power("Brunel")
+    held = game.percent("Brunel", "C")
+    with game.changing():  # edited by hand: Brunel sold C shares for C's train already
+        game.round.turn.emergency_sold.append("C")
+    assert before - step.buying_power("Brunel") == game.share_price("C")  # the 10% C he could have sold
+    with game.changing():
+        step.liquidate("Brunel")
+    assert game.percent("Brunel", "C") == held

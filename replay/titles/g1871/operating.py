@@ -278,6 +278,8 @@ class BuyTrain1871(BuyTrain):
 
 
 class Bankrupt1871(Bankrupt):
+    sell_in_blocks = True  # what the president may still raise: not a company he sold for this purchase
+
     def president(self) -> PlayerId | None:
         return title_of(self.game).acting_president(self.game, self.corporation)
 
@@ -290,7 +292,8 @@ class Bankrupt1871(Bankrupt):
 
     def liquidate(self, president: PlayerId) -> None:
         """8.1 / REF: the bankrupt player sells what he may (one sale per company, up to 30%,
-        never a president's certificate nobody can take)."""
+        never a president's certificate nobody can take), under the rules of the sales he made
+        for this purchase: not a company he sold already, not the presidency of his company."""
         game = self.game
         for sym in sorted({s.corporation for s in game.shares.values() if s.owner == president}):
             corp = game.corporations[sym]
@@ -299,8 +302,11 @@ class Bankrupt1871(Bankrupt):
             limit = game.title.turn_sell_limit or 100
             room = min(limit, game.title.market_pool_max - game.percent(MARKET, sym))
             plain = [s for s in game.held(president, sym) if not s.president][: room // 10]
-            if plain:
-                sell_to_market(game, president, plain, sum(s.percent for s in plain))
+            allowed = (plain[:n] for n in range(len(plain), 0, -1))
+            bundle = next((b for b in allowed if self.emergency_sale_problem(
+                president, b, sum(s.percent for s in b), needed_check=False) is None), None)
+            if bundle is not None:
+                sell_to_market(game, president, bundle, sum(s.percent for s in bundle))
 
 
 def treasury_issue(game: GameState, corp: str, cheapest: int | None) -> tuple[list[Share], int] | None:

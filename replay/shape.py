@@ -26,10 +26,10 @@ def check_shape(action: Action) -> None:
         raise Violation("action-type", f"{action.type} is not an action railledger knows")
     if action.is_program:
         return  # the server's automation settings: their effects are the auto actions that follow
-    for name, kind in spec.kinds.items():
-        if name not in action.fields or kind is Kind.ENTITY:
+    for name, value in action.fields.items():
+        kind = spec.kinds.get(name)
+        if kind is None or kind is Kind.ENTITY:
             continue
-        value = action.fields[name]
         if value is None and name not in spec.required:
             continue
         if not _fits(kind, value):

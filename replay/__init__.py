@@ -5,7 +5,7 @@ from replay.game import Game
 from replay.replayer import Flag, Replay, replay_record
 from replay.titles import title_named
 
-ENGINE_VERSION = "steps-5"
+ENGINE_VERSION = "steps-6"
 """The shared engine's version: changes whenever a replay of any title's record could give
 different rows (the generic steps, rounds or state changed)."""
 

@@ -67,7 +67,15 @@ def _kind(action: Action) -> str:
     return action.type
 
 
+FORCED = frozenset({"bankrupt", "sell_shares"})
+"""What is offered when a company must buy a train it cannot pay for: its president's sales and
+bankruptcy. 18xx.games lets a company short of the cheapest bank train declare bankruptcy at any
+moment of its turn, so the bot does it only then, or the game would end long before its time."""
+
+
 def _weight(kind: str, kinds: list[str]) -> float:
+    if kind == "bankrupt" and not set(kinds) <= FORCED:
+        return 0.0
     if kind == "pass":
         beside = [PASS_BESIDE[k.split("/")[0]] for k in kinds if k.split("/")[0] in PASS_BESIDE]
         return max(beside) if beside else 1.0

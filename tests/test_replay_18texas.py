@@ -175,3 +175,17 @@ def test_a_company_may_go_bankrupt_with_no_train_due() -> None:
             if share.owner == president and not share.president:
                 share.owner = "ipo"
     assert game.is_legal(Action("bankrupt", Entity("corporation", "MP"), 240, 0, {}))
+
+
+def test_bankruptcy_before_the_train_step_counts_and_sells_no_shares() -> None:
+    """18xx.games counts a president's shares as money for a bankruptcy, and sells them on it,
+    only while the train step lets him sell: declared in the track step, cash alone counts."""
+    game, _, index = game_until(SHORT, "450")  # MP's track step; Ada holds MP 40% and SAA 10%
+    step = next(s for s in game.round.steps if type(s).__name__ == "Bankrupt")
+    cheapest = step.cheapest_depot_price()
+    assert cheapest is not None
+    with game.changing():  # edited by hand: MP is broke and Ada a dollar short of the cheapest train
+        game.corporations["MP"].cash = 0
+        game.players["Ada"].cash = cheapest - 1
+    game.process(Action("bankrupt", Entity("corporation", "MP"), 450, 0, {}))
+    assert game.finished and game.percent("Ada", "SAA") == 10 and game.percent("Ada", "MP") == 40

@@ -443,10 +443,16 @@ class Bankrupt(BuyTrain):
     can_pass = False
     blocks = False
 
+    def selling_now(self) -> bool:
+        """Whether the step under way lets the president sell shares for a train: 18xx.games
+        counts shares as money for a bankruptcy, and sells them on it, only then (a company that
+        declares it before its train step goes bankrupt with its president's cash alone)."""
+        return isinstance(self.round.active_step(), BuyTrain)
+
     def buying_power(self, president: PlayerId) -> int:
         game = self.game
         raised = 0
-        for sym in game.corporations:
+        for sym in game.corporations if self.selling_now() else ():
             best = [percent for shares, percent in sale_bundles(game, president, sym)
                     if self.emergency_sale_problem(president, shares, percent, needed_check=False) is None]
             if best:
@@ -476,7 +482,8 @@ class Bankrupt(BuyTrain):
         assert president is not None
         yield
         game.note("bankruptcy", self.corporation, detail=president)
-        self.liquidate(president)
+        if self.selling_now():
+            self.liquidate(president)
         game.title.on_bankruptcy(game, president)
         game.pay(president, None, game.cash(president))
         game.end_game("bankruptcy")

@@ -335,3 +335,40 @@ def test_a_bankrupt_president_raises_nothing_more_from_a_company_he_sold_for_the
     with game.changing():
         step.liquidate("Brunel")
     assert game.percent("Brunel", "C") == held
+
+
+def union_bank_par(owner: str) -> Action:
+    return Action("par", player(owner), 670, 0, {"corporation": "So", "share_price": "58,6,1", "purchase_for": -1,
+                                                 "purchase_for_type": "player", "borrow_from": owner,
+                                                 "borrow_from_type": "player"})
+
+
+def test_the_union_bank_starts_a_company_only_when_its_owner_could() -> None:
+    """18xx.games offers a start, also one for the Union Bank, only to a player who could start a
+    company himself (a bot's game started one for the bank with its owner penniless)."""
+    game, _, _ = game_until(SHORT, "670")  # Brunel's turn; So may be started
+    with game.changing():  # edited by hand: Brunel owns the Union Bank, which has the money
+        game.companies["UB"].owner = "Brunel"
+        game.round.union_bank_acted = False
+        game.players[-1].cash = 500
+    assert game.is_legal(union_bank_par("Brunel"))
+    with game.changing():
+        game.players["Brunel"].cash = 0
+    with pytest.raises(IllegalAction) as caught:
+        game.check(union_bank_par("Brunel"))
+    assert caught.value.rule_id == f"{T}/6.8-union-bank"
+
+
+def test_the_union_bank_owner_keeps_his_turn_while_the_bank_could_buy() -> None:
+    """18xx.games counts the Union Bank's cash in its owner's purchases even after the bank bought
+    this round, so the turn waits for his pass though he cannot pay for anything himself."""
+    game, _, _ = game_until(SHORT, "680")  # Ada's turn; the Union Bank bought Gt_2 at 640
+    with game.changing():  # edited by hand: Ada is penniless with nothing to sell, the bank is rich
+        game.players["Ada"].cash = 0
+        game.players[-1].cash = 500
+        for share in [s for s in game.shares.values() if s.owner == "Ada" and s.corporation in ("Gt", "C")]:
+            game.move_share(share.id, "Cugnot")
+    offered = list(game.legal_actions())
+    assert game.round.current == player("Ada")
+    assert not [a for a in offered if a.type == "buy_shares" and a.entity == player("Ada")]
+    assert game.is_legal(Action("pass", player("Ada"), 680, 0, {}))

@@ -317,9 +317,11 @@ class BuySellParSplit(BuySellParShares):
         it, an exchange still open (18xx.games keeps the turn waiting for it), and splits."""
         checks = super().kind_checks(pid)
         buys, pars = checks["buy_shares"], checks["par"]
-        bank = self.may_act_for_bank(pid)
-        checks["buy_shares"] = lambda: buys() or (bank and any(True for _ in self.buys(UNION_BANK, pid))) or self.can_exchange(pid)
-        checks["par"] = lambda: pars() or (bank and any(True for _ in self.pars(UNION_BANK, pid)))
+        # 18xx.games counts the Union Bank's cash in its owner's purchases even after the bank has
+        # bought this round: the turn then waits for the owner, who may only pass
+        owner = self.game.companies[title_of(self.game).union_bank_private].owner == pid
+        checks["buy_shares"] = lambda: buys() or (owner and any(True for _ in self.buys(UNION_BANK, pid))) or self.can_exchange(pid)
+        checks["par"] = pars  # the Union Bank starts a company only when its owner could (see do_par)
         checks["split"] = lambda: bool(self.splits(pid))
         return checks
 
@@ -347,7 +349,7 @@ class BuySellParSplit(BuySellParShares):
             for share in self.buys(UNION_BANK, pid):
                 yield make_action("buy_shares", current, shares=[share.id], percent=share.percent,
                                   purchase_for=UNION_BANK, purchase_for_type="player", **lending)
-            for sym, cell in self.pars(UNION_BANK, pid):
+            for sym, cell in self.pars(UNION_BANK, pid) if self.may_start_any(pid) else ():
                 yield make_action("par", current, corporation=sym, share_price=f"{cell.price},{cell.row},{cell.column}",
                                   purchase_for=UNION_BANK, purchase_for_type="player", **lending)
         for sym in self.splits(pid):
@@ -451,6 +453,11 @@ class BuySellParSplit(BuySellParShares):
                 if self.funds(pid, acting) >= 2 * price:
                     yield sym, self.title.start_cell(self.game, price)
 
+    def may_start_any(self, pid: PlayerId) -> bool:
+        """Whether the player could start a company himself. 18xx.games offers a start only then,
+        also one for the Union Bank (its par is a choice of the player's own turn)."""
+        return any(True for _ in self.pars(pid))
+
     def start_problem(self, buyer: PlayerId, player: PlayerId, sym: str) -> Violation | None:
         game = self.game
         if sym not in self.title.state(game).peir_companies or game.corporations[sym].par_price is not None:
@@ -474,6 +481,8 @@ class BuySellParSplit(BuySellParShares):
         problem = self.start_problem(buyer, pid, sym)
         if problem is not None:
             raise problem
+        if buyer == UNION_BANK and not self.may_start_any(pid):
+            raise Violation("union-bank", f"{game.player_name(pid)} could not start a company himself, so he cannot start one for the Union Bank (18xx.games)")
         price, row, column = parse_share_price(action.fields.get("share_price"))
         cell = game.market.cell(row, column)
         if cell is None or cell.price != price or price not in self.title.start_prices(game):

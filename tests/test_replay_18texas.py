@@ -189,3 +189,17 @@ def test_bankruptcy_before_the_train_step_counts_and_sells_no_shares() -> None:
         game.players["Ada"].cash = cheapest - 1
     game.process(Action("bankrupt", Entity("corporation", "MP"), 450, 0, {}))
     assert game.finished and game.percent("Ada", "SAA") == 10 and game.percent("Ada", "MP") == 40
+
+
+def test_a_teleport_station_is_offered_only_in_the_turn_of_the_teleport() -> None:
+    """A private's teleport lay made after the station step's place in a turn (during the run)
+    leaves no station waiting in the next company's turn, as 18xx.games decided."""
+    game, record, index = game_until(SHORT, "430")  # T&P's last step; MP operates next
+    with game.changing():  # edited by hand: the GRRRC teleported after T&P's station steps
+        game.title.state(game).teleported = "GRRRC"  # type: ignore[attr-defined]
+        next(s for s in game.round.steps if s.name == "teleport station").passed = True
+    for action in record.actions[index:]:
+        game.process(action)  # the rest of T&P's turn and MP's first actions stay legal
+        if action.entity.id == "MP":
+            break
+    assert game.title.state(game).teleported is None  # type: ignore[attr-defined]

@@ -36,6 +36,7 @@ class TexasState(TitleState):
 
 class EighteenTexas(Title):
     name = "18Texas"
+    revision = 2  # 2: a teleport station only in the turn of the teleport
     package = "g18texas"
     home_token_at_float = True
     ipo_at_market_price = True

@@ -212,6 +212,12 @@ class TeleportToken(Tokening):
     def skip(self) -> None:
         """Not passed: it wakes after a teleport."""
 
+    def setup(self) -> None:
+        """A teleport's station belongs to the turn it was laid in: one laid after this step's
+        place in the turn (a private's lay during the run) offers no station in the next turn
+        (18xx.games refused a bots' game that placed or passed it then)."""
+        title_of(self.game).state(self.game).teleported = None
+
     def legal(self) -> Iterator[Action]:
         actor = self.actor()
         if actor is None:

@@ -18,6 +18,7 @@ grows, so an arm no train could still run is abandoned at once; nothing else is 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from replay.optimizer.model import Connection, Node, Position, Train
@@ -102,6 +103,18 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
         lower = {i for i, r in station_rank.items() if r < rank}
         start_town = 1 if is_town[start] else 0
 
+        def extensions(node: int, used: int, visited: set[int], count: int, non_towns: int,
+                       crossed: int) -> Iterator[tuple[int, int, int, Step, int, int, int]]:
+            """The connections out of ``node`` an arm may take next (no track used twice, no stop
+            visited, no lower-ranked station, still within some train's reach), with the arm's
+            stop, non-town and edge counts after it."""
+            for number, other, mask, sides, connection in adjacency[node]:
+                if mask & used or other in visited or other in lower:
+                    continue
+                c, n, x = count + 1, non_towns + (0 if is_town[other] else 1), crossed + sides
+                if alive(c, n, x):
+                    yield number, other, mask, connection, c, n, x
+
         def backward(node: int, used: int, visited: set[int], arm: list[tuple[int, int, Step]],
                      forward_arm: list[tuple[int, int, Step]], first_forward: int,
                      count: int, non_towns: int, crossed: int, money: int) -> None:
@@ -111,15 +124,9 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
                     raise TooManyPaths
             if arm and not passable[node]:
                 return
-            for number, other, mask, sides, connection in adjacency[node]:
+            for number, other, mask, connection, c, n, x in extensions(node, used, visited, count, non_towns, crossed):
                 if not arm and number >= first_forward:
                     continue  # the mirror pair has this arm forward
-                if mask & used or other in visited or other in lower:
-                    continue
-                town = is_town[other]
-                c, n, x = count + 1, non_towns + (0 if town else 1), crossed + sides
-                if not alive(c, n, x):
-                    continue
                 visited.add(other)
                 arm.append((number, other, connection))
                 backward(other, used | mask, visited, arm, forward_arm, first_forward, c, n, x, money + revenue[other])
@@ -132,13 +139,7 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
             backward(start, used, visited, [], arm, first, count, non_towns, crossed, money)
             if arm and not passable[node]:
                 return
-            for number, other, mask, sides, connection in adjacency[node]:
-                if mask & used or other in visited or other in lower:
-                    continue
-                town = is_town[other]
-                c, n, x = count + 1, non_towns + (0 if town else 1), crossed + sides
-                if not alive(c, n, x):
-                    continue
+            for number, other, mask, connection, c, n, x in extensions(node, used, visited, count, non_towns, crossed):
                 visited.add(other)
                 arm.append((number, other, connection))
                 forward(other, used | mask, visited, arm, c, n, x, money + revenue[other])

@@ -358,13 +358,17 @@ class Title1871(Title):
         """A PEIR share's private (P<n>) is not counted: the PEIR share itself is (REF num_certs)."""
         return not sym.startswith("P")
 
+    def union_bank_owner(self, game: GameState) -> Holder | None:
+        """Who holds the Union Bank's private: the player who acts and pays for the bank."""
+        return game.companies[self.union_bank_private].owner
+
     def value_holders(self, game: GameState) -> dict[Holder, Holder]:
-        owner = game.companies[self.union_bank_private].owner
+        owner = self.union_bank_owner(game)
         return {UNION_BANK: owner} if owner is not None else {}
 
     def acting_president(self, game: GameState, sym: str) -> PlayerId | None:
         president = game.president(sym)
-        owner = game.companies[self.union_bank_private].owner
+        owner = self.union_bank_owner(game)
         return owner if president == UNION_BANK and owner in game.players else president
 
     # ---------------------------------------------------------------- operating rounds (7)

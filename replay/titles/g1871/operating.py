@@ -225,7 +225,7 @@ class BuyTrain1871(BuyTrain):
         if president is None:
             return []
         if president == UNION_BANK:
-            owner = self.game.companies[title_of(self.game).union_bank_private].owner
+            owner = title_of(self.game).union_bank_owner(self.game)
             return [UNION_BANK, owner] if owner in self.game.players else [UNION_BANK]
         return [president]
 

@@ -319,7 +319,7 @@ class BuySellParSplit(BuySellParShares):
         buys, pars = checks["buy_shares"], checks["par"]
         # 18xx.games counts the Union Bank's cash in its owner's purchases even after the bank has
         # bought this round: the turn then waits for the owner, who may only pass
-        owner = self.game.companies[title_of(self.game).union_bank_private].owner == pid
+        owner = title_of(self.game).union_bank_owner(self.game) == pid
         checks["buy_shares"] = lambda: buys() or (owner and any(True for _ in self.buys(UNION_BANK, pid))) or self.can_exchange(pid)
         checks["par"] = pars  # the Union Bank starts a company only when its owner could (see do_par)
         checks["split"] = lambda: bool(self.splits(pid))
@@ -359,7 +359,7 @@ class BuySellParSplit(BuySellParShares):
     # -- who pays
 
     def may_act_for_bank(self, pid: PlayerId) -> bool:
-        return self.game.companies[title_of(self.game).union_bank_private].owner == pid and not self.round.union_bank_acted
+        return title_of(self.game).union_bank_owner(self.game) == pid and not self.round.union_bank_acted
 
     def buyer_of(self, action: Action, pid: PlayerId) -> PlayerId:
         """Who takes the certificate: the player, or the Union Bank when its owner acts for it."""

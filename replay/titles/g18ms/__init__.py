@@ -48,6 +48,7 @@ class MsState(TitleState):
 class EighteenMS(Title):
     name = "18MS"
     package = "g18ms"
+    revision = 2  # 2: the M&M's station earns no New Orleans bonus
 
     def __init__(self) -> None:
         super().__init__()

@@ -73,8 +73,10 @@ class MsToken(NewOrleansBonus, Token):
     pass
 
 
-class MsCompanyToken(NewOrleansBonus, CompanyToken):
-    pass
+class MsCompanyToken(CompanyToken):
+    """The M&M's half-price station earns no New Orleans bonus: 18xx.games places it through
+    its generic special-token step, which pays neither the $100 nor the $10 (a bots' game it
+    accepted only so; notes.md, item 10)."""
 
 
 class MsRunRoutes(RunRoutes):

@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from ingest.action_types import GAME_ACTION_TYPES, Kind, action_type
 from ingest.errors import RecordError
 from ingest.model import Action, Record
-from ingest.titles import PLAYER_COUNTS, SLUGS, counts_text
+from ingest.titles import PLAYER_COUNTS, PSEUDO_PLAYERS, SLUGS, counts_text
 
 BIGINT = 2**63 - 1
 """The archive stores seeds and numeric ids as BIGINT."""
@@ -376,7 +376,8 @@ def check_record(record: Record, places: Places | None = None) -> None:
     """Raise :class:`RecordError` for the first part of ``record`` that breaks the schema."""
     places = places or Places()
     _check_header(record, places)
-    seated = frozenset((type(p.id), p.id) for p in record.players)
+    pseudo = PSEUDO_PLAYERS.get(record.title, ()) if isinstance(record.title, str) else ()
+    seated = frozenset([*((type(p.id), p.id) for p in record.players), *((int, pid) for pid in pseudo)])
     for position, action in enumerate((*record.actions, *record.programs)):
         try:
             _check_action(action, seated)

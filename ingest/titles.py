@@ -17,17 +17,20 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Title:
-    """One title: its 18xx.games name, its package (folder) and the player counts it is played with."""
+    """One title: its 18xx.games name, its package (folder), the player counts it is played with,
+    and the ids of pseudo-players: entities 18xx.games lets act as players without a seat (its
+    records name them as a player entity)."""
 
     name: str
     slug: str
     player_counts: tuple[int, ...]
+    pseudo_players: tuple[int, ...] = ()
 
 
 REGISTRY: tuple[Title, ...] = (
     Title("18MS", "g18ms", (2, 3, 4)),
     Title("18Texas", "g18texas", (3, 4, 5)),
-    Title("The Old Prince 1871", "g1871", (3, 4)),
+    Title("The Old Prince 1871", "g1871", (3, 4), pseudo_players=(-1,)),  # -1: the Union Bank
 )
 """Every known title. A new title is one line here plus its data folder in replay/titles/."""
 
@@ -36,6 +39,9 @@ SLUGS: dict[str, str] = {title.name: title.slug for title in REGISTRY}
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {title.name: title.player_counts for title in REGISTRY}
 """18xx.games title name -> the player counts a record of that title may have."""
+
+PSEUDO_PLAYERS: dict[str, tuple[int, ...]] = {title.name: title.pseudo_players for title in REGISTRY}
+"""18xx.games title name -> ids of the unseated entities its actions may name as players."""
 
 
 def is_known_title(title: object) -> bool:

@@ -143,6 +143,8 @@ CASES = [
     Case("entity_list.json", text_of(export([act(1, entity=[1])], id=29)),
          "action 1 (#0): field entity: must be a whole number of at most 64 bits or a text of 1 to 100 characters, got a list"),
     Case("entity_stranger.json", text_of(export([act(1, entity=99)], id=30)), "action 1 (#0): field entity: names player 99, who is not a player of this game"),
+    Case("entity_union_bank_outside_1871.json", text_of(export([act(1, entity=-1)], id=33)),
+         "action 1 (#0): field entity: names player -1, who is not a player of this game"),
     Case("lone_surrogate.json", text_of(game(31, players=players((10, "A\ud800"), (20, "Bob")))),
          "field players[0].name: must be a text of 1 to 100 characters and hold no control character, got one holding U+D800"),
     Case("escape_in_name.json", text_of(game(32, players=players((10, "A\x1b[2J"), (20, "Bob")))),
@@ -405,3 +407,12 @@ def test_any_edit_of_a_notation_file_reads_or_fails_in_one_line(cut: int, junk: 
     except RecordError as exc:
         line = str(exc.located("game.rln"))
         assert "\n" not in line and line.startswith("game.rln:")
+
+
+def test_an_1871_action_may_name_the_union_bank_as_a_player() -> None:
+    """1871's Union Bank acts as player -1 without a seat (its emergency sales); no other title has one."""
+    seats = [{"id": 10, "name": "Ann"}, {"id": 20, "name": "Bob"}, {"id": 30, "name": "Cy"}]
+    sale = act(1, "sell_shares", entity=-1, shares=["A_5"], percent=10)
+    check_record(read_export(export([sale], title="The Old Prince 1871", players=seats)))
+    with pytest.raises(RecordError, match="names player -1, who is not a player"):
+        check_record(read_export(export([sale], players=seats)))

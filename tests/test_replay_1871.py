@@ -312,14 +312,32 @@ def test_a_company_sells_its_treasury_shares_before_its_president_helps() -> Non
     assert process_at("520", purchase, with_treasury).rule_id == f"{T}/7.6.4-emr-treasury"
 
 
-def test_a_union_bank_president_pays_what_it_can_and_its_owner_the_rest() -> None:
+def union_bank_presiding_c(keep_shares: bool) -> tuple[Game, Action]:
+    """C ($50) must buy a 2H ($80); the Union Bank ($20) presides it, Ada owns the bank ($100)."""
     game, record, index = game_until(SHORT, "520")
     with game.changing():  # edited by hand
         short_of_cash(game)
         game.move_share("C_0", -1)  # the Union Bank presides C
         game.players[-1].cash, game.players["Ada"].cash = 20, 100
-    game.process(record.actions[index])  # a 2H at $80: C $50, the Union Bank $20, Ada $10
+        for share in [] if keep_shares else [s for s in game.shares.values() if s.owner == -1 and s.id != "C_0"]:
+            game.move_share(share.id, "Cugnot")
+    return game, record.actions[index]
+
+
+def test_a_union_bank_president_pays_what_it_can_and_its_owner_the_rest() -> None:
+    game, purchase = union_bank_presiding_c(keep_shares=False)
+    game.process(purchase)  # C $50, the Union Bank $20, Ada $10
     assert (game.cash("C"), game.cash(-1), game.cash("Ada")) == (0, 0, 90)
+
+
+def test_a_union_bank_president_sells_what_it_may_before_its_owner_pays() -> None:
+    """15: the UB spends all it has first (REF: the owner pays only once the bank's liquidity is its cash)."""
+    game, purchase = union_bank_presiding_c(keep_shares=True)
+    sales = [a for a in game.legal_actions() if a.type == "sell_shares" and a.entity == Entity("player", -1)]
+    assert sales
+    with pytest.raises(IllegalAction) as refused:
+        game.process(purchase)
+    assert refused.value.rule_id == f"{T}/7.6.4-forced-purchase" and "Union Bank has $20" in refused.value.message
 
 
 def test_a_bankrupt_president_raises_nothing_more_from_a_company_he_sold_for_the_purchase() -> None:

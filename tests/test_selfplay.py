@@ -15,7 +15,7 @@ import pytest
 
 from ingest import notation
 from ingest.export import read_export
-from ingest.model import Action, Entity, Player
+from ingest.model import Action, Entity, Player, Record
 from ingest.schema import check_record
 from ingest.sources import read_record
 from replay import Game, replay_record
@@ -211,17 +211,24 @@ def test_winners_are_the_highest_values_and_all_of_a_tie(game: Simulated) -> Non
     assert winners(tied) == set(record.result) and winners(dataclasses.replace(record, result=None)) == set()
 
 
+
+def found_by_the_bots(name: str) -> tuple[Record, Game, Action]:
+    """A bots' game from tests/selfplay_games, replayed up to its last action (the one in
+    question), with that action."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / name).read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    *before, last = record.actions
+    for action in before:
+        game.process(action)
+    return record, game, last
+
 def test_after_a_presidents_sale_a_train_of_another_company_costs_what_the_sale_needed() -> None:
     """Found by the bots, refused by 18xx.games: in 18MS WRA (two 5 trains, $14) bought a 4+
     from Fr for $10 after its president sold 40% of WRA at $45 a share. Having sold, he may not
     have sold more than the price needed: the price is at least both purses less one share
     plus $1 ($14 + $356 - $45 + 1 = $326), above any price WRA may pay, so no train of another
     company is offered and the recorded purchase (the record's last action) is refused."""
-    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-sale-then-cheap-train.rln").read_text())
-    game = Game.start(record.title, record.players, seed=record.seed)
-    *before, purchase = record.actions
-    for action in before:
-        game.process(action)
+    record, game, purchase = found_by_the_bots("18ms-sale-then-cheap-train.rln")
     assert game.round.turn.emergency_sale_price == 45 and (game.cash("WRA"), game.cash(4)) == (14, 356)
     assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
     assert not game.is_legal(purchase)
@@ -276,27 +283,19 @@ def test_a_teleport_is_the_companys_tile_lay_and_not_an_upgrade_after_a_yellow(n
     lay (on a blank J5 too: green on blank is an upgrade). The teleport counts as the
     company's tile lay, and a second lay may not be an upgrade, so it is neither offered nor
     accepted."""
-    record = notation.read((Path(__file__).parent / "selfplay_games" / name).read_text())
-    game = Game.start(record.title, record.players, seed=record.seed)
-    *before, teleport = record.actions
-    for action in before:
-        game.process(action)
+    record, game, teleport = found_by_the_bots(name)
     assert game.round.turn.lays == 1 and not game.round.turn.upgraded
     assert not [a for a in game.legal_actions() if a.type == "lay_tile" and a.entity.kind == "company"]
     assert not game.is_legal(teleport)
     replay = replay_record(record, keep_going=True)
-    assert [(f.index, f.rule) for f in replay.flags] == [(len(before), "18Texas/12.2-tile-two-yellow")]
+    assert [(f.index, f.rule) for f in replay.flags] == [(len(record.actions) - 1, "18Texas/12.2-tile-two-yellow")]
 
 
 def test_an_1871_president_sells_each_companys_shares_once_for_a_train() -> None:
     """Found by the bots, refused by 18xx.games ("Cannot sell shares of MR", MUST_SELL_IN_BLOCKS):
     Gt's president sold 20% of MR to pay for a train, then MR's president's certificate in a
     second sale. Each company's shares go in one block, so no second sale of MR is offered."""
-    record = notation.read((Path(__file__).parent / "selfplay_games" / "1871-two-sales-of-one-company.rln").read_text())
-    game = Game.start(record.title, record.players, seed=record.seed)
-    *before, second = record.actions
-    for action in before:
-        game.process(action)
+    record, game, second = found_by_the_bots("1871-two-sales-of-one-company.rln")
     assert game.round.turn.emergency_sold == ["MR"]
     sales = [a for a in game.legal_actions() if a.type == "sell_shares"]
     assert not [a for a in sales if game.shares[str(a.fields["shares"][0])].corporation == "MR"]
@@ -309,11 +308,7 @@ def test_a_president_in_debt_lowers_what_may_be_paid_for_another_companys_train(
     """Found by the bots, refused by 18xx.games: in 18MS Fr ($43) bought WRA's 5 train for $1
     while its president owed $111 (an 18MS loan). What may be paid is at most what both hold,
     -$68 here, so no train of another company is offered and the purchase is refused."""
-    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-president-in-debt.rln").read_text())
-    game = Game.start(record.title, record.players, seed=record.seed)
-    *before, purchase = record.actions
-    for action in before:
-        game.process(action)
+    record, game, purchase = found_by_the_bots("18ms-president-in-debt.rln")
     assert (game.cash("Fr"), game.cash(game.president("Fr"))) == (43, -111)
     assert not [a for a in game.legal_actions() if a.type == "buy_train" and "price_range" in a.fields]
     replay = replay_record(record, keep_going=True)
@@ -325,12 +320,43 @@ def test_the_peir_waits_for_its_pass_after_buying_another_companys_train() -> No
     the PEIR bought its one bank train of the OR and then MR's 2H; railledger ended its turn,
     18xx.games keeps the step open (it asks the bank's depot, not the PEIR's limit), so the next
     player's stock purchase came while the PEIR still had to pass."""
-    record = notation.read((Path(__file__).parent / "selfplay_games" / "1871-peir-buys-from-another.rln").read_text())
-    game = Game.start(record.title, record.players, seed=record.seed)
-    *before, purchase = record.actions
-    for action in before:
-        game.process(action)
+    record, game, purchase = found_by_the_bots("1871-peir-buys-from-another.rln")
     assert game.round.label == "OR 1.1" and game.round.current == Entity("corporation", "PEIR")
     assert Action("pass", Entity("corporation", "PEIR"), 0) in game.legal_actions()
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags] == [(35, "The Old Prince 1871/4-action-type")]
+
+
+def test_the_meridian_and_memphis_station_in_new_orleans_earns_no_bonus() -> None:
+    """Found by the bots, refused by 18xx.games (Fr later spent $300 of $283): in 18MS the M&M
+    placed Fr's station in New Orleans at half price ($20). 18xx.games places it through its
+    generic special-token step, which pays neither the $100 nor the $10 route bonus, so Fr
+    gets neither and its later run there earns $10 less than the bots declared."""
+    record, game, station = found_by_the_bots("18ms-meridian-station-in-new-orleans.rln")
+    assert station.entity == Entity("company", "M&M") and station.fields["city"] == "I1-0-0"
+    cash, bank = game.cash("Fr"), game.bank
+    game.process(station)
+    assert (game.cash("Fr"), game.bank) == (cash - 20, bank + 20)
+    assert "new_orleans_bonus" not in game.corporations["Fr"].abilities
+
+
+def test_a_union_bank_president_sells_its_shares_before_its_owner_pays() -> None:
+    """Found by the bots, refused by 18xx.games ("Union Bank has 185 and cannot spend 465"): in
+    1871 A (the Union Bank its president, $135) bought a $600 D with the owner paying what the
+    bank lacked. The bank pays alone while it holds shares it may sell; it sells them as
+    player -1, and then pays. 18xx.games accepts this very sequence, with the same cash."""
+    record, game, purchase = found_by_the_bots("1871-union-bank-sells-before-its-owner-pays.rln")
+    union_bank, owner = -1, 3
+    assert game.president("A") == union_bank and (game.cash(union_bank), game.cash("A")) == (185, 135)
+    assert not game.is_legal(purchase)
+    replay = replay_record(record, keep_going=True)
+    assert replay.flags[0].rule == "The Old Prince 1871/7.6.4-forced-purchase"
+    sales = [a for a in game.legal_actions() if a.entity == Entity("player", union_bank)]
+    assert sales and {a.type for a in sales} == {"sell_shares"}
+    owner_cash = game.cash(owner)
+    while sales:
+        game.process(sales[0])
+        sales = [a for a in game.legal_actions() if a.entity == Entity("player", union_bank)]
+    assert game.cash(union_bank) == 486
+    game.process(dataclasses.replace(purchase, id=purchase.id + 10))
+    assert (game.cash(union_bank), game.cash("A"), game.cash(owner)) == (21, 0, owner_cash)

@@ -60,11 +60,16 @@ class BuyTrain(OperatingStep):
         its ``answered_kind``)."""
         if self.answered_kind is not None or action.type != "sell_shares":
             return super().answers(action)
-        president = self.president() if self.round.corporation is not None else None
-        return action.entity.kind == "player" and action.entity.id == president
+        sellers = self.sellers() if self.round.corporation is not None else []
+        return action.entity.kind == "player" and action.entity.id in sellers
 
     def president(self) -> PlayerId | None:
         return self.game.president(self.corporation)
+
+    def sellers(self) -> list[PlayerId]:
+        """Who may sell shares for the company's train: its president (a title may add one)."""
+        president = self.president()
+        return [] if president is None else [president]
 
     # ------------------------------------------------------------------ what is open
 
@@ -121,8 +126,7 @@ class BuyTrain(OperatingStep):
                    default=0)
 
     def offers(self, entity: Entity) -> frozenset[str]:
-        president = self.president()
-        if entity.kind == "player" and entity.id == president and self.round.current is not None:
+        if entity.kind == "player" and entity.id in self.sellers() and self.round.current is not None:
             return frozenset({"sell_shares"})
         if entity != self.round.current:
             return frozenset()
@@ -150,11 +154,9 @@ class BuyTrain(OperatingStep):
             low, high = self.price_range(train)
             if low <= high:
                 yield make_action("buy_train", current, train=train.id, price=low, variant=train.name, price_range=[low, high])
-        president = self.president()
-        if president is not None:
-            seller = Entity("player", president)
-            for shares, percent in self.emergency_bundles(president):
-                yield make_action("sell_shares", seller, shares=[s.id for s in shares], percent=percent)
+        for seller in self.sellers():
+            for shares, percent in self.emergency_bundles(seller):
+                yield make_action("sell_shares", Entity("player", seller), shares=[s.id for s in shares], percent=percent)
         if "pass" in self.offers(current):
             yield make_action("pass", current)
 
@@ -306,13 +308,13 @@ class BuyTrain(OperatingStep):
     @reads("shares", "percent")
     def do_sell_shares(self, action: Action) -> Effects:
         game = self.game
-        president = self.president()
-        if action.entity.kind != "player" or action.entity.id != president:
+        seller = action.entity.id
+        if action.entity.kind != "player" or seller not in self.sellers():
             raise Violation("turn-order", f"only {self.corporation}'s president may sell shares now")
         ids = action.fields.get("shares") or []
         shares = [game.shares.get(i) for i in ids]
-        if not shares or any(s is None or s.owner != president for s in shares):
-            raise Violation("sell-own", f"{game.player_name(president)} does not hold {', '.join(map(str, ids))}")
+        if not shares or any(s is None or s.owner != seller for s in shares):
+            raise Violation("sell-own", f"{game.player_name(seller)} does not hold {', '.join(map(str, ids))}")
         held = [s for s in shares if s is not None]
         if len({s.corporation for s in held}) != 1:
             raise Violation("share-bundle", "a bundle holds certificates of one company")
@@ -322,13 +324,13 @@ class BuyTrain(OperatingStep):
         least = total if pres is None else total - (pres.percent - 10)
         if not isinstance(percent, int) or not least <= percent <= total:
             raise Violation("share-percent", f"the certificates make {total}%, not {percent}%")
-        problem = self.emergency_sale_problem(president, held, percent)
+        problem = self.emergency_sale_problem(seller, held, percent)
         if problem is not None:
             raise problem
         yield
         self.round.turn.emergency_sale_price = game.share_price(held[0].corporation)
         self.round.turn.emergency_sold.append(held[0].corporation)
-        sell_to_market(game, president, held, percent)
+        sell_to_market(game, seller, held, percent)
         self.round.reorder()
 
 

@@ -66,7 +66,7 @@ class State1871(TitleState):
 class Title1871(Title):
     name = "The Old Prince 1871"
     package = "g1871"
-    revision = 3  # 2: bankruptcy under the rules of the sales made for the purchase; 3: the Union Bank's turn
+    revision = 4  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales
     home_token_at_float = True
     ipo_at_market_price = True  # treasury shares of a split company sell at the market price
     buy_then_sell = False

@@ -159,6 +159,12 @@ class BuyTrain1871(BuyTrain):
     def president(self) -> PlayerId | None:
         return title_of(self.game).acting_president(self.game, self.corporation)
 
+    def sellers(self) -> list[PlayerId]:
+        """A Union Bank president sells its own shares too (15: all normal player rules apply
+        for the UB; REF: its sales are the Union Bank's actions, player -1)."""
+        sellers = super().sellers()
+        return [*sellers, UNION_BANK] if self.game.president(self.corporation) == UNION_BANK else sellers
+
     def depot(self) -> list[Train]:
         if self.corporation == PEIR and title_of(self.game).state(self.game).peir_bank_trains:
             return []
@@ -213,6 +219,9 @@ class BuyTrain1871(BuyTrain):
         if self.treasury_issue() is not None:
             raise Violation("emr-treasury", f"{corp} must sell its treasury shares before its president helps (7.6.4)")
         payers = self.payers()
+        if payers == [UNION_BANK] and game.cash(UNION_BANK) < lacking:
+            raise Violation("forced-purchase", f"the Union Bank has ${game.cash(UNION_BANK)}, less than the ${lacking} {corp} "
+                                               "lacks, and sells its shares before its owner pays (15)")
         if not payers or sum(max(game.cash(p), 0) for p in payers) < lacking:
             raise Violation("forced-purchase", f"{corp}'s president cannot pay the ${lacking} it lacks")
         cheapest = self.cheapest_depot_price()
@@ -221,12 +230,19 @@ class BuyTrain1871(BuyTrain):
         return Purchase(purchase.train, purchase.variant, purchase.price, True, lacking)
 
     def payers(self) -> list[PlayerId]:
-        president = self.game.president(self.corporation)
+        """Who pays what the company lacks: its president; for a Union Bank president, the bank
+        and then its owner, but the owner only once the bank has nothing left it may sell (15:
+        the UB must spend all its cash before its president acts for it; REF borrows from the
+        owner only while the bank's liquidity is its cash)."""
+        game = self.game
+        president = game.president(self.corporation)
         if president is None:
             return []
         if president == UNION_BANK:
-            owner = title_of(self.game).union_bank_owner(self.game)
-            return [UNION_BANK, owner] if owner in self.game.players else [UNION_BANK]
+            owner = title_of(game).union_bank_owner(game)
+            if owner not in game.players or next(self.emergency_bundles(UNION_BANK), None) is not None:
+                return [UNION_BANK]
+            return [UNION_BANK, owner]
         return [president]
 
     def buy(self, purchase: Purchase) -> None:
@@ -284,11 +300,16 @@ class Bankrupt1871(Bankrupt):
         return title_of(self.game).acting_president(self.game, self.corporation)
 
     def buying_power(self, president: PlayerId) -> int:
-        """REF: the treasury shares it would have to sell count too."""
+        """REF: the treasury shares it would have to sell count too, and for a Union Bank
+        president what the bank could raise as well (REF adds the two sums, each with the
+        company's cash and treasury: so do we)."""
         game, corp = self.game, self.corporation
         issue = treasury_issue(game, corp, self.cheapest_depot_price())
         raised = issue[1] * (game.share_price(corp) or 0) // 10 if issue is not None else 0
-        return super().buying_power(president) + raised
+        power = super().buying_power(president) + raised
+        if game.president(corp) == UNION_BANK and president != UNION_BANK:
+            power += super().buying_power(UNION_BANK) + raised
+        return power
 
     def liquidate(self, president: PlayerId) -> None:
         """8.1 / REF: the bankrupt player sells what he may (one sale per company, up to 30%,

@@ -360,3 +360,40 @@ def test_a_union_bank_president_sells_its_shares_before_its_owner_pays() -> None
     assert game.cash(union_bank) == 486
     game.process(dataclasses.replace(purchase, id=purchase.id + 10))
     assert (game.cash(union_bank), game.cash("A"), game.cash(owner)) == (21, 0, owner_cash)
+
+
+def test_a_union_bank_owner_who_sold_a_company_is_not_kept_waiting_for_the_banks_purchase_of_it() -> None:
+    """Found by the bots, refused by 18xx.games ("Blocking step Sell then Buy Shares cannot
+    process action pass"): in 1871 the Union Bank's owner sold his So share and could do
+    nothing more; only the bank could have bought So. 18xx.games asks whether the owner's turn
+    waits of the owner's sales, so his turn ended with the sale and his pass is out of turn."""
+    record, game, late_pass = found_by_the_bots("1871-union-bank-owner-sold-then-nothing-left.rln")
+    owner = late_pass.entity
+    assert game.title.union_bank_owner(game) == owner.id and game.round.current != owner
+    assert not game.is_legal(late_pass)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags][:1] == [(len(record.actions) - 1, "The Old Prince 1871/6.1-turn-order")]
+
+
+def test_a_company_the_union_bank_presides_lays_no_9_though_the_banks_owner_holds_the_sbc() -> None:
+    """Found by the bots, refused by 18xx.games ("N18 is not upgradeable to 9"): in 1871 tile 9
+    is laid only by a company whose president owns the Schreiber and Burpee Construction (11.3).
+    C's president is the Union Bank, which owns no private; its owner's SBC does not count."""
+    record, game, lay = found_by_the_bots("1871-union-bank-president-lays-a-9.rln")
+    sbc = game.companies["SBC"]
+    assert game.president("C") == -1 and sbc.owner == game.title.union_bank_owner(game) and not sbc.closed
+    assert lay.fields["tile"] == "9-0" and not game.is_legal(lay)
+    assert not [a for a in game.legal_actions() if a.type == "lay_tile" and str(a.fields["tile"]).startswith("9-")]
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(len(record.actions) - 1, "The Old Prince 1871/7.2-private-sbc")]
+
+
+def test_a_company_sells_no_treasury_shares_after_its_president_sold_its_shares_for_the_train() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot sell shares of C", MUST_SELL_IN_BLOCKS):
+    in 1871 C's president sold 10% of C for C's forced train, then C sold its treasury shares.
+    Each company's shares go in one block for a purchase, whoever sells them."""
+    record, game, issue = found_by_the_bots("1871-treasury-sale-after-the-presidents.rln")
+    assert "C" in game.round.turn.emergency_sold and issue.entity == Entity("corporation", "C")
+    assert not [a for a in game.legal_actions() if a.type == "sell_shares" and a.entity.kind == "corporation"]
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags][:1] == [(len(record.actions) - 1, "The Old Prince 1871/emergency-sale")]

@@ -45,7 +45,8 @@ class Track1871(Track):
                     and company.owner is not None and company.owner != acting:
                 raise Violation("private-block", f"{hex_id} needs the consent of the {company.name} owner (12.2)")
             tile = spec.ability("tile")
-            if tile is not None and geometry.name in tile.get("tiles", ()) and (company.closed or company.owner != acting):
+            # the president himself: a Union Bank president owns no private, whoever owns the bank (REF)
+            if tile is not None and geometry.name in tile.get("tiles", ()) and (company.closed or company.owner != game.president(self.corporation)):
                 raise Violation("private-sbc", f"tile {geometry.name} is laid only by a company whose president owns {company.name} (11.3)")
 
 
@@ -207,6 +208,10 @@ class BuyTrain1871(BuyTrain):
             yield make_action("sell_shares", current, shares=[s.id for s in issue[0]], percent=issue[1])
 
     def treasury_issue(self) -> tuple[list[Share], int] | None:
+        """What the company must sell of its treasury now: nothing once its president has sold
+        its shares for this purchase (REF MUST_SELL_IN_BLOCKS: one block of each company)."""
+        if self.corporation in self.round.turn.emergency_sold:
+            return None
         return treasury_issue(self.game, self.corporation, self.cheapest_depot_price())
 
     def fund(self, purchase: Purchase) -> Purchase:
@@ -276,6 +281,9 @@ class BuyTrain1871(BuyTrain):
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
             raise Violation("issue-own", f"{action.entity.id} does not operate")
+        if corp in self.round.turn.emergency_sold:
+            raise Violation("emergency-sale", f"{corp}'s president has sold {corp} shares for this purchase: "
+                                              "each company's shares are sold in one block")
         issue = self.treasury_issue()
         if issue is None:
             raise Violation("emr-treasury", f"{corp} sells treasury shares only to buy a train it must have (7.6.4)")

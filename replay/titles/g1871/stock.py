@@ -318,9 +318,12 @@ class BuySellParSplit(BuySellParShares):
         checks = super().kind_checks(pid)
         buys, pars = checks["buy_shares"], checks["par"]
         # 18xx.games counts the Union Bank's cash in its owner's purchases even after the bank has
-        # bought this round: the turn then waits for the owner, who may only pass
+        # bought this round (the turn then waits for the owner, who may only pass), but not in a
+        # company the owner himself sold this round (it asks of the owner's sales, not the bank's)
         owner = title_of(self.game).union_bank_owner(self.game) == pid
-        checks["buy_shares"] = lambda: buys() or (owner and any(True for _ in self.buys(UNION_BANK, pid))) or self.can_exchange(pid)
+        sold = self.round.sold.get(pid, ())
+        checks["buy_shares"] = lambda: (buys() or (owner and any(s.corporation not in sold for s in self.buys(UNION_BANK, pid)))
+                                        or self.can_exchange(pid))
         checks["par"] = pars  # the Union Bank starts a company only when its owner could (see do_par)
         checks["split"] = lambda: bool(self.splits(pid))
         return checks
@@ -337,7 +340,8 @@ class BuySellParSplit(BuySellParShares):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        offered = self.offers(current) if current is not None else frozenset()
+        if current is None or not offered:
             return
         pid = current.id
         if self.must_sell(pid):  # over the certificate limit: sales only, as the generic turn offers
@@ -346,7 +350,8 @@ class BuySellParSplit(BuySellParShares):
         yield from (a for a in super().legal() if a.type != "pass")
         if self.may_act_for_bank(pid):
             lending = {"borrow_from": pid, "borrow_from_type": "player"}  # as 18xx.games writes them: the owner pays what the bank lacks
-            for share in self.buys(UNION_BANK, pid):
+            # the bank buys only in a turn that offers purchases at all (see kind_checks)
+            for share in self.buys(UNION_BANK, pid) if "buy_shares" in offered else ():
                 yield make_action("buy_shares", current, shares=[share.id], percent=share.percent,
                                   purchase_for=UNION_BANK, purchase_for_type="player", **lending)
             for sym, cell in self.pars(UNION_BANK, pid) if self.may_start_any(pid) else ():

@@ -10,7 +10,9 @@ It looks no further than the action in hand:
 * buys the train its company needs: when it must, the cheapest it can pay (a spare train of
   another company it runs at the lowest price before the president's own money); else the bank
   train it can pay for that raises the company's best run most (the optimizer on the company's
-  trains with that one added and those it would rust taken away), none when none raises it;
+  trains with that one added and those it would rust taken away); when none raises it, the
+  cheapest, if the company holds twice its price (idle money buys no end: in 1871, where the
+  bank never breaks, companies that never buy never bring the Diesel), else none;
 * in a stock round keeps and takes presidencies (buys a share when another holder is within a
   certificate of it, or when one share makes it president), floats the companies it leads,
   starts a company at the highest par it can float (while it leads fewer than two, or has the
@@ -117,7 +119,10 @@ def buy_train(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) ->
     base = solve(position_of(game, sym)).revenue
     gains = {id(a): _with_train(game, sym, a) - base for a in affordable}
     best = _best(affordable, lambda a: (gains[id(a)], -int(a.fields["price"])), rng)
-    return best if best is not None and gains[id(best)] > 0 else _pass(legal)
+    if best is not None and gains[id(best)] > 0:
+        return best
+    cheapest = min(affordable, key=lambda a: (int(a.fields["price"]), rng.random()))
+    return cheapest if cash >= 2 * int(cheapest.fields["price"]) else _pass(legal)
 
 
 def _forced_purchase(game: Game, me: PlayerId, sym: str, offered: list[Action], bank: list[Action], rng: Random) -> Action | None:

@@ -24,7 +24,7 @@ from replay.routes import build_route
 from selfplay.bots import Bot, bot_named, bot_names
 from selfplay.concrete import bounds, grid, with_amount
 from selfplay.menu import offered
-from selfplay.play import SelfPlayError, game_id, play
+from selfplay.play import MAX_ACTIONS, SelfPlayError, game_id, play
 from selfplay.seats import controller
 from selfplay.simulate import Simulated, seating, simulate, winners
 
@@ -262,7 +262,7 @@ def test_a_player_over_the_certificate_limit_is_offered_sales_only() -> None:
     """Found by the bots: 1871's stock turn offered a pass (and purchases) to a player over the
     certificate limit, which is_legal then refused (he must sell). Every such position of a game
     that has them offers sales and nothing else."""
-    played = play("The Old Prince 1871", 300011, [bot_named(b) for b in ("greedy", "random", "greedy")])
+    played = play("The Old Prince 1871", 300017, [bot_named(b) for b in ("greedy", "random", "greedy")])
     game = Game.start(played.record.title, played.record.players, seed=played.record.seed)
     over = 0
     for action in played.record.actions:
@@ -397,3 +397,12 @@ def test_a_company_sells_no_treasury_shares_after_its_president_sold_its_shares_
     assert not [a for a in game.legal_actions() if a.type == "sell_shares" and a.entity.kind == "corporation"]
     replay = replay_record(record, keep_going=True)
     assert [(f.index, f.rule) for f in replay.flags][:1] == [(len(record.actions) - 1, "The Old Prince 1871/emergency-sale")]
+
+
+def test_a_rich_greedy_company_buys_a_train_that_adds_no_revenue_so_that_1871_ends() -> None:
+    """Found by the bots: four greedy players of 1871 (seed 400086) ran past the action cap at
+    OR 114, every company at the top of the market with cash and none buying a train its routes
+    could not use. 1871's bank never breaks, so only trains bring the end: a company holding
+    twice the cheapest train's price buys it."""
+    played = play("The Old Prince 1871", 400086, [bot_named("greedy")] * 4)
+    assert played.end_reason.startswith("end of OR") and len(played.record.actions) < MAX_ACTIONS

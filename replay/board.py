@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
 from replay.errors import Violation
-from replay.geometry import TileGeometry, preserves
+from replay.geometry import TileGeometry, legal_rotations
 from replay.hexgrid import neighbour, opposite
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class Board:
         if as_if is not None:
             old = replace(old, color=as_if)
         label = self.label_for(hex_id, geometry.color) or old.label
-        if not preserves(old, geometry, rotation, label):
+        if rotation not in legal_rotations(old, geometry, label):
             what = "upgrade" if old.color != "white" else "lay"
             raise Violation(
                 "tile-upgrade",

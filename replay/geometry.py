@@ -82,6 +82,11 @@ class TileGeometry:
     ends_of: Mapping[PathEnds, tuple[tuple[int, ...], tuple[str, ...]]] = field(init=False, compare=False, repr=False)
     """Path -> (its edges, its nodes), each sorted."""
     _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False, default=())
+    _upgrades: dict[tuple[int, str | None], tuple[TileGeometry, tuple[int, ...]]] = field(
+        init=False, compare=False, repr=False, default_factory=dict)
+    """(id of a new tile, label) -> (that tile, the rotations it may replace this one at): the
+    answer never changes (both are immutable), and bots and ``legal_actions`` ask it thousands
+    of times a game. The tile is kept in the value so that its id is not reused."""
 
     def __post_init__(self) -> None:
         edges: set[int] = set()
@@ -218,7 +223,11 @@ def legal_rotations(old: TileGeometry, new: TileGeometry, label: str | None = No
     Symmetric tiles legally repeat: tile 63 is legal at all six. Whether an exit may point off the
     map or into a red area is a board question, left to the caller.
     """
-    return [r for r in range(6) if preserves(old, new, r, label)]
+    known = old._upgrades.get((id(new), label))
+    if known is None or known[0] is not new:
+        known = (new, tuple(r for r in range(6) if preserves(old, new, r, label)))
+        old._upgrades[(id(new), label)] = known
+    return list(known[1])
 
 
 # --- loading --------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from replay.data import Ability
 from replay.errors import Violation
 from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
-from replay.geometry import TileGeometry, legal_rotations
+from replay.geometry import NEXT_COLOUR, TileGeometry, legal_rotations
 from replay.network import network_of
 from replay.state import CompanyState
 from replay.steps.companies import BuyCompany
@@ -108,15 +108,20 @@ class TrackLaying(OperatingStep):
         board = game.board
         if hexes is None:
             hexes = iter(sorted(self.reachable_hexes()))
+        catalogue = game.title.tiles.tiles
+        colours = self.colours()
+        names = [name for name in tiles or sorted(catalogue)
+                 if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
         for hex_id in hexes:
             if hex_id not in board.hexes:
                 continue
             old = board.tile(hex_id)
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
-            for name in tiles or sorted(game.title.tiles.tiles):
-                new = game.title.tiles.tiles.get(name)
-                if new is None or board.supply.get(name, 0) <= 0 or new.color not in self.colours():
+            following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
+            for name in names:
+                new = catalogue[name]
+                if new.color != following:
                     continue
                 tile_id = board.free_copy(name)
                 if tile_id is None:

@@ -406,3 +406,14 @@ def test_a_rich_greedy_company_buys_a_train_that_adds_no_revenue_so_that_1871_en
     twice the cheapest train's price buys it."""
     played = play("The Old Prince 1871", 400086, [bot_named("greedy")] * 4)
     assert played.end_reason.startswith("end of OR") and len(played.record.actions) < MAX_ACTIONS
+
+
+def test_a_station_the_company_cannot_pay_for_is_offered_only_at_its_privates_price() -> None:
+    """Found by the bots (an illegal choice from the legal actions): in 18MS L&N ($75) held the
+    M&M, so its token step stayed open for the half-price station ($50), but its own $100
+    station was offered too, and then refused."""
+    record, game, station = found_by_the_bots("18ms-station-only-at-the-privates-price.rln")
+    assert game.cash("L&N") == 75 and station.entity == Entity("corporation", "L&N")
+    offered = [a for a in game.legal_actions() if a.type == "place_token"]
+    assert offered and {a.entity for a in offered} == {Entity("company", "M&M")}
+    assert all(game.is_legal(a) for a in offered) and not game.is_legal(station)

@@ -141,7 +141,9 @@ class Token(Tokening):
         current = self.round.current
         if current is None or not self.offers(current):
             return
-        for hex_id, city in self.open_cities():
+        cost = self.cost()
+        affordable = cost is not None and self.game.cash(self.corporation) >= cost  # else only a private's discount
+        for hex_id, city in self.open_cities() if affordable else ():
             yield make_action("place_token", current, city=self.city_id(hex_id, city),
                               slot=self.game.board.tokens_in(hex_id, city).index(None))
         yield make_action("pass", current)

@@ -11,8 +11,9 @@ It looks no further than the action in hand:
   another company it runs at the lowest price before the president's own money); else the bank
   train it can pay for that raises the company's best run most (the optimizer on the company's
   trains with that one added and those it would rust taken away); when none raises it, the
-  cheapest, if the company holds twice its price (idle money buys no end: in 1871, where the
-  bank never breaks, companies that never buy never bring the Diesel), else none;
+  cheapest, if the company holds twice its price or runs fewer than two trains (idle money
+  buys no end: in 1871, where the bank never breaks, companies that never buy never bring the
+  Diesel), else none;
 * in a stock round keeps and takes presidencies (buys a share when another holder is within a
   certificate of it, or when one share makes it president), floats the companies it leads,
   starts a company at the highest par it can float (while it leads fewer than two, or has the
@@ -122,7 +123,8 @@ def buy_train(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) ->
     if best is not None and gains[id(best)] > 0:
         return best
     cheapest = min(affordable, key=lambda a: (int(a.fields["price"]), rng.random()))
-    return cheapest if cash >= 2 * int(cheapest.fields["price"]) else _pass(legal)
+    idle = cash >= 2 * int(cheapest.fields["price"]) or len(game.corporation_trains(sym)) < 2
+    return cheapest if idle else _pass(legal)
 
 
 def _forced_purchase(game: Game, me: PlayerId, sym: str, offered: list[Action], bank: list[Action], rng: Random) -> Action | None:

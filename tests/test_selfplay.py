@@ -417,3 +417,14 @@ def test_a_station_the_company_cannot_pay_for_is_offered_only_at_its_privates_pr
     offered = [a for a in game.legal_actions() if a.type == "place_token"]
     assert offered and {a.entity for a in offered} == {Entity("company", "M&M")}
     assert all(game.is_legal(a) for a in offered) and not game.is_legal(station)
+
+
+def test_a_president_deep_in_debt_leaves_no_price_for_another_companys_train() -> None:
+    """Found by the bots (an illegal choice from the legal actions): in 18MS WRA ($105) could
+    pay at most -$73 for Fr's 5 with its president $178 in debt, after his $40 sale. The least
+    price (both purses less the sale, plus $1) was below $1 too, and the range was offered; it
+    starts at $1, so nothing is offered."""
+    record, game, purchase = found_by_the_bots("18ms-price-range-from-one.rln")
+    assert (game.cash("WRA"), game.cash(game.president("WRA")), game.round.turn.emergency_sale_price) == (105, -178, 40)
+    assert not [a for a in game.legal_actions() if a.type == "buy_train"]
+    assert not game.is_legal(purchase)

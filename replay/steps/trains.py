@@ -176,7 +176,7 @@ class BuyTrain(OperatingStep):
             return 1, cash
         possible = cash + self.game.cash(president)  # a president in debt (18MS's loan) lowers it (REF)
         sold = self.round.turn.emergency_sale_price
-        return (1 if sold is None else possible - sold + 1), min(self.face(train) if self.must_buy() else cash, possible)
+        return (1 if sold is None else max(possible - sold + 1, 1)), min(self.face(train) if self.must_buy() else cash, possible)
 
     def face(self, train: Train) -> int:
         return self.game.title.train_price(train, train.name if train.name != train.card else None)

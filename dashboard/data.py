@@ -28,7 +28,7 @@ from analytics.balance import winner_correlations
 from analytics.prices import net_worth_by_step, share_prices_by_step
 from analytics.ratings import Ratings, player_games, ratings
 from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
-from analytics.rush import train_rush, train_rush_distribution
+from analytics.rush import train_rush_and_distribution
 from analytics.scope import counted_games
 from analytics.titles import TitleStatistics, title_statistics
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
@@ -136,7 +136,7 @@ def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame,
     or every replayed game with ``everything``."""
     with _archive(db) as archive:
         scope = counted_games(archive, everything)
-        return train_rush(archive, games=scope), train_rush_distribution(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+        return (*train_rush_and_distribution(archive, scope), scope.note(f'"{INCLUDE_ALL}"'))
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

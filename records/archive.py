@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
+from typing import Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
@@ -61,6 +61,9 @@ WHERE ($title IS NULL OR lower(g.title) = lower($title))
           AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
 ORDER BY g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id
 """
+
+_MATCHING = "matching_rows"
+"""The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
 
 _SUMMARY_QUERY = """
 SELECT g.title, count(*) AS games, coalesce(sum(a.n), 0) AS actions
@@ -323,6 +326,57 @@ class Archive:
         column = "key" if name == "games" else "game_key"
         result = self._con.sql(f"SELECT * FROM {name} WHERE {column} = $key", params={"key": self._resolve(game)})
         return pl.from_arrow(result.to_arrow_table())  # type: ignore[return-value]
+
+    @_reading
+    def select(
+        self, name: str, columns: Sequence[str], where: Mapping[str, Collection[Any]] | None = None,
+        matching: pl.DataFrame | None = None, last_step: bool = False,
+    ) -> pl.DataFrame:
+        """Some columns of a table, with only the rows a statistic needs, filtered inside DuckDB
+        (a page over a thousand games must not carry millions of rows into Python to drop them).
+
+        ``where`` keeps the rows whose value of each column is one of the given values;
+        ``matching`` (a frame whose columns are columns of the table) the rows equal to one of its
+        rows on those columns; ``last_step`` the rows of each game's last action in this table
+        (tables with ``seq``). Rows come in no particular order. Column names are checked against
+        the code's own schema and every value is a parameter.
+        """
+        known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
+        if known is None:
+            raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
+        keys = list(matching.columns) if matching is not None else []
+        for column in (*columns, *(where or {}), *keys, *(["game_key", "seq"] if last_step else [])):
+            if column not in known:
+                raise KeyError(f"table {name} has no column {column!r}")
+        params: dict[str, Any] = {}
+        filters = []
+        for n, (column, values) in enumerate((where or {}).items()):
+            params[f"w{n}"] = list(values)
+            filters.append(f"t.{column} IN (SELECT unnest($w{n}))")
+        query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {name} t"
+        if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
+            query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
+        if last_step:
+            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key) l"
+                      " ON t.game_key = l.game_key AND t.seq = l.seq")
+        if filters:
+            query += " WHERE " + " AND ".join(filters)
+        if matching is None:
+            return pl.from_arrow(self._con.sql(query, params=params).to_arrow_table())  # type: ignore[return-value]
+        self._con.register(_MATCHING, matching.to_arrow())
+        try:
+            return pl.from_arrow(self._con.sql(query, params=params).to_arrow_table())  # type: ignore[return-value]
+        finally:
+            self._con.unregister(_MATCHING)
+
+    @_reading
+    def round_starts(self, games: Collection[str]) -> pl.DataFrame:
+        """[game_key, round, seq]: the first action of each round label (``steps.round``) in each
+        of these games, found inside DuckDB; a statistic counting the rounds started by some
+        action reads a few rows per game instead of every step."""
+        query = ("SELECT game_key, round, min(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) "
+                 "GROUP BY game_key, round")
+        return pl.from_arrow(self._con.sql(query, params={"games": list(games)}).to_arrow_table())  # type: ignore[return-value]
 
     @_reading
     def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:

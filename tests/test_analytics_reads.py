@@ -16,6 +16,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analytics.balance import POOLED, winner_correlations
+from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
+from analytics.review import game_rounds, game_tables
 from analytics.rush import train_rush, train_rush_and_distribution, train_rush_distribution
 from analytics.scope import counted_games
 from ingest import notation
@@ -137,3 +139,16 @@ def test_presidencies_are_counted_after_each_games_last_action(archive: Archive)
     found = winner_correlations(archive, kind="all").filter(pl.col("factor") == "presidencies", pl.col("scope") != POOLED)
     assert_frame_equal(found.select("scope", "value", "games").sort("scope", "value"), expected)
     assert set(expected["value"]) - {"0"}
+
+
+def test_one_read_of_a_game_serves_the_whole_review(archive: Archive) -> None:
+    """The review page reads a game once: its step values, rounds and record come from those
+    tables as they come from reading each on its own."""
+    for key in archive.table("games")["key"].to_list():
+        game = game_tables(archive, key)
+        assert game.record == archive.record(key)
+        assert_frame_equal(prices_by_step(game.company_states), share_prices_by_step(archive, key))
+        assert_frame_equal(worth_by_step(game.player_states, game.players), net_worth_by_step(archive, key))
+        rounds = game_rounds(archive, key)
+        assert_frame_equal(rounds, game.rounds())
+        assert rounds.height > 1 and rounds["first"].to_list() == sorted(rounds["first"].to_list())

@@ -281,9 +281,9 @@ def archive_overview(archive: Archive) -> pl.DataFrame:
     ``replayed`` means the engine stored standings for it; a game stored before verdicts were
     kept shows ``not judged``."""
     games = archive.games().with_columns(pl.col("players").list.join(", "))
-    flags = (archive.table("flags").filter(pl.col("follows").is_null())
+    flags = (archive.select("flags", ["game_key", "follows"]).filter(pl.col("follows").is_null())
              .group_by("game_key").agg(flags=pl.len().cast(pl.Int64)))
-    replayed = archive.table("standings").select("game_key").unique().with_columns(replayed=pl.lit(True))
+    replayed = archive.select("standings", ["game_key"]).unique().with_columns(replayed=pl.lit(True))
     return (
         games.join(flags, left_on="key", right_on="game_key", how="left")
         .join(replayed, left_on="key", right_on="game_key", how="left")

@@ -362,10 +362,10 @@ class Archive:
         if filters:
             query += " WHERE " + " AND ".join(filters)
         if matching is None:
-            return pl.from_arrow(self._con.sql(query, params=params).to_arrow_table())  # type: ignore[return-value]
+            return self._arrow(query, params)
         self._con.register(_MATCHING, matching.to_arrow())
         try:
-            return pl.from_arrow(self._con.sql(query, params=params).to_arrow_table())  # type: ignore[return-value]
+            return self._arrow(query, params)
         finally:
             self._con.unregister(_MATCHING)
 
@@ -376,7 +376,7 @@ class Archive:
         action reads a few rows per game instead of every step."""
         query = ("SELECT game_key, round, min(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) "
                  "GROUP BY game_key, round")
-        return pl.from_arrow(self._con.sql(query, params={"games": list(games)}).to_arrow_table())  # type: ignore[return-value]
+        return self._arrow(query, {"games": list(games)})
 
     @_reading
     def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
@@ -402,9 +402,12 @@ class Archive:
     def _frame(self, query: str, params: Mapping[str, Any], columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows
         as Python tuples cost twice the query."""
+        return self._arrow(query, params).cast(pl.Schema(columns))
+
+    def _arrow(self, query: str, params: Mapping[str, Any]) -> pl.DataFrame:
         frame = pl.from_arrow(self._con.sql(query, params=dict(params)).to_arrow_table())
         assert isinstance(frame, pl.DataFrame)  # a table, never a single column
-        return frame.cast(pl.Schema(columns))
+        return frame
 
     @_reading
     def summary(self) -> pl.DataFrame:

@@ -93,6 +93,13 @@ def overview(db: str) -> pl.DataFrame:
         return archive_overview(archive)
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
+def game_keys(db: str) -> list[str]:
+    """Every game's key, in the overview's order, for a page that offers them to choose from."""
+    with _archive(db) as archive:
+        return archive.game_keys()
+
+
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
 def tables(db: str, key: str) -> GameTables:
     with _archive(db) as archive:

@@ -47,7 +47,10 @@ ARCHIVE_TABLES = (
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
-_GAMES_QUERY = """
+_GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
+"""The order games are listed in: by title, then source id (numerically where it is a number)."""
+
+_GAMES_QUERY = f"""
 SELECT g.key, g.title, g.source, g.source_id,
        (SELECT list(p.name ORDER BY p.seat) FROM players p WHERE p.game_key = g.key) AS players,
        g.status,
@@ -59,7 +62,7 @@ WHERE ($title IS NULL OR lower(g.title) = lower($title))
         SELECT 1 FROM players p
         WHERE p.game_key = g.key
           AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
-ORDER BY g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id
+ORDER BY {_GAME_ORDER}
 """
 
 _MATCHING = "matching_rows"
@@ -386,6 +389,12 @@ class Archive:
         whole external id, ignoring case.
         """
         return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
+
+    @_reading
+    def game_keys(self) -> list[str]:
+        """Every game's key in the order of :meth:`games`, without counting their players and
+        actions: a page that only offers the games to choose from."""
+        return [key for (key,) in self._con.execute(f"SELECT g.key FROM games g ORDER BY {_GAME_ORDER}").fetchall()]
 
     @_reading
     def game_facts(self, title: str | None = None) -> pl.DataFrame:

@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 
 from analytics.balance import POOLED, winner_correlations
 from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
-from analytics.review import game_rounds, game_tables
+from analytics.review import archive_overview, game_rounds, game_tables
 from analytics.rush import train_rush, train_rush_and_distribution, train_rush_distribution
 from analytics.scope import counted_games
 from ingest import notation
@@ -139,6 +139,12 @@ def test_presidencies_are_counted_after_each_games_last_action(archive: Archive)
     found = winner_correlations(archive, kind="all").filter(pl.col("factor") == "presidencies", pl.col("scope") != POOLED)
     assert_frame_equal(found.select("scope", "value", "games").sort("scope", "value"), expected)
     assert set(expected["value"]) - {"0"}
+
+
+def test_game_keys_are_the_games_list_in_its_order(archive: Archive) -> None:
+    keys = archive.game_keys()
+    assert keys == archive.games()["key"].to_list() == archive_overview(archive)["key"].to_list()
+    assert keys[0] == "selfplay/g18ms-3p-300022-random.random.random"  # by title, then source id; not by key
 
 
 def test_one_read_of_a_game_serves_the_whole_review(archive: Archive) -> None:

@@ -28,7 +28,7 @@ def net_worth_paths(archive: Archive, game: str) -> pl.DataFrame:
     return (
         game_rows(archive, "round_player_values", game)
         .with_columns(pl.col("seat").cast(pl.Int64))
-        .join(_names(archive, game), on="seat")
+        .join(_names(game_rows(archive, "players", game)), on="seat")
         .select("seat", "player", pl.col("round_index").cast(pl.Int64), "round", pl.col("net_worth").cast(pl.Int64))
         .sort("seat", "round_index")
     )
@@ -36,9 +36,13 @@ def net_worth_paths(archive: Archive, game: str) -> pl.DataFrame:
 
 def share_prices_by_step(archive: Archive, game: str) -> pl.DataFrame:
     """[seq, company, price] after every action, for companies that have a price."""
+    return prices_by_step(game_rows(archive, "company_states", game))
+
+
+def prices_by_step(company_states: pl.DataFrame) -> pl.DataFrame:
+    """:func:`share_prices_by_step` from one game's company_states rows already read."""
     return (
-        game_rows(archive, "company_states", game)
-        .filter(pl.col("price").is_not_null())
+        company_states.filter(pl.col("price").is_not_null())
         .select(pl.col("seq").cast(pl.Int64), "company", pl.col("price").cast(pl.Int64))
         .sort("company", "seq")
     )
@@ -46,15 +50,19 @@ def share_prices_by_step(archive: Archive, game: str) -> pl.DataFrame:
 
 def net_worth_by_step(archive: Archive, game: str) -> pl.DataFrame:
     """[seq, seat, player, net_worth] after every action."""
+    return worth_by_step(game_rows(archive, "player_states", game), game_rows(archive, "players", game))
+
+
+def worth_by_step(player_states: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    """:func:`net_worth_by_step` from one game's player_states and players rows already read."""
     return (
-        game_rows(archive, "player_states", game)
-        .with_columns(pl.col("seat").cast(pl.Int64))
-        .join(_names(archive, game), on="seat")
+        player_states.with_columns(pl.col("seat").cast(pl.Int64))
+        .join(_names(players), on="seat")
         .select(pl.col("seq").cast(pl.Int64), "seat", "player", pl.col("net_worth").cast(pl.Int64))
         .sort("seat", "seq")
     )
 
 
-def _names(archive: Archive, game: str) -> pl.DataFrame:
-    """[seat, player] of one game."""
-    return game_rows(archive, "players", game).select(pl.col("seat").cast(pl.Int64), player=pl.col("name"))
+def _names(players: pl.DataFrame) -> pl.DataFrame:
+    """[seat, player] of one game's players rows."""
+    return players.select(pl.col("seat").cast(pl.Int64), player=pl.col("name"))

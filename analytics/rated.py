@@ -22,7 +22,12 @@ ENDED_BY_HAND = "ended by the players"
 def rated_games(archive: Archive, manual_ends: bool = False) -> pl.DataFrame:
     """:meth:`records.Archive.game_facts` of the games that count, in the order they were played,
     with ``ended_by_hand``. Games the players ended by hand count only with ``manual_ends``."""
-    facts = archive.game_facts().with_columns(
+    return rated_of(archive.game_facts(), manual_ends)
+
+
+def rated_of(facts: pl.DataFrame, manual_ends: bool = False) -> pl.DataFrame:
+    """:func:`rated_games` among game facts already read (a page that also counts every game)."""
+    facts = facts.with_columns(
         ended_by_hand=pl.col("end_game_action") | (pl.col("end_reason") == ENDED_BY_HAND).fill_null(False))
     counts = ((pl.col("source") != SELFPLAY) & (pl.col("status") == "finished") & pl.col("has_result")
               & pl.col("replay_matches").fill_null(False))

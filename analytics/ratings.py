@@ -67,15 +67,16 @@ def ratings(archive: Archive, manual_ends: bool = False) -> Ratings:
     return rate(game_results(archive, rated_games(archive, manual_ends)))
 
 
-def rate(results: pl.DataFrame) -> Ratings:
+def rate(results: pl.DataFrame, pooled: bool = True) -> Ratings:
     """Rate the games of ``results`` (as :func:`game_results` gives them) in play order, per
-    title and pooled."""
+    title and, unless not ``pooled``, over all titles (a page showing one title's ratings needs
+    no pooled ones, which cost as much again)."""
     games = results.group_by("game_key", "title", "order", "created", maintain_order=True).agg("player", "rank")
     current: dict[tuple[str, str], PlackettLuceRating] = {}
     played: dict[tuple[str, str], int] = {}
     history = []
     for game_key, title, _, created, players, ranks in games.iter_rows():
-        for scope in (title, POOLED):
+        for scope in (title, POOLED) if pooled else (title,):
             before = [[current.get((scope, p)) or MODEL.rating()] for p in players]
             after = MODEL.rate(before, ranks=ranks)
             for player, (rating,) in zip(players, after):
@@ -86,12 +87,13 @@ def rate(results: pl.DataFrame) -> Ratings:
     history_frame = pl.DataFrame(history, orient="row", schema={
         "scope": pl.Utf8, "player": pl.Utf8, "game": pl.Int64, "game_key": pl.Utf8, "created": pl.Utf8,
         "mu": pl.Float64, "sigma": pl.Float64, "ordinal": pl.Float64})
-    return Ratings(results, _table(results, history_frame), history_frame)
+    return Ratings(results, _table(results, history_frame, pooled), history_frame)
 
 
-def _table(results: pl.DataFrame, history: pl.DataFrame) -> pl.DataFrame:
+def _table(results: pl.DataFrame, history: pl.DataFrame, pooled: bool) -> pl.DataFrame:
     """The last rating of each player per scope, with games, wins and the name used last."""
-    per_scope = pl.concat([results.with_columns(scope=pl.col("title")), results.with_columns(scope=pl.lit(POOLED))])
+    scopes = [results.with_columns(scope=pl.col("title"))]
+    per_scope = pl.concat([*scopes, results.with_columns(scope=pl.lit(POOLED))] if pooled else scopes)
     counts = per_scope.group_by("scope", "player").agg(
         games=pl.len().cast(pl.Int64), wins=(pl.col("rank") == 1).sum().cast(pl.Int64),
         name=pl.col("name").sort_by("order").last())
@@ -101,7 +103,7 @@ def _table(results: pl.DataFrame, history: pl.DataFrame) -> pl.DataFrame:
         counts.join(last, on=["scope", "player"])
         .with_columns(place=pl.col("ordinal").rank("min", descending=True).over("scope").cast(pl.Int64))
         .select("scope", "place", "player", "name", "games", "wins", "mu", "sigma", "ordinal")
-        .sort(pl.col("scope") == POOLED, "scope", "place", "name")
+        .sort(pl.col("scope") == POOLED, "scope", "place", "name", "player")  # two players of one name: by id
     )
 
 

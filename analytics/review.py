@@ -108,16 +108,34 @@ class GameTables:
     route sets as JSON (``declared_routes``, ``optimal_routes``: train, revenue, stops)."""
     events: pl.DataFrame
     """seq, ordinal, kind, subject, amount, detail: pars, trains bought and rusted, phases..."""
+    record: Record
+    """The record itself, which the position at a step is replayed from (read once with the rest)."""
 
     def rounds(self) -> pl.DataFrame:
         """One row per round in play order: round_index, round, first and last seq. Empty for a
         game without replay rows."""
-        return (
-            self.steps.drop_nulls("round_index")
-            .group_by("round_index")
-            .agg(pl.col("round").first(), first=pl.col("seq").min(), last=pl.col("seq").max())
-            .sort("round_index")
-        )
+        return _rounds(self.steps)
+
+
+def game_rounds(archive: Archive, key: str) -> pl.DataFrame:
+    """:meth:`GameTables.rounds` of one game, reading only its steps: for a page that draws a
+    game's rounds and nothing else of it."""
+    return _rounds(_indexed(game_rows(archive, "steps", key)))
+
+
+def _indexed(steps: pl.DataFrame) -> pl.DataFrame:
+    """A game's steps in order, each with its round's position (``round_index``)."""
+    return steps.sort("seq").with_columns(
+        ((pl.col("round") != pl.col("round").shift()).fill_null(True).cum_sum() - 1).alias("round_index"))
+
+
+def _rounds(steps: pl.DataFrame) -> pl.DataFrame:
+    return (
+        steps.drop_nulls("round_index")
+        .group_by("round_index")
+        .agg(pl.col("round").first(), first=pl.col("seq").min(), last=pl.col("seq").max())
+        .sort("round_index")
+    )
 
 
 def game_tables(archive: Archive, key: str) -> GameTables:
@@ -135,10 +153,7 @@ def game_tables(archive: Archive, key: str) -> GameTables:
          "who": [_who(record, action.entity.kind, action.entity.id) for action in record.actions],
          "does": [line.split(" ", 2)[2] for line in lines]},  # a line is: id, entity, type, fields
         schema={"seq": pl.Int32, "action": pl.Utf8, "who": pl.Utf8, "does": pl.Utf8})
-    steps = tables["steps"].sort("seq")
-    steps = steps.with_columns(
-        ((pl.col("round") != pl.col("round").shift()).fill_null(True).cum_sum() - 1).alias("round_index")
-    )
+    steps = _indexed(tables["steps"])
     players = game_rows(archive, "players", record.key).select("seat", "name").sort("seat")
     return GameTables(
         key=record.key,
@@ -151,6 +166,7 @@ def game_tables(archive: Archive, key: str) -> GameTables:
         flags=tables["flags"],
         runs=tables["runs"],
         events=tables["events"].sort("ordinal"),
+        record=record,
     )
 
 
@@ -265,9 +281,9 @@ def archive_overview(archive: Archive) -> pl.DataFrame:
     ``replayed`` means the engine stored standings for it; a game stored before verdicts were
     kept shows ``not judged``."""
     games = archive.games().with_columns(pl.col("players").list.join(", "))
-    flags = (archive.table("flags").filter(pl.col("follows").is_null())
+    flags = (archive.select("flags", ["game_key", "follows"]).filter(pl.col("follows").is_null())
              .group_by("game_key").agg(flags=pl.len().cast(pl.Int64)))
-    replayed = archive.table("standings").select("game_key").unique().with_columns(replayed=pl.lit(True))
+    replayed = archive.select("standings", ["game_key"]).unique().with_columns(replayed=pl.lit(True))
     return (
         games.join(flags, left_on="key", right_on="game_key", how="left")
         .join(replayed, left_on="key", right_on="game_key", how="left")

@@ -7,11 +7,11 @@ the 6th OR" means the same thing in every game of a title.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import polars as pl
 
-from analytics.frames import game_rows, train_type
+from analytics.frames import train_type
 from analytics.scope import Scope
 from records import Archive
 from replay.titles import SUPPORTED, title_named
@@ -27,26 +27,37 @@ def train_rush(archive: Archive, game: str | None = None, games: Scope | None = 
     the labels after the action of the event; ``gone_*`` is null for a type that never rusted.
     ``games`` keeps only the games of a scope (:func:`analytics.scope.counted_games`).
     """
-    firsts = _first_events(archive, game, games)
-    bought = firsts.filter(pl.col("kind") == "train").select(
-        "game_key", "train_type", first_bought_round="round", first_bought_seq="seq")
-    gone = firsts.filter(pl.col("kind") == "rust").select("game_key", "train_type", gone_round="round", gone_seq="seq")
-    return (
-        bought.join(gone, on=["game_key", "train_type"], how="left")
-        .join(_titles(archive), on="game_key")
-        .select("game_key", "title", "train_type", "first_bought_round", "first_bought_seq", "gone_round", "gone_seq")
-        .sort("game_key", "first_bought_seq", "train_type")
-    )
+    return _per_game(_first_events(archive, game, games))
 
 
 def train_rush_distribution(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
     """[title, train_type, event ('bought' | 'gone'), or_ordinal, games]: in how many games of a
     title (of ``games``, or every replayed one) a train type was first bought (or rusted) while
     the n-th operating round was the latest started (0 before the first OR)."""
+    return _distribution(_first_events(archive, None, games))
+
+
+def train_rush_and_distribution(archive: Archive, games: Scope | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`train_rush` and :func:`train_rush_distribution` of the same games from one read of
+    the archive, as the train rush page shows both."""
+    firsts = _first_events(archive, None, games)
+    return _per_game(firsts), _distribution(firsts)
+
+
+def _per_game(firsts: pl.DataFrame) -> pl.DataFrame:
+    bought = firsts.filter(pl.col("kind") == "train").select(
+        "game_key", "title", "train_type", first_bought_round="round", first_bought_seq="seq")
+    gone = firsts.filter(pl.col("kind") == "rust").select("game_key", "train_type", gone_round="round", gone_seq="seq")
     return (
-        _first_events(archive, None, games)
-        .join(_titles(archive), on="game_key")
-        .with_columns(event=pl.col("kind").replace_strict(EVENT_NAMES))
+        bought.join(gone, on=["game_key", "train_type"], how="left")
+        .select("game_key", "title", "train_type", "first_bought_round", "first_bought_seq", "gone_round", "gone_seq")
+        .sort("game_key", "first_bought_seq", "train_type")
+    )
+
+
+def _distribution(firsts: pl.DataFrame) -> pl.DataFrame:
+    return (
+        firsts.with_columns(event=pl.col("kind").replace_strict(EVENT_NAMES))
         .group_by("title", "train_type", "event", "or_ordinal")
         .agg(games=pl.col("game_key").n_unique().cast(pl.Int64))
         .sort("title", "train_type", "event", "or_ordinal")
@@ -54,34 +65,42 @@ def train_rush_distribution(archive: Archive, games: Scope | None = None) -> pl.
 
 
 def _first_events(archive: Archive, game: str | None, games: Scope | None) -> pl.DataFrame:
-    """[game_key, train_type, kind, seq, round, or_ordinal] of the first train and rust event of each type."""
-    events = archive.table("events") if game is None else game_rows(archive, "events", game)
+    """[game_key, title, train_type, kind, seq, round, or_ordinal] of the first train and rust
+    event of each type; ``round`` and ``or_ordinal`` are null for an event without a step."""
+    where: dict[str, Collection[str]] = {"kind": list(EVENT_NAMES)}
+    if game is not None:
+        where["game_key"] = [archive.table("games", game)["key"].item()]
     if games is not None:
-        events = events.filter(pl.col("game_key").is_in(sorted(games.keys)))
-    steps = archive.table("steps") if game is None else game_rows(archive, "steps", game)
-    return (
-        events.filter(pl.col("kind").is_in(list(EVENT_NAMES)))
+        where["game_key"] = sorted(games.keys & set(where.get("game_key", games.keys)))
+    firsts = (
+        archive.select("events", ["game_key", "seq", "ordinal", "kind", "subject"], where)
         .with_columns(train_type=train_type(pl.col("subject")))
         .sort("game_key", "ordinal")
         .group_by("game_key", "train_type", "kind", maintain_order=True)
         .first()
-        .join(_or_ordinals(steps), on=["game_key", "seq"], how="left")
-        .select("game_key", "train_type", "kind", pl.col("seq").cast(pl.Int64), "round", "or_ordinal")
     )
-
-
-def _or_ordinals(steps: pl.DataFrame) -> pl.DataFrame:
-    """[game_key, seq, round, or_ordinal]: operating rounds started up to each action's round."""
-    starts_or = pl.col("round").str.starts_with("OR ") & pl.col("round").is_first_distinct().over("game_key")
+    keys = firsts["game_key"].unique().to_list()
+    rounds = archive.select("steps", ["game_key", "seq", "round"], matching=firsts.select("game_key", "seq").unique())
     return (
-        steps.sort("game_key", "seq")
-        .with_columns(or_ordinal=starts_or.cast(pl.Int64).cum_sum().over("game_key"))
-        .select("game_key", "seq", "round", "or_ordinal")
+        firsts.join(rounds, on=["game_key", "seq"], how="left")
+        .join(archive.select("games", ["key", "title"], {"key": keys}), left_on="game_key", right_on="key")
+        .sort("seq")
+        .join_asof(_or_starts(archive, keys), on="seq", by="game_key", check_sortedness=False)  # both sorted by seq
+        .select("game_key", "title", "train_type", "kind", pl.col("seq").cast(pl.Int64), "round",
+                or_ordinal=pl.when(pl.col("round").is_not_null()).then(pl.col("or_ordinal").fill_null(0)))
     )
 
 
-def _titles(archive: Archive) -> pl.DataFrame:
-    return archive.table("games").select(game_key="key", title="title")
+def _or_starts(archive: Archive, games: list[str]) -> pl.DataFrame:
+    """[game_key, seq, or_ordinal]: the first action of each operating round of these games, and
+    how many operating rounds have started by then (1, 2...), ordered by seq."""
+    return (
+        archive.round_starts(games)
+        .filter(pl.col("round").str.starts_with("OR "))
+        .sort("game_key", "seq")
+        .select("game_key", "seq", or_ordinal=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("game_key"))
+        .sort("seq")
+    )
 
 
 def train_order(title: str, seen: Iterable[str] = ()) -> list[str]:

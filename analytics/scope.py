@@ -39,10 +39,10 @@ class Scope:
 def counted_games(archive: Archive, everything: bool = False, title: str | None = None) -> Scope:
     """The replayed games (those with standings) a statistic counts, of one title (ignoring case)
     or of all: the ``valid`` ones, or every replayed game with ``everything``."""
-    replayed = set(archive.table("standings")["game_key"].unique().to_list())
+    replayed = set(archive.select("standings", ["game_key"])["game_key"].unique().to_list())
     verdicts = {
         key: verdict or NOT_JUDGED
-        for key, name, verdict in archive.table("games").select("key", "title", "verdict").iter_rows()
+        for key, name, verdict in archive.select("games", ["key", "title", "verdict"]).iter_rows()
         if key in replayed and (title is None or name.lower() == title.lower())
     }
     if everything:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analytics.rated import ENDED_BY_HAND, rated_games
-from analytics.ratings import game_results
+from analytics.rated import ENDED_BY_HAND, rated_of
+from analytics.ratings import game_results, rate
 from records import Archive
 from replay.titles import SUPPORTED, title_named
 
@@ -36,11 +36,15 @@ class TitleStatistics:
     lowest and highest, and the winners' mean."""
     endings: pl.DataFrame
     """Per title and end reason (in words): games, share of the title's counted games."""
+    leaders: pl.DataFrame
+    """Per title, its players' ratings over its counted games (:attr:`analytics.ratings.Ratings.table`
+    of the title's scope), best first."""
 
 
 def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatistics:
-    games = rated_games(archive, manual_ends)
-    archived = archive.game_facts().group_by("title").agg(archived=pl.len().cast(pl.Int64))
+    facts = archive.game_facts()
+    games = rated_of(facts, manual_ends)
+    archived = facts.group_by("title").agg(archived=pl.len().cast(pl.Int64))
     results = game_results(archive, games)
     summary = (
         archived.join(
@@ -75,7 +79,7 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
         .with_columns(share=pl.col("games") / pl.col("games").sum().over("title"))
         .sort("title", "games", "reason", descending=[False, True, False])
     )
-    return TitleStatistics(summary, values, endings)
+    return TitleStatistics(summary, values, endings, rate(results, pooled=False).table)
 
 
 def played_out(title: str) -> str:

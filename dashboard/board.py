@@ -125,37 +125,37 @@ def map_figure(view: BoardView, colours: dict[str, str]) -> go.Figure:
     company symbols to their colours (see :mod:`dashboard.colours`). Markers and labels scale
     with the hexes, so a station stays inside its city and above the city's name."""
     height, unit = map_scale(view)
-    figure = go.Figure()
     by_colour: dict[str, list[Point | None]] = {}
     for hex_ in view.hexes:
         by_colour.setdefault(hex_.colour, []).extend([*corners(hex_), None])
+    traces = []
     for colour, points in by_colour.items():
         xs, ys = _xy(points)
-        figure.add_scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=HEX_COLOURS.get(colour, "#dddddd"),
-                           line={"color": "#8a8a8a", "width": 1}, name=f"{colour} hexes", hoverinfo="skip")
-    track = [p for hex_ in view.hexes for p in _track(hex_)]
-    xs, ys = _xy(track)
-    figure.add_scatter(x=xs, y=ys, mode="lines", line={"color": TRACK, "width": max(2.0, unit * 0.12)}, name="track",
-                       hoverinfo="skip")
-    _add_hover_spots(figure, view, unit)
-    _add_stations(figure, view, colours, unit)
-    _add_stops(figure, view, "t", "towns", {"symbol": "circle", "size": max(5.0, unit * 0.25), "color": TRACK})
-    _add_stops(figure, view, "o", "offboards", {"symbol": "diamond", "size": max(6.0, unit * 0.3), "color": "#7a1f17"})
-    _add_names(figure, view, unit)
-    figure.update_layout(
-        showlegend=False, height=height, margin={"l": 0, "r": 0, "t": 0, "b": 0},
-        plot_bgcolor="white", paper_bgcolor="white", dragmode="pan",
-        xaxis={"visible": False, "scaleanchor": "y", "scaleratio": 1},
-        yaxis={"visible": False},
-    )
-    return figure
+        traces.append(go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=HEX_COLOURS.get(colour, "#dddddd"),
+                                 line={"color": "#8a8a8a", "width": 1}, name=f"{colour} hexes", hoverinfo="skip"))
+    xs, ys = _xy([p for hex_ in view.hexes for p in _track(hex_)])
+    traces.append(go.Scatter(x=xs, y=ys, mode="lines", line={"color": TRACK, "width": max(2.0, unit * 0.12)}, name="track",
+                             hoverinfo="skip"))
+    traces += [
+        _hover_spots(view, unit),
+        _stations(view, colours, unit),
+        _stops(view, "t", "towns", {"symbol": "circle", "size": max(5.0, unit * 0.25), "color": TRACK}),
+        _stops(view, "o", "offboards", {"symbol": "diamond", "size": max(6.0, unit * 0.3), "color": "#7a1f17"}),
+        _names(view, unit),
+    ]
+    return go.Figure(data=traces, layout={  # made whole: plotly validates a figure again on every update
+        "showlegend": False, "height": height, "margin": {"l": 0, "r": 0, "t": 0, "b": 0},
+        "plot_bgcolor": "white", "paper_bgcolor": "white", "dragmode": "pan",
+        "xaxis": {"visible": False, "scaleanchor": "y", "scaleratio": 1},
+        "yaxis": {"visible": False},
+    })
 
 
 SLOT_SPACING = 0.5
 """Hex units between the centres of two station slots of one city."""
 
 
-def _add_hover_spots(figure: go.Figure, view: BoardView, unit: float) -> None:
+def _hover_spots(view: BoardView, unit: float) -> go.Scatter:
     """An invisible spot over each hex, so hovering anywhere on it names the hex, its location,
     its tile and its stations."""
     hovers = []
@@ -164,11 +164,11 @@ def _add_hover_spots(figure: go.Figure, view: BoardView, unit: float) -> None:
         stations = ", ".join(company or "free" for slots in hex_.cities for company in slots)
         hovers.append(f"<b>{hex_.hex}</b> {hex_.location or ''}<br>{tile}" + (f"<br>stations: {stations}" if stations else ""))
     xs, ys = _xy([centre(h) for h in view.hexes])
-    figure.add_scatter(x=xs, y=ys, mode="markers", name="hexes", hovertext=hovers, hoverinfo="text",
-                       marker={"size": unit * 1.5, "color": "rgba(0,0,0,0)"})
+    return go.Scatter(x=xs, y=ys, mode="markers", name="hexes", hovertext=hovers, hoverinfo="text",
+                      marker={"size": unit * 1.5, "color": "rgba(0,0,0,0)"})
 
 
-def _add_stations(figure: go.Figure, view: BoardView, colours: dict[str, str], unit: float) -> None:
+def _stations(view: BoardView, colours: dict[str, str], unit: float) -> go.Scatter:
     """One marker per station slot, side by side in its city; a filled slot shows its company."""
     xs, ys, labels, fills, hovers = [], [], [], [], []
     for hex_ in view.hexes:
@@ -182,21 +182,21 @@ def _add_stations(figure: go.Figure, view: BoardView, colours: dict[str, str], u
                 fills.append(colours.get(company, "#555555") if company else "white")
                 hovers.append(f"{hex_.hex} {hex_.location or ''}: {company or 'free slot'}")
     size = min(max(unit * SLOT_SPACING * 0.92, 9.0), 26.0)
-    figure.add_scatter(
+    return go.Scatter(
         x=xs, y=ys, mode="markers+text", name="stations", text=labels, hovertext=hovers, hoverinfo="text",
         textfont={"size": min(max(size * 0.38, 6.0), 10.0), "color": "white"},
         marker={"size": size, "color": fills, "line": {"color": TRACK, "width": 1.5}},
     )
 
 
-def _add_stops(figure: go.Figure, view: BoardView, kind: str, name: str, marker: dict[str, object]) -> None:
+def _stops(view: BoardView, kind: str, name: str, marker: dict[str, object]) -> go.Scatter:
     points = [stop_positions(h)[f"{kind}{i}"] for h in view.hexes
               for i in range(h.towns if kind == "t" else h.offboards)]
     xs, ys = _xy(points)  # type: ignore[arg-type]
-    figure.add_scatter(x=xs, y=ys, mode="markers", name=name, marker=marker, hoverinfo="skip")
+    return go.Scatter(x=xs, y=ys, mode="markers", name=name, marker=marker, hoverinfo="skip")
 
 
-def _add_names(figure: go.Figure, view: BoardView, unit: float) -> None:
+def _names(view: BoardView, unit: float) -> go.Scatter:
     """Location names in the lower part of each hex, below its stations; a long name is broken
     over two lines so it stays within its hex instead of running over the neighbours'."""
     xs, ys, names = [], [], []
@@ -205,8 +205,8 @@ def _add_names(figure: go.Figure, view: BoardView, unit: float) -> None:
         xs.append(x)
         ys.append(y - 0.62)
         names.append(_wrapped(hex_.location or ""))
-    figure.add_scatter(x=xs, y=ys, mode="text", name="names", text=names, hoverinfo="skip",
-                       textfont={"size": min(max(unit * 0.22, 6.0), 11.0), "color": "#333333"})
+    return go.Scatter(x=xs, y=ys, mode="text", name="names", text=names, hoverinfo="skip",
+                      textfont={"size": min(max(unit * 0.22, 6.0), 11.0), "color": "#333333"})
 
 
 WRAP = 11

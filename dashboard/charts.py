@@ -4,6 +4,8 @@ a legend reads well and a test can count what is drawn."""
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -28,20 +30,21 @@ ROUND_BAND = "#e8eef6"
 """Stock rounds (and opening auctions or drafts) are shaded; operating rounds stay white."""
 
 
-def round_axis(figure: go.Figure, rounds: pl.DataFrame) -> None:
-    """Turn a step axis into rounds: a tick named after each round (SR 1, OR 1.1...) at its first
-    step, and a band over every round that is not an operating round, so a reader sees at a glance
-    where each round starts and ends. ``rounds``: round, first and last step (GameTables.rounds).
-    The bands are set as one list of shapes: ``add_vrect`` per band validates the whole layout
-    each time, a quarter of a second for a game of 40 rounds."""
+def round_axis(rounds: pl.DataFrame, shapes: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """Layout turning a step axis into rounds: a tick named after each round (SR 1, OR 1.1...) at
+    its first step, and a band over every round that is not an operating round (after
+    ``shapes``), so a reader sees at a glance where each round starts and ends. ``rounds``:
+    round, first and last step (GameTables.rounds). A figure takes it whole when it is made:
+    plotly validates the layout again on every update, a quarter of a second for a game of 40
+    rounds band by band."""
     bands = [
         {"type": "rect", "xref": "x", "yref": "paper", "x0": row["first"] - 0.5, "x1": row["last"] + 0.5, "y0": 0,
          "y1": 1, "fillcolor": ROUND_BAND, "line": {"width": 0}, "layer": "below"}
         for row in rounds.filter(~pl.col("round").str.starts_with("OR ")).iter_rows(named=True)
     ]
-    figure.update_layout(shapes=[*figure.layout.shapes, *bands])
-    figure.update_xaxes(tickmode="array", tickvals=rounds["first"].to_list(), ticktext=rounds["round"].to_list(),
-                        tickangle=-60, showgrid=True)
+    return {"shapes": [*shapes, *bands],
+            "xaxis": {"tickmode": "array", "tickvals": rounds["first"].to_list(), "ticktext": rounds["round"].to_list(),
+                      "tickangle": -60, "showgrid": True}}
 
 
 def round_of(rounds: pl.DataFrame, seqs: list[int]) -> list[str]:
@@ -54,35 +57,33 @@ def step_lines(frame: pl.DataFrame, series: str, value: str, step: int, title: s
                colours: dict[str, str]) -> go.Figure:
     """One line per ``series`` value over the game's steps, the axis in rounds, with a vertical
     marker at ``step``; hovering a line names the step and its round."""
-    figure = go.Figure()
     words = value.replace("_", " ")
+    lines = []
     for name, rows in frame.sort("seq").group_by(series, maintain_order=True):
         label = str(name[0])
         seqs = rows["seq"].to_list()
         # numpy arrays: plotly validates a list element by element, an array at once (3x faster here)
-        figure.add_scatter(x=rows["seq"].to_numpy(), y=rows[value].to_numpy(), mode="lines", name=label,
-                           customdata=np.array(round_of(rounds, seqs), dtype=object),
-                           line={"shape": "hv", "color": colours.get(label)},
-                           hovertemplate=f"step %{{x}} (%{{customdata}}): {words} %{{y}}<extra>{label}</extra>")
-    figure.update_layout(shapes=[{"type": "line", "name": "step", "xref": "x", "yref": "paper", "x0": step, "x1": step,
-                                  "y0": 0, "y1": 1, "line": {"color": "#444444", "dash": "dash", "width": 1.5}}])
-    round_axis(figure, rounds)
-    return layout(figure, title, "", words, height=380)
+        lines.append(go.Scatter(x=rows["seq"].to_numpy(), y=rows[value].to_numpy(), mode="lines", name=label,
+                                customdata=np.array(round_of(rounds, seqs), dtype=object),
+                                line={"shape": "hv", "color": colours.get(label)},
+                                hovertemplate=f"step %{{x}} (%{{customdata}}): {words} %{{y}}<extra>{label}</extra>"))
+    marker = {"type": "line", "name": "step", "xref": "x", "yref": "paper", "x0": step, "x1": step, "y0": 0, "y1": 1,
+              "line": {"color": "#444444", "dash": "dash", "width": 1.5}}
+    return layout(go.Figure(data=lines, layout=round_axis(rounds, [marker])), title, "", words, height=380)
 
 
 def revenue_by_round(runs: pl.DataFrame, colours: dict[str, str]) -> go.Figure:
     """Each company's run in every operating round (what the engine counted for the declared
     routes, else what the record declared), a bar group per round in play order, the best run
     the company could have made on hover."""
-    figure = go.Figure()
     rows = runs.sort("seq").with_columns(revenue=pl.col("engine").fill_null(pl.col("declared")).fill_null(0))
     order = rows["round"].unique(maintain_order=True).to_list()
-    for (company,), group in rows.sort("company").group_by("company", maintain_order=True):
-        figure.add_bar(x=group["round"].to_list(), y=group["revenue"].to_list(), name=str(company),
-                       marker={"color": colours.get(str(company))}, customdata=group["optimum"].to_list(),
-                       hovertemplate=f"{company} in %{{x}}: %{{y}} (best possible %{{customdata}})<extra></extra>")
-    figure.update_layout(barmode="group")
-    figure.update_xaxes(type="category", categoryorder="array", categoryarray=order)
+    bars = [go.Bar(x=group["round"].to_list(), y=group["revenue"].to_list(), name=str(company),
+                   marker={"color": colours.get(str(company))}, customdata=group["optimum"].to_list(),
+                   hovertemplate=f"{company} in %{{x}}: %{{y}} (best possible %{{customdata}})<extra></extra>")
+            for (company,), group in rows.sort("company").group_by("company", maintain_order=True)]
+    figure = go.Figure(data=bars, layout={"barmode": "group",
+                                          "xaxis": {"type": "category", "categoryorder": "array", "categoryarray": order}})
     return layout(figure, "Revenue per operating round", "operating round", "revenue")
 
 
@@ -99,27 +100,25 @@ def market_figure(grid: pl.DataFrame, companies: pl.DataFrame, colours: dict[str
         kind = "yellow" if cell["zone"] == "yellow" else "par" if cell["par"] else "plain"
         zone[cell["row"]][cell["col"]] = MARKET_ZONES[kind]
         price[cell["row"]][cell["col"]] = str(cell["price"])
-    figure = go.Figure(go.Heatmap(
-        z=zone, text=price, texttemplate="%{text}", textfont={"size": 11}, colorscale=MARKET_SCALE,
-        zmin=0, zmax=2, showscale=False, xgap=2, ygap=2, hoverinfo="skip", name="market",
-    ))
     placed = companies.with_columns(
         stack=pl.col("company").cum_count().over("market_row", "market_col") - 1,
         size=pl.len().over("market_row", "market_col"),
     )
     offsets = ((placed["stack"] - (placed["size"] - 1) / 2) * 0.22).to_list()
-    figure.add_scatter(
-        x=[c + o for c, o in zip(placed["market_col"].to_list(), offsets)],
-        y=(placed["market_row"] + 0.28).to_list(),
-        mode="markers+text", name="companies", text=placed["company"].to_list(), textposition="bottom center",
-        textfont={"size": 9}, marker={"size": 10, "color": [colours.get(c) for c in placed["company"]]},
-        hovertext=[f"{c} ${p}" for c, p in zip(placed["company"], placed["price"])], hoverinfo="text",
-    )
-    figure.update_layout(
-        height=300, margin={"l": 0, "r": 0, "t": 10, "b": 0}, showlegend=False, plot_bgcolor="white",
-        xaxis={"visible": False}, yaxis={"visible": False, "autorange": "reversed"},
-    )
-    return figure
+    return go.Figure(data=[
+        go.Heatmap(z=zone, text=price, texttemplate="%{text}", textfont={"size": 11}, colorscale=MARKET_SCALE,
+                   zmin=0, zmax=2, showscale=False, xgap=2, ygap=2, hoverinfo="skip", name="market"),
+        go.Scatter(
+            x=[c + o for c, o in zip(placed["market_col"].to_list(), offsets)],
+            y=(placed["market_row"] + 0.28).to_list(),
+            mode="markers+text", name="companies", text=placed["company"].to_list(), textposition="bottom center",
+            textfont={"size": 9}, marker={"size": 10, "color": [colours.get(c) for c in placed["company"]]},
+            hovertext=[f"{c} ${p}" for c, p in zip(placed["company"], placed["price"])], hoverinfo="text",
+        ),
+    ], layout={
+        "height": 300, "margin": {"l": 0, "r": 0, "t": 10, "b": 0}, "showlegend": False, "plot_bgcolor": "white",
+        "xaxis": {"visible": False}, "yaxis": {"visible": False, "autorange": "reversed"},
+    })
 
 
 def rush_timeline(rush: pl.DataFrame, rounds: pl.DataFrame, colours: dict[str, str]) -> go.Figure:
@@ -129,17 +128,17 @@ def rush_timeline(rush: pl.DataFrame, rounds: pl.DataFrame, colours: dict[str, s
     types = rows["train_type"].to_list()
     hover = [f"{t}: first bought in {b}, {'rusted in ' + g if g else 'never rusted'}"
              for t, b, g in zip(types, rows["first_bought_round"], rows["gone_round"])]
-    figure = go.Figure()
-    figure.add_bar(y=types, x=(rows["end"] - rows["first_bought_seq"]).to_list(), base=rows["first_bought_seq"].to_list(),
-                   orientation="h", name="in service", marker={"color": [colours.get(t) for t in types], "opacity": 0.55},
-                   hovertext=hover, hoverinfo="text")
-    figure.add_scatter(y=types, x=rows["first_bought_seq"].to_list(), mode="markers", name="first bought",
-                       marker={"symbol": "circle", "size": 11, "color": "#2ca02c"}, hovertext=hover, hoverinfo="text")
     gone = rows.filter(pl.col("gone_seq").is_not_null())
-    figure.add_scatter(y=gone["train_type"].to_list(), x=gone["gone_seq"].to_list(), mode="markers", name="rusted",
-                       marker={"symbol": "x", "size": 11, "color": "#d62728"}, hoverinfo="skip")
+    figure = go.Figure(data=[
+        go.Bar(y=types, x=(rows["end"] - rows["first_bought_seq"]).to_list(), base=rows["first_bought_seq"].to_list(),
+               orientation="h", name="in service", marker={"color": [colours.get(t) for t in types], "opacity": 0.55},
+               hovertext=hover, hoverinfo="text"),
+        go.Scatter(y=types, x=rows["first_bought_seq"].to_list(), mode="markers", name="first bought",
+                   marker={"symbol": "circle", "size": 11, "color": "#2ca02c"}, hovertext=hover, hoverinfo="text"),
+        go.Scatter(y=gone["train_type"].to_list(), x=gone["gone_seq"].to_list(), mode="markers", name="rusted",
+                   marker={"symbol": "x", "size": 11, "color": "#d62728"}, hoverinfo="skip"),
+    ], layout=round_axis(rounds))
     figure.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(types)))
-    round_axis(figure, rounds)
     return layout(figure, "Train types in service", "", "train type")
 
 

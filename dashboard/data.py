@@ -25,15 +25,15 @@ import polars as pl
 import streamlit as st
 
 from analytics.balance import winner_correlations
-from analytics.prices import net_worth_by_step, share_prices_by_step
+from analytics.prices import prices_by_step, worth_by_step
 from analytics.ratings import Ratings, player_games, ratings
-from analytics.review import BoardView, GameTables, archive_overview, board_at, flag_list, game_tables, market_grid
-from analytics.rush import train_rush, train_rush_distribution
+from analytics.review import (BoardView, GameTables, archive_overview, board_at, flag_list, game_rounds, game_tables,
+                              market_grid)
+from analytics.rush import train_rush_and_distribution
 from analytics.scope import counted_games
 from analytics.titles import TitleStatistics, title_statistics
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from dashboard.text import md
-from ingest.model import Record
 from records import Archive
 
 TTL = 60
@@ -93,6 +93,13 @@ def overview(db: str) -> pl.DataFrame:
         return archive_overview(archive)
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
+def game_keys(db: str) -> list[str]:
+    """Every game's key, in the overview's order, for a page that offers them to choose from."""
+    with _archive(db) as archive:
+        return archive.game_keys()
+
+
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
 def tables(db: str, key: str) -> GameTables:
     with _archive(db) as archive:
@@ -101,21 +108,22 @@ def tables(db: str, key: str) -> GameTables:
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
 def step_values(db: str, key: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(share prices, net worth) after every action of one game."""
-    with _archive(db) as archive:
-        return share_prices_by_step(archive, key), net_worth_by_step(archive, key)
+    """(share prices, net worth) after every action of one game, from its tables: no second read."""
+    game = tables(db, key)
+    return prices_by_step(game.company_states), worth_by_step(game.player_states, game.players)
 
 
-@st.cache_data(ttl=TTL, show_spinner=False, max_entries=4)
-def record(db: str, key: str) -> Record:
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
+def rounds(db: str, key: str) -> pl.DataFrame:
+    """One game's rounds (GameTables.rounds), reading its steps alone, for a page drawing nothing else of it."""
     with _archive(db) as archive:
-        return archive.record(key)
+        return game_rounds(archive, key)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def board(db: str, key: str, seq: int) -> BoardView:
-    """The map after one action; replays only the reviewed game (a few tens of milliseconds)."""
-    return board_at(record(db, key), seq)
+    """The map after one action; replays only the reviewed game from its record (read with its tables)."""
+    return board_at(tables(db, key).record, seq)
 
 
 @st.cache_data(show_spinner=False)
@@ -136,7 +144,7 @@ def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame,
     or every replayed game with ``everything``."""
     with _archive(db) as archive:
         scope = counted_games(archive, everything)
-        return train_rush(archive, games=scope), train_rush_distribution(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+        return (*train_rush_and_distribution(archive, scope), scope.note(f'"{INCLUDE_ALL}"'))
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
+from typing import Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
@@ -47,7 +47,10 @@ ARCHIVE_TABLES = (
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
-_GAMES_QUERY = """
+_GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
+"""The order games are listed in: by title, then source id (numerically where it is a number)."""
+
+_GAMES_QUERY = f"""
 SELECT g.key, g.title, g.source, g.source_id,
        (SELECT list(p.name ORDER BY p.seat) FROM players p WHERE p.game_key = g.key) AS players,
        g.status,
@@ -59,8 +62,11 @@ WHERE ($title IS NULL OR lower(g.title) = lower($title))
         SELECT 1 FROM players p
         WHERE p.game_key = g.key
           AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
-ORDER BY g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id
+ORDER BY {_GAME_ORDER}
 """
+
+_MATCHING = "matching_rows"
+"""The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
 
 _SUMMARY_QUERY = """
 SELECT g.title, count(*) AS games, coalesce(sum(a.n), 0) AS actions
@@ -325,14 +331,70 @@ class Archive:
         return pl.from_arrow(result.to_arrow_table())  # type: ignore[return-value]
 
     @_reading
+    def select(
+        self, name: str, columns: Sequence[str], where: Mapping[str, Collection[Any]] | None = None,
+        matching: pl.DataFrame | None = None, last_step: bool = False,
+    ) -> pl.DataFrame:
+        """Some columns of a table, with only the rows a statistic needs, filtered inside DuckDB
+        (a page over a thousand games must not carry millions of rows into Python to drop them).
+
+        ``where`` keeps the rows whose value of each column is one of the given values;
+        ``matching`` (a frame whose columns are columns of the table) the rows equal to one of its
+        rows on those columns; ``last_step`` the rows of each game's last action in this table
+        (tables with ``seq``). Rows come in no particular order. Column names are checked against
+        the code's own schema and every value is a parameter.
+        """
+        known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
+        if known is None:
+            raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
+        keys = list(matching.columns) if matching is not None else []
+        for column in (*columns, *(where or {}), *keys, *(["game_key", "seq"] if last_step else [])):
+            if column not in known:
+                raise KeyError(f"table {name} has no column {column!r}")
+        params: dict[str, Any] = {}
+        filters = []
+        for n, (column, values) in enumerate((where or {}).items()):
+            params[f"w{n}"] = list(values)
+            filters.append(f"t.{column} IN (SELECT unnest($w{n}))")
+        query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {name} t"
+        if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
+            query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
+        if last_step:
+            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key) l"
+                      " ON t.game_key = l.game_key AND t.seq = l.seq")
+        if filters:
+            query += " WHERE " + " AND ".join(filters)
+        if matching is None:
+            return self._arrow(query, params)
+        self._con.register(_MATCHING, matching.to_arrow())
+        try:
+            return self._arrow(query, params)
+        finally:
+            self._con.unregister(_MATCHING)
+
+    @_reading
+    def round_starts(self, games: Collection[str]) -> pl.DataFrame:
+        """[game_key, round, seq]: the first action of each round label (``steps.round``) in each
+        of these games, found inside DuckDB; a statistic counting the rounds started by some
+        action reads a few rows per game instead of every step."""
+        query = ("SELECT game_key, round, min(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) "
+                 "GROUP BY game_key, round")
+        return self._arrow(query, {"games": list(games)})
+
+    @_reading
     def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
         """One row per game, ordered by title and source id (numerically where it is a number).
 
         ``title`` matches exactly, ignoring case. ``player`` matches part of a player's name or a
         whole external id, ignoring case.
         """
-        rows = self._con.execute(_GAMES_QUERY, {"title": title, "player": player}).fetchall()
-        return pl.DataFrame(rows, schema=GAMES_SCHEMA, orient="row")
+        return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
+
+    @_reading
+    def game_keys(self) -> list[str]:
+        """Every game's key in the order of :meth:`games`, without counting their players and
+        actions: a page that only offers the games to choose from."""
+        return [key for (key,) in self._con.execute(f"SELECT g.key FROM games g ORDER BY {_GAME_ORDER}").fetchall()]
 
     @_reading
     def game_facts(self, title: str | None = None) -> pl.DataFrame:
@@ -344,8 +406,17 @@ class Archive:
         holds an ``end_game`` action, and ``order``: 1, 2... by creation day, then source id
         (numerically where it is a number), the order in which the games were played.
         """
-        rows = self._con.execute(_FACTS_QUERY, {"title": title}).fetchall()
-        return pl.DataFrame(rows, schema=FACTS_SCHEMA, orient="row")
+        return self._frame(_FACTS_QUERY, {"title": title}, FACTS_SCHEMA)
+
+    def _frame(self, query: str, params: Mapping[str, Any], columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
+        """A query's result as a frame of these columns, through Arrow: a thousand games' rows
+        as Python tuples cost twice the query."""
+        return self._arrow(query, params).cast(pl.Schema(columns))
+
+    def _arrow(self, query: str, params: Mapping[str, Any]) -> pl.DataFrame:
+        frame = pl.from_arrow(self._con.sql(query, params=dict(params)).to_arrow_table())
+        assert isinstance(frame, pl.DataFrame)  # a table, never a single column
+        return frame
 
     @_reading
     def summary(self) -> pl.DataFrame:

@@ -259,19 +259,30 @@ def _made_by_code(version: int) -> Iterator[duckdb.DuckDBPyConnection]:
         con.close()
 
 
-@cache
 def expected_catalog(version: int) -> Catalog:
     """The catalog the code's own migrations 1..version make."""
+    return _reference(version)[0]
+
+
+@cache
+def _reference(version: int) -> tuple[Catalog, Mapping[str, tuple[str, ...]]]:
+    """The catalog and each table's columns of the code's own schema at ``version``, from one
+    in-memory database: opening an archive reads them, so a reader's column check costs nothing more."""
     with _made_by_code(version) as con:
-        return _catalog(con)
+        rows = con.execute(
+            "SELECT table_name, list(column_name ORDER BY column_index) FROM system.main.duckdb_columns() GROUP BY table_name"
+        ).fetchall()
+        return _catalog(con), {name: tuple(columns) for name, columns in rows}
 
 
 @cache
 def game_tables() -> tuple[str, ...]:
     """Tables holding rows of one game (they have a ``game_key`` column), besides ``games`` itself:
     read from the code's own schema, so no name in a file ever reaches a statement."""
-    with _made_by_code(latest_version()) as con:
-        rows = con.execute(
-            "SELECT DISTINCT table_name FROM system.main.duckdb_columns() WHERE column_name = 'game_key' ORDER BY table_name"
-        ).fetchall()
-    return tuple(name for (name,) in rows)
+    return tuple(sorted(name for name, columns in table_columns().items() if "game_key" in columns))
+
+
+def table_columns() -> Mapping[str, tuple[str, ...]]:
+    """Each table's columns in the code's own schema, so a reader naming columns is checked
+    against them and no name from a file or a caller reaches a statement unchecked."""
+    return _reference(latest_version())[1]

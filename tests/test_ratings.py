@@ -200,6 +200,16 @@ def test_title_statistics_over_the_games_that_count(archive: Archive) -> None:
     ]
 
 
+
+@pytest.mark.parametrize("manual_ends", [False, True])
+def test_title_leaderboards_are_the_titles_ratings(archive: Archive, manual_ends: bool) -> None:
+    """The Titles page's leaderboards come with its statistics, rated without the pooled scope
+    the page does not show, and are each title's ratings as the Players page has them."""
+    leaders = title_statistics(archive, manual_ends).leaders
+    per_title = ratings(archive, manual_ends).table.filter(pl.col("scope") != POOLED)
+    assert leaders.rows() == per_title.rows()
+    assert set(leaders["scope"]) == {"18MS", "18Texas"}
+
 def test_the_ratings_command_prints_each_title_then_all(db: Path) -> None:
     result = CliRunner().invoke(app, ["ratings", "--db", str(db)])
     assert result.exit_code == 0, result.output

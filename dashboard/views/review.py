@@ -23,12 +23,11 @@ DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
 
 st.title("Game review")
 db = data.db_path()
-games = data.load(data.overview, db)
-if games.is_empty():
+keys = data.load(data.game_keys, db)
+if not keys:
     st.info("The archive holds no games yet; run `railledger ingest` first.")
     st.stop()
 
-keys = games["key"].to_list()
 asked = st.query_params.get("game")
 key = st.selectbox("Game", keys, index=keys.index(asked) if asked in keys else 0)
 st.query_params["game"] = key

@@ -36,7 +36,7 @@ st.subheader("One game")
 keys = rush.filter(pl.col("title") == title)["game_key"].unique(maintain_order=True).to_list()
 key = st.selectbox("Game", keys)
 game = rush.filter(pl.col("game_key") == key).with_columns(step_number(pl.col("first_bought_seq", "gone_seq")))
-rounds = data.load(data.tables, db, key).rounds().with_columns(step_number(pl.col("first", "last")))  # as the review counts
+rounds = data.load(data.rounds, db, key).with_columns(step_number(pl.col("first", "last")))  # as the review counts
 st.plotly_chart(charts.rush_timeline(game, rounds, colours), key="timeline")
 st.dataframe(game.drop("game_key", "title"), hide_index=True, width="stretch",
              column_config={"train_type": "Train type", "first_bought_round": "First bought in",

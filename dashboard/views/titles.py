@@ -58,8 +58,7 @@ st.dataframe(
 ending_col, leader_col = st.columns(2)
 ending_col.plotly_chart(player_charts.end_reasons(stats.endings.filter(pl.col("title") == title)), key="endings")
 leader_col.subheader("Leaderboard")
-rated = data.load(data.player_ratings, db, manual_ends)
-leaders = rated.table.filter(pl.col("scope") == title).head(LEADERS)
+leaders = stats.leaders.filter(pl.col("scope") == title).head(LEADERS)
 leader_col.dataframe(
     leaders.select("place", "name", "games", "wins", "ordinal", page=pl.col("player").map_elements(player_url, return_dtype=pl.Utf8)),
     hide_index=True, width="stretch",

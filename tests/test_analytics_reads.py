@@ -1,0 +1,160 @@
+"""The archive's filtered reads (``Archive.select``, ``Archive.round_starts``) and the statistics
+built on them, checked against the same questions answered in polars over whole tables, on real
+replays (the short games and the bots' games kept in tests/).
+
+The train rush and balance pages read only the rows they need so that they load fast on a large
+archive; these tests hold them to what reading everything and filtering in polars gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from analytics.balance import POOLED, winner_correlations
+from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
+from analytics.review import archive_overview, game_rounds, game_tables
+from analytics.rush import train_rush, train_rush_and_distribution, train_rush_distribution
+from analytics.scope import counted_games
+from ingest import notation
+from records import Archive
+from replay import replay_record
+
+TESTS = Path(__file__).resolve().parent
+GAMES = sorted([*(TESTS / "games").glob("*.rln"), *(TESTS / "selfplay_games").glob("*.rln")])
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Archive]:
+    db = tmp_path_factory.mktemp("reads") / "replayed.duckdb"
+    with Archive.open(db) as writable:
+        for path in GAMES:
+            record = notation.read(path.read_text(encoding="utf-8"))
+            writable.store(record, replay=replay_record(record, keep_going=True, snapshots=True))
+    with Archive.open(db, read_only=True) as opened:
+        yield opened
+
+
+def same_rows(found: pl.DataFrame, expected: pl.DataFrame) -> None:
+    """Equal as sets of rows (``select`` promises no order), with the same columns and types."""
+    assert found.height > 0
+    assert_frame_equal(found.sort(pl.all()), expected.sort(pl.all()))
+
+
+def test_select_keeps_the_columns_and_rows_asked_for(archive: Archive) -> None:
+    events = archive.table("events")
+    some = events["game_key"].unique().sort().to_list()[::2]
+    found = archive.select("events", ["game_key", "seq", "subject"], {"kind": ["train", "rust"], "game_key": some})
+    expected = events.filter(pl.col("kind").is_in(["train", "rust"]), pl.col("game_key").is_in(some))
+    same_rows(found, expected.select("game_key", "seq", "subject"))
+
+
+def test_select_matching_rows_of_a_frame(archive: Archive) -> None:
+    states = archive.table("company_states")
+    keys = states.select("game_key", "seq", "company").gather_every(97)
+    found = archive.select("company_states", ["game_key", "seq", "company", "president"], matching=keys)
+    same_rows(found, states.join(keys, on=["game_key", "seq", "company"]).select("game_key", "seq", "company", "president"))
+
+
+def test_select_last_step_of_each_game(archive: Archive) -> None:
+    steps = archive.table("steps")
+    found = archive.select("steps", ["game_key", "seq", "round"], last_step=True)
+    expected = steps.filter(pl.col("seq") == pl.col("seq").max().over("game_key")).select("game_key", "seq", "round")
+    same_rows(found, expected)
+    assert found.height == len(GAMES)
+
+
+def test_select_with_nothing_to_match_is_empty(archive: Archive) -> None:
+    assert archive.select("events", ["game_key"], {"kind": []}).is_empty()
+    none = pl.DataFrame({"game_key": [], "seq": []}, schema={"game_key": pl.Utf8, "seq": pl.Int32})
+    assert archive.select("steps", ["round"], matching=none).is_empty()
+
+
+@pytest.mark.parametrize("ask", [
+    {"name": "schema_version", "columns": ["version"]},
+    {"name": "events", "columns": ["kind; DROP TABLE games"]},
+    {"name": "events", "columns": ["kind"], "where": {"1=1 OR kind": ["train"]}},
+    {"name": "events", "columns": ["kind"], "matching": pl.DataFrame({"round": ["OR 1.1"]})},
+    {"name": "games", "columns": ["key"], "last_step": True},
+])
+def test_select_refuses_names_the_schema_does_not_have(archive: Archive, ask: dict) -> None:
+    with pytest.raises(KeyError):
+        archive.select(**ask)
+
+
+def test_round_starts_are_each_labels_first_action(archive: Archive) -> None:
+    steps = archive.table("steps")
+    games = steps["game_key"].unique().to_list()
+    expected = steps.group_by("game_key", "round").agg(pl.col("seq").min())
+    same_rows(archive.round_starts(games), expected)
+    assert archive.round_starts([]).is_empty()
+
+
+def test_train_rush_rounds_and_or_counts_are_those_of_every_step(archive: Archive) -> None:
+    """The round of each first purchase and rust is its step's, and the distribution counts the
+    operating rounds started as a count over every step of the game gives them."""
+    steps = archive.table("steps").sort("game_key", "seq").with_columns(
+        or_ordinal=(pl.col("round").str.starts_with("OR ") & pl.col("round").is_first_distinct().over("game_key"))
+        .cast(pl.Int64).cum_sum().over("game_key"), seq=pl.col("seq").cast(pl.Int64))
+    rush = train_rush(archive)
+    assert rush.filter(pl.col("gone_seq").is_not_null()).height > 0
+    events = pl.concat([
+        rush.select("game_key", "title", "train_type", event=pl.lit("bought"), seq="first_bought_seq", round="first_bought_round"),
+        rush.drop_nulls("gone_seq").select("game_key", "title", "train_type", event=pl.lit("gone"), seq="gone_seq",
+                                           round="gone_round"),
+    ]).join(steps.select("game_key", "seq", step_round="round", or_ordinal="or_ordinal"), on=["game_key", "seq"])
+    assert events.height == rush.height + rush["gone_seq"].count()
+    assert (events["round"] == events["step_round"]).all()
+    expected = (events.group_by("title", "train_type", "event", "or_ordinal").agg(games=pl.col("game_key").n_unique()
+                .cast(pl.Int64)).sort("title", "train_type", "event", "or_ordinal"))
+    assert_frame_equal(train_rush_distribution(archive), expected)
+
+
+def test_the_rush_page_read_gives_both_tables(archive: Archive) -> None:
+    scope = counted_games(archive, everything=True)
+    per_game, distribution = train_rush_and_distribution(archive, scope)
+    assert_frame_equal(per_game, train_rush(archive, games=scope))
+    assert_frame_equal(distribution, train_rush_distribution(archive, scope))
+    one = per_game["game_key"][0]
+    assert_frame_equal(train_rush(archive, one), per_game.filter(pl.col("game_key") == one))
+
+
+def test_presidencies_are_counted_after_each_games_last_action(archive: Archive) -> None:
+    """Players by the number of companies they preside over after the last action, as the whole
+    company_states table says, per title."""
+    states = archive.table("company_states")
+    last = states.filter(pl.col("seq") == pl.col("seq").max().over("game_key"))
+    counts = last.drop_nulls("president").group_by("game_key", seat="president").agg(n=pl.len())
+    titles = archive.table("games").select(game_key="key", title="title")
+    players = archive.table("standings").select("game_key", "seat").join(titles, on="game_key")
+    expected = (
+        players.join(counts, on=["game_key", "seat"], how="left")
+        .group_by(scope="title", value=pl.col("n").fill_null(0).cast(pl.Utf8)).agg(games=pl.len().cast(pl.Int64))
+        .sort("scope", "value")
+    )
+    found = winner_correlations(archive, kind="all").filter(pl.col("factor") == "presidencies", pl.col("scope") != POOLED)
+    assert_frame_equal(found.select("scope", "value", "games").sort("scope", "value"), expected)
+    assert set(expected["value"]) - {"0"}
+
+
+def test_game_keys_are_the_games_list_in_its_order(archive: Archive) -> None:
+    keys = archive.game_keys()
+    assert keys == archive.games()["key"].to_list() == archive_overview(archive)["key"].to_list()
+    assert keys[0] == "selfplay/g18ms-3p-300022-random.random.random"  # by title, then source id; not by key
+
+
+def test_one_read_of_a_game_serves_the_whole_review(archive: Archive) -> None:
+    """The review page reads a game once: its step values, rounds and record come from those
+    tables as they come from reading each on its own."""
+    for key in archive.table("games")["key"].to_list():
+        game = game_tables(archive, key)
+        assert game.record == archive.record(key)
+        assert_frame_equal(prices_by_step(game.company_states), share_prices_by_step(archive, key))
+        assert_frame_equal(worth_by_step(game.player_states, game.players), net_worth_by_step(archive, key))
+        rounds = game_rounds(archive, key)
+        assert_frame_equal(rounds, game.rounds())
+        assert rounds.height > 1 and rounds["first"].to_list() == sorted(rounds["first"].to_list())

@@ -17,7 +17,7 @@ from ingest.model import Record, SourceText
 from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
-from records.replay_rows import encode_replay
+from records.replay_rows import ReplayRows, encode_replay
 from replay import Replay, engine_version
 from replay.optimizer.audit import RunAudit
 from replay.verdict import Verdict, judge
@@ -125,6 +125,43 @@ class Stored:
     engine: str | None  # the engine version that replayed it; None: not replayed
     verdict: Verdict | None  # None: stored before schema version 6
     source_format: str | None  # the format of its kept text; None: no text kept
+
+
+def _stored_of(content: str, engine: str | None, verdict: str | None, detail: str | None, kind: str | None) -> Stored:
+    return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
+
+
+@dataclass(frozen=True)
+class EncodedGame:
+    """One game shaped into the archive's columns, away from any archive: a worker process makes
+    it (:func:`encode_game`) and the one writer stores it (:meth:`Archive.store_encoded`), so that
+    what crosses between them is plain columns rather than a replay's objects."""
+
+    rows: codec.GameRows
+    replay_rows: ReplayRows | None  # None: not replayed
+    engine: str | None  # the engine version that replayed it
+    matches: bool | None  # whether the replay reached the recorded result
+    verdict: Verdict
+    text: dict[str, Any] | None  # the source text, encoded (codec.encode_source)
+
+    @property
+    def key(self) -> str:
+        return self.rows.key
+
+
+def encode_game(
+    record: Record, replay: Replay | None = None, runs: Sequence[RunAudit] = (), source: SourceText | None = None
+) -> EncodedGame:
+    """A game's rows as :meth:`Archive.store` writes them; ValueError for a record holding values
+    the archive could not give back exactly."""
+    return EncodedGame(
+        rows=codec.encode(record),
+        replay_rows=encode_replay(replay, runs) if replay is not None else None,
+        engine=engine_version(record.title) if replay is not None else None,
+        matches=replay.matches_record if replay is not None else None,
+        verdict=judge(record, replay),
+        text=codec.encode_source(source) if source is not None else None,
+    )
 
 
 class StoreOutcome(enum.Enum):
@@ -246,18 +283,22 @@ class Archive:
         """
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
-        rows = codec.encode(record)
-        replay_rows = encode_replay(replay, runs) if replay is not None else None
-        engine = engine_version(record.title) if replay is not None else None
-        text = codec.encode_source(source) if source is not None else None
+        return self.store_encoded(encode_game(record, replay, runs, source), origin)
+
+    @_reading
+    def store_encoded(self, game: EncodedGame, origin: str | None = None) -> StoreOutcome:
+        """Store a game shaped by :func:`encode_game`, as :meth:`store` does, in one transaction."""
+        if self.read_only:
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {game.key}")
+        rows, replay_rows, engine, text = game.rows, game.replay_rows, game.engine, game.text
         with transaction(self._con):
             found = self._stored(rows.key)
-            if found is not None and found.content_hash == rows.content_hash and (replay is None or found.engine == engine):
+            if found is not None and found.content_hash == rows.content_hash and (replay_rows is None or found.engine == engine):
                 if text is not None and (found.source_format is None or (found.source_format, text["format"]) == ("notation", "json")):
                     self._con.execute("DELETE FROM sources WHERE game_key = ?", [rows.key])
                     self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
                 return StoreOutcome.UNCHANGED
-            if found is not None and replay is None and found.engine is not None:
+            if found is not None and replay_rows is None and found.engine is not None:
                 raise ReplayWouldBeLost(
                     f"{rows.key} differs from its stored version, which was replayed (engine {found.engine}); storing it "
                     "without a replay would delete that version's per-action states, events, standings and flags, "
@@ -265,8 +306,7 @@ class Archive:
                 )
             if found is not None:
                 self._delete_game(rows.key)
-            self._insert_game(rows, origin, engine, replay.matches_record if replay is not None else None,
-                              judge(record, replay))
+            self._insert_game(rows, origin, engine, game.matches, game.verdict)
             self._insert_rows("players", rows.key, rows.players)
             self._insert_rows("actions", rows.key, rows.actions)
             self._insert_rows("programs", rows.key, rows.programs)
@@ -293,6 +333,18 @@ class Archive:
         """What the archive holds of a game (hash, engine, verdict, kept text's format), None when absent."""
         return self._stored(key)
 
+    @_reading
+    def stored_by_origin(self) -> dict[str, tuple[str, Stored]]:
+        """(key, what is stored) of every game by the origin its stored version was read from,
+        in one query: an ingest hands each worker the entries of its file, so that a record
+        stored unchanged is known by its hash before anyone replays it."""
+        rows = self._con.execute(
+            "SELECT g.origin, g.key, g.content_hash, g.engine, g.verdict, g.verdict_detail, s.format "
+            "FROM games g LEFT JOIN sources s ON s.game_key = g.key WHERE g.origin IS NOT NULL ORDER BY g.ingested_at"
+        ).fetchall()
+        return {origin: (key, _stored_of(content, engine, verdict, detail, kind))
+                for origin, key, content, engine, verdict, detail, kind in rows}
+
     def _stored(self, key: str) -> Stored | None:
         found = one_row(
             self._con,
@@ -302,8 +354,7 @@ class Archive:
         )
         if found is None:
             return None
-        content, engine, verdict, detail, kind = found
-        return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
+        return _stored_of(*found)
 
     @_reading
     def source(self, key_or_source_id: str) -> SourceText | None:

@@ -1,0 +1,172 @@
+"""The work of ``railledger ingest``: files read here, records prepared by workers, one writer.
+
+This process reads each file's text (quick) and hands it to a worker with what the archive holds
+of the games last read from that file; the worker parses, checks, hashes and replays, and gives
+back columns (:func:`cli.storing.prepare`). Results are taken in the order of the files, so the
+summary, the duplicates and the failures are those of a serial ingest, and each batch of results
+already done is written in one short open of the archive.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cli.output import cell, consoles, say
+from cli.storing import ArchiveUnavailable, IngestRun, Known, Prepared, prepare
+from cli.workers import Workers
+from ingest.sources import read_file
+from records import Archive, ArchiveError
+from records.archive import Stored
+from records.errors import ArchiveDamaged
+from replay.verdict import KINDS as VERDICTS
+from replay.verdict import Verdict
+
+OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
+
+BATCH_SECONDS = 0.5
+"""Longest a batch of writes holds the archive, roughly: readers wait at most this between turns."""
+
+T = TypeVar("T")
+
+
+@dataclass
+class Tally:
+    """What an ingest did: outcomes, verdicts, and the lines to print after the summary."""
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    verdicts: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    invalid: list[str] = field(default_factory=list)
+
+    def count(self, item: Prepared, outcome: str, line: str | None, verdict: Verdict | None) -> None:
+        self.outcomes[outcome] += 1
+        if line is not None:
+            (self.notes if outcome == "duplicate" else self.failures).append(line)
+        if verdict is not None:
+            self.verdicts[verdict.kind] += 1
+            if verdict.invalid:
+                self.invalid.append(f"{verdict.kind}: {item.origin}: {item.key}: {verdict.detail}")
+
+
+def ingest_files(files: Sequence[str], run: IngestRun, max_size: int, pool: Workers, tally: Tally) -> None:
+    """Ingest ``files`` in order into ``run``'s archive with ``pool``'s workers, counting in ``tally``.
+
+    Raises :class:`ArchiveUnavailable` when the archive cannot be opened any more (``tally`` then
+    holds what was done before).
+    """
+    with run.archive() as archive:  # create or upgrade it, and refuse a damaged or foreign one, before reading anything
+        known = by_file(archive.stored_by_origin())
+    calls = ((text, run.replay, known.get(text.name, {})) for text in map(lambda f: read_file(f, max_size), files))
+    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=consoles()[1], transient=True) as progress:
+        task = progress.add_task("ingesting", total=len(files))
+        for batch in batches(pool.results(prepare, calls)):
+            store_batch(run, [item for items in batch for item in items], tally)
+            progress.advance(task, len(batch))
+
+
+_LINE = re.compile(r"(.*):\d+")
+"""A record's origin in a JSON Lines file: ``file.jsonl:3``."""
+
+
+def by_file(stored: Known) -> dict[str, dict[str, tuple[str, Stored]]]:
+    """The stored games grouped by the file each was read from (a JSON Lines line under its file)."""
+    files: dict[str, dict[str, tuple[str, Stored]]] = {}
+    for origin, entry in stored.items():
+        line = _LINE.fullmatch(origin)
+        files.setdefault(line.group(1) if line else origin, {})[origin] = entry
+    return files
+
+
+def batches(futures: Iterator[Future[T]], seconds: float = BATCH_SECONDS, most: int = 256) -> Iterator[list[T]]:
+    """Results in order, grouped: the next one (waited for) and every following one already done,
+    up to ``most`` of them or ``seconds`` of collecting, so that a writer waits for the workers
+    only when it has nothing to write."""
+    following = next(futures, None)
+    while following is not None:
+        batch = [following.result()]
+        started = time.monotonic()
+        following = next(futures, None)
+        while following is not None and following.done() and len(batch) < most and time.monotonic() - started < seconds:
+            batch.append(following.result())
+            following = next(futures, None)
+        yield batch
+
+
+def store_batch(run: IngestRun, items: list[Prepared], tally: Tally) -> None:
+    """Store the prepared records of a batch in order, in one open of the archive (none when
+    nothing is to be written). A record's failure is its own; an archive that cannot be opened
+    or read any more is :class:`ArchiveUnavailable`."""
+    if not any(item.encoded is not None for item in items):
+        for item in items:
+            tally.count(item, *_outcome(run, item, None))
+        return
+    with run.archive() as archive:
+        for item in items:
+            tally.count(item, *_outcome(run, item, archive))
+
+
+def _outcome(run: IngestRun, item: Prepared, archive: Archive | None) -> tuple[str, str | None, Verdict | None]:
+    """(outcome, one line to print or None, the game's verdict) of one prepared record.
+
+    A duplicate has no verdict of its own (its first reading counted).
+    """
+    if item.key is None or item.digest is None:
+        return "failed", item.error, None
+    earlier = run.earlier(item.key, item.digest, item.origin)
+    if earlier is not None:
+        same, where = earlier
+        if same:
+            return "duplicate", f"{item.origin}: {item.key} is the same game as {where}, stored once", None
+        return ("failed", f"{item.origin}: not stored: {item.key} was read earlier in this run from {where}, "
+                "with other content; the first is kept", None)
+    if item.error is not None:
+        return "failed", item.error, None
+    if item.encoded is None:
+        return "unchanged", None, item.stored.verdict if item.stored is not None else None
+    assert archive is not None  # store_batch opens it when any record is to be written
+    try:
+        outcome, verdict = run.write(archive, item)
+    except ArchiveDamaged as exc:
+        raise ArchiveUnavailable(exc) from exc
+    except (ArchiveError, ValueError) as exc:
+        return "failed", f"{item.origin}: not stored: {exc}", None
+    except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
+        return "failed", f"{item.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}", None
+    return outcome.name.lower(), None, verdict
+
+
+def print_summary(tally: Tally, db: Path) -> None:
+    """The outcomes and verdicts as two tables, then the notes, failures and invalid games."""
+    out, err = consoles()
+    table = Table(title=cell(f"ingest into {db}"))
+    for column in OUTCOMES:
+        table.add_column(column, justify="right")
+    table.add_row(*(str(tally.outcomes[c]) for c in OUTCOMES))
+    out.print(table)
+    stored = sum(tally.outcomes[c] for c in ("new", "unchanged", "replaced"))
+    counts = {kind: tally.verdicts[kind] for kind in VERDICTS if tally.verdicts[kind] or kind == VERDICTS[0]}
+    if stored > sum(tally.verdicts.values()):  # unchanged games stored before verdicts were kept
+        counts["not judged yet"] = stored - sum(tally.verdicts.values())
+    judged = Table(title="verdicts")
+    for kind in counts:
+        judged.add_column(kind, justify="right")
+    judged.add_row(*(str(n) for n in counts.values()))
+    out.print(judged)
+    for note in tally.notes:
+        say(err, f"note: {note}")
+    for failure in tally.failures:
+        say(err, f"failed: {failure}")
+    for line in tally.invalid:
+        say(err, line)

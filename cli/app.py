@@ -573,7 +573,7 @@ class ExportFormat(str, Enum):
 @app.command()
 def export(
     target: Annotated[str, typer.Argument(
-        metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write one file per table into (created if missing); "
+        metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write the tables into (created if missing); "
                                      "json: the game (archive key or source id).")],
     fmt: Annotated[
         ExportFormat, typer.Option("--format", help="parquet, csv (list columns as JSON text, bytes as base64), or json.")
@@ -582,17 +582,20 @@ def export(
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
-    """Write every archive table to OUT_DIR/<table>.parquet (or .csv) for other tools, or give
-    one game's original record back (--format json).
+    """Write every archive table for other tools, or give one game's original record back (--format json).
 
-    The tables are read in one open of the archive, then written with the archive closed. With
+    Parquet is written as one Hive-style dataset per table, partitioned by title:
+    OUT_DIR/<table>/title=<title>/part-0.parquet, which DuckDB, Spark or Trino read as one table
+    with a title column (docs/scale.md); CSV as OUT_DIR/<table>.csv. The tables are read in one
+    open of the archive, then written with the archive closed. With
     --format json the game's export is written exactly as it was ingested (the archive keeps the
     text it read, undos and all); a game that came as notation is written as an export of it.
 
-    Example: railledger export --format csv exported/ --db games.duckdb
+    Example: railledger export --format parquet exported/ --db games.duckdb
     Example: railledger export --format json 14375 -o 14375.json
     """
     from cli.output import consoles, say
+    from cli.partitions import write_partitions
     from records.archive import ARCHIVE_TABLES
 
     if fmt is ExportFormat.json:
@@ -606,12 +609,13 @@ def export(
     out = consoles()[0]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+        if fmt is ExportFormat.parquet:
+            for folder, rows in write_partitions(frames, out_dir):
+                say(out, f"{folder}/: {rows} row{'' if rows == 1 else 's'}")
+            return
         for name, frame in frames.items():
             path = out_dir / f"{name}.{fmt.value}"
-            if fmt is ExportFormat.csv:
-                _csv_ready(frame).write_csv(path)
-            else:
-                frame.write_parquet(path)
+            _csv_ready(frame).write_csv(path)
             say(out, f"{path}: {frame.height} row{'' if frame.height == 1 else 's'}")
     except OSError as exc:
         raise _fail(f"{out_dir}: cannot write: {exc.strerror or exc}") from None

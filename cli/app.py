@@ -408,6 +408,9 @@ def bench(
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
     ] = 3,
+    ingest_copies: Annotated[
+        int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
+    ] = 0,
 ) -> None:
     """Print speed figures: per-record medians of each ingest stage, and games stored per second.
 
@@ -449,6 +452,11 @@ def bench(
     out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    if ingest_copies:
+        rate = benchmarks.ingest_rate(files, ingest_copies)
+        out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "
+                  f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} games/s "
+                  "unchanged (known by their hash, not replayed)")
     if selfplay_games:
         from cli.bench_selfplay import selfplay_table
 

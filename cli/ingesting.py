@@ -34,7 +34,7 @@ from replay.verdict import Verdict
 OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
 
 BATCH_SECONDS = 0.5
-"""Longest a batch of writes holds the archive, roughly: readers wait at most this between turns."""
+"""How long one open of the archive goes on writing (one game at least): readers get a turn between."""
 
 T = TypeVar("T")
 
@@ -105,16 +105,20 @@ def batches(futures: Iterator[Future[T]], seconds: float = BATCH_SECONDS, most: 
 
 
 def store_batch(run: IngestRun, items: list[Prepared], tally: Tally) -> None:
-    """Store the prepared records of a batch in order, in one open of the archive (none when
-    nothing is to be written). A record's failure is its own; an archive that cannot be opened
-    or read any more is :class:`ArchiveUnavailable`."""
-    if not any(item.encoded is not None for item in items):
-        for item in items:
-            tally.count(item, *_outcome(run, item, None))
-        return
-    with run.archive() as archive:
-        for item in items:
-            tally.count(item, *_outcome(run, item, archive))
+    """Store the prepared records of a batch in order, in as few opens of the archive as hold it
+    about :data:`BATCH_SECONDS` each (none when nothing is to be written). A record's failure is
+    its own; an archive that cannot be opened or read any more is :class:`ArchiveUnavailable`."""
+    done = 0
+    while done < len(items):
+        if all(item.encoded is None for item in items[done:]):
+            for item in items[done:]:
+                tally.count(item, *_outcome(run, item, None))
+            return
+        with run.archive() as archive:
+            opened = time.monotonic()
+            while done < len(items) and (time.monotonic() - opened < BATCH_SECONDS):
+                tally.count(items[done], *_outcome(run, items[done], archive))
+                done += 1
 
 
 def _outcome(run: IngestRun, item: Prepared, archive: Archive | None) -> tuple[str, str | None, Verdict | None]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -24,7 +24,7 @@ from rich.table import Table
 from cli.output import cell, consoles, say
 from cli.storing import ArchiveUnavailable, IngestRun, Known, Prepared, prepare
 from cli.workers import Workers
-from ingest.sources import read_file
+from ingest.sources import FileText, read_file
 from records import Archive, ArchiveError
 from records.archive import Stored
 from records.errors import ArchiveDamaged
@@ -35,8 +35,6 @@ OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
 
 BATCH_SECONDS = 0.5
 """How long one open of the archive goes on writing (one game at least): readers get a turn between."""
-
-T = TypeVar("T")
 
 
 @dataclass
@@ -67,11 +65,19 @@ def ingest_files(files: Sequence[str], run: IngestRun, max_size: int, pool: Work
     """
     with run.archive() as archive:  # create or upgrade it, and refuse a damaged or foreign one, before reading anything
         known = by_file(archive.stored_by_origin())
-    calls = ((text, run.replay, known.get(text.name, {})) for text in map(lambda f: read_file(f, max_size), files))
+    names: deque[str] = deque()  # of the files given out, in order, for a worker that fails
+
+    def calls() -> Iterator[tuple[FileText, bool, Known]]:
+        for origin in files:
+            text = read_file(origin, max_size)
+            names.append(text.name)
+            yield text, run.replay, known.get(text.name, {})
+
+    work = ((names.popleft(), future) for future in pool.results(prepare, calls()))
     columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=consoles()[1], transient=True) as progress:
         task = progress.add_task("ingesting", total=len(files))
-        for batch in batches(pool.results(prepare, calls)):
+        for batch in batches(work):
             store_batch(run, [item for items in batch for item in items], tally)
             progress.advance(task, len(batch))
 
@@ -89,19 +95,30 @@ def by_file(stored: Known) -> dict[str, dict[str, tuple[str, Stored]]]:
     return files
 
 
-def batches(futures: Iterator[Future[T]], seconds: float = BATCH_SECONDS, most: int = 256) -> Iterator[list[T]]:
-    """Results in order, grouped: the next one (waited for) and every following one already done,
-    up to ``most`` of them or ``seconds`` of collecting, so that a writer waits for the workers
-    only when it has nothing to write."""
-    following = next(futures, None)
+def batches(work: Iterator[tuple[str, Future[list[Prepared]]]], seconds: float = BATCH_SECONDS,
+            most: int = 256) -> Iterator[list[list[Prepared]]]:
+    """The prepared records of each file (named by the first of each pair) in order, grouped: the
+    next file's (waited for) and those of every following one already done, up to ``most`` files
+    or ``seconds`` of collecting, so that a writer waits for the workers only when it has
+    nothing to write."""
+    following = next(work, None)
     while following is not None:
-        batch = [following.result()]
+        batch = [_settled(*following)]
         started = time.monotonic()
-        following = next(futures, None)
-        while following is not None and following.done() and len(batch) < most and time.monotonic() - started < seconds:
-            batch.append(following.result())
-            following = next(futures, None)
+        following = next(work, None)
+        while following is not None and following[1].done() and len(batch) < most and time.monotonic() - started < seconds:
+            batch.append(_settled(*following))
+            following = next(work, None)
         yield batch
+
+
+def _settled(name: str, future: Future[list[Prepared]]) -> list[Prepared]:
+    """A file's prepared records; a worker that died or could not send them back (a process
+    killed, a cluster lost) fails that file in one line, and the run goes on."""
+    try:
+        return future.result()
+    except Exception as exc:
+        return [Prepared(name, error=f"{name}: not stored: its worker failed: {type(exc).__name__}: {exc}")]
 
 
 def store_batch(run: IngestRun, items: list[Prepared], tally: Tally) -> None:

@@ -133,11 +133,17 @@ def simulate(
 
 
 def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: "Workers", max_actions: int) -> Iterator["Simulated"]:
-    """Each game played and replayed by ``pool``'s workers, in seed order."""
+    """Each game played and replayed by ``pool``'s workers, in seed order; a worker that died or
+    could not send its game back (a process killed, a cluster lost) is that game's error."""
+    from selfplay.simulate import Simulated
     from selfplay.simulate import simulate as simulate_one
 
-    for future in pool.results(simulate_one, ((title, seed, seats, max_actions) for seed, seats in todo)):
-        yield future.result()
+    games = pool.results(simulate_one, ((title, seed, seats, max_actions) for seed, seats in todo))
+    for (seed, seats), future in zip(todo, games):
+        try:
+            yield future.result()
+        except Exception as exc:
+            yield Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0)
 
 
 def _store(run: "IngestRun", game: "Simulated") -> str:

@@ -34,7 +34,11 @@ from replay.verdict import Verdict
 OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
 
 BATCH_SECONDS = 0.5
-"""How long one open of the archive goes on writing (one game at least): readers get a turn between."""
+"""How long one open of the archive goes on writing (one transaction at least): readers get a turn between."""
+
+GAMES_PER_WRITE = 32
+"""Games stored in one transaction, each table's rows of all of them in one statement: a
+statement costs milliseconds whatever its size, so a single writer keeps up with many workers."""
 
 
 @dataclass
@@ -121,28 +125,23 @@ def _settled(name: str, future: Future[list[Prepared]]) -> list[Prepared]:
         return [Prepared(name, error=f"{name}: not stored: its worker failed: {type(exc).__name__}: {exc}")]
 
 
+Outcome = tuple[str, str | None, Verdict | None]
+"""(outcome, one line to print or None, the game's verdict) of one record."""
+
+
 def store_batch(run: IngestRun, items: list[Prepared], tally: Tally) -> None:
-    """Store the prepared records of a batch in order, in as few opens of the archive as hold it
-    about :data:`BATCH_SECONDS` each (none when nothing is to be written). A record's failure is
-    its own; an archive that cannot be opened or read any more is :class:`ArchiveUnavailable`."""
-    done = 0
-    while done < len(items):
-        if all(item.encoded is None for item in items[done:]):
-            for item in items[done:]:
-                tally.count(item, *_outcome(run, item, None))
-            return
-        with run.archive() as archive:
-            opened = time.monotonic()
-            while done < len(items) and (time.monotonic() - opened < BATCH_SECONDS):
-                tally.count(items[done], *_outcome(run, items[done], archive))
-                done += 1
+    """Count the prepared records of a batch in order, storing those to be written (see
+    :func:`_write`; the archive is not opened when none is). A record's failure is its own; an
+    archive that cannot be opened or read any more is :class:`ArchiveUnavailable`."""
+    decided = [_before_writing(run, item) for item in items]
+    written = iter(_write(run, [item for item, outcome in zip(items, decided) if outcome is None]))
+    for item, outcome in zip(items, decided):
+        tally.count(item, *(outcome if outcome is not None else next(written)))
 
 
-def _outcome(run: IngestRun, item: Prepared, archive: Archive | None) -> tuple[str, str | None, Verdict | None]:
-    """(outcome, one line to print or None, the game's verdict) of one prepared record.
-
-    A duplicate has no verdict of its own (its first reading counted).
-    """
+def _before_writing(run: IngestRun, item: Prepared) -> Outcome | None:
+    """The outcome of a record that is not to be written (failed, duplicate, known unchanged), or
+    None for one to write. A duplicate has no verdict of its own (its first reading counted)."""
     if item.key is None or item.digest is None:
         return "failed", item.error, None
     earlier = run.earlier(item.key, item.digest, item.origin)
@@ -156,16 +155,34 @@ def _outcome(run: IngestRun, item: Prepared, archive: Archive | None) -> tuple[s
         return "failed", item.error, None
     if item.encoded is None:
         return "unchanged", None, item.stored.verdict if item.stored is not None else None
-    assert archive is not None  # store_batch opens it when any record is to be written
+    return None
+
+
+def _write(run: IngestRun, items: list[Prepared]) -> list[Outcome]:
+    """Store prepared records, :data:`GAMES_PER_WRITE` to a transaction, in opens of the archive
+    that last about :data:`BATCH_SECONDS` each; their outcomes in order."""
+    outcomes: list[Outcome] = []
+    while len(outcomes) < len(items):
+        with run.archive() as archive:
+            opened = time.monotonic()
+            while len(outcomes) < len(items) and time.monotonic() - opened < BATCH_SECONDS:
+                outcomes.extend(_write_together(run, archive, items[len(outcomes):len(outcomes) + GAMES_PER_WRITE]))
+    return outcomes
+
+
+def _write_together(run: IngestRun, archive: Archive, items: list[Prepared]) -> list[Outcome]:
+    """Store records in one transaction; when that fails, each alone, so a failure is one record's."""
     try:
-        outcome, verdict = run.write(archive, item)
+        return [(outcome.name.lower(), None, verdict) for outcome, verdict in run.write(archive, items)]
     except ArchiveDamaged as exc:
         raise ArchiveUnavailable(exc) from exc
-    except (ArchiveError, ValueError) as exc:
-        return "failed", f"{item.origin}: not stored: {exc}", None
-    except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
-        return "failed", f"{item.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}", None
-    return outcome.name.lower(), None, verdict
+    except Exception as exc:
+        if len(items) > 1:
+            return [outcome for item in items for outcome in _write_together(run, archive, [item])]
+        if isinstance(exc, (ArchiveError, ValueError)):
+            return [("failed", f"{items[0].origin}: not stored: {exc}", None)]
+        # a bug meeting a record nobody foresaw: that record fails, the run goes on
+        return [("failed", f"{items[0].origin}: not stored: unexpected error: {type(exc).__name__}: {exc}", None)]
 
 
 def print_summary(tally: Tally, db: Path) -> None:

@@ -174,16 +174,23 @@ class IngestRun:
             return None
         return found[0] == digest, found[1]
 
-    def write(self, archive: Archive, item: Prepared) -> tuple[StoreOutcome, Verdict | None]:
-        """Store one prepared record in the open archive: what was done and the game's verdict
-        (None for a game stored before verdicts that is unchanged and not replayed).
+    def write(self, archive: Archive, items: list[Prepared]) -> list[tuple[StoreOutcome, Verdict | None]]:
+        """Store prepared records in the open archive, in one transaction: what was done with each
+        and its game's verdict (None for a game stored before verdicts that is unchanged and not
+        replayed).
 
-        The archive checks the stored version again in the write's transaction, so a game another
+        The archive checks each stored version again in the transaction, so a game another
         process stored meanwhile is still stored once, as it should be.
         """
-        assert item.encoded is not None and item.key is not None
-        outcome = archive.store_encoded(item.encoded, item.origin)
+        encoded = [item.encoded for item in items]
+        assert all(game is not None for game in encoded)
+        outcomes = archive.store_many([(game, item.origin) for game, item in zip(encoded, items) if game is not None])
+        return [(outcome, self._verdict(archive, item, outcome)) for item, outcome in zip(items, outcomes)]
+
+    @staticmethod
+    def _verdict(archive: Archive, item: Prepared, outcome: StoreOutcome) -> Verdict | None:
+        assert item.encoded is not None
         if outcome is StoreOutcome.UNCHANGED and item.encoded.replay_rows is None:
-            stored = item.stored or archive.stored(item.key)  # not replayed: the stored replay and its verdict stay
-            return outcome, stored.verdict if stored is not None else None
-        return outcome, item.encoded.verdict
+            stored = item.stored or archive.stored(item.encoded.key)  # not replayed: the stored replay and its verdict stay
+            return stored.verdict if stored is not None else None
+        return item.encoded.verdict

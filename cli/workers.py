@@ -9,6 +9,9 @@ one runs their work; with one worker and no cluster the work runs in this proces
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -69,8 +72,26 @@ def workers(count: int, cluster: str | None = None) -> Iterator[Workers]:
     elif count <= 1:
         yield Workers(None, 1, "this process")
     else:
-        with ProcessPoolExecutor(count) as pool:
+        with ProcessPoolExecutor(count, initializer=_leave_with, initargs=(os.getpid(),)) as pool:
             yield Workers(pool, count, f"{count} local processes")
+
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _leave_with(parent: int) -> None:
+    """Start a worker process that ends when the process that started it is gone.
+
+    A pool's workers wait for work on a pipe that each of them holds open too, so when the
+    command is killed (SIGKILL, out of memory) they would wait forever; this watch ends them
+    within a second instead.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="railledger-parent-watch", daemon=True).start()
 
 
 @contextmanager

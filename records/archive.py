@@ -292,35 +292,56 @@ class Archive:
     @_reading
     def store_encoded(self, game: EncodedGame, origin: str | None = None) -> StoreOutcome:
         """Store a game shaped by :func:`encode_game`, as :meth:`store` does, in one transaction."""
+        (outcome,) = self.store_many([(game, origin)])
+        return outcome
+
+    @_reading
+    def store_many(self, games: Sequence[tuple[EncodedGame, str | None]]) -> list[StoreOutcome]:
+        """Store games shaped by :func:`encode_game` (each with its origin) in one transaction, each
+        as :meth:`store` stores one, with one statement per table for all of them: a single
+        writer then keeps up with many workers. The keys must differ. When any game is refused
+        (:class:`~records.errors.ReplayWouldBeLost`) nothing is written; store that game alone to
+        see which."""
+        keys = [game.key for game, _ in games]
         if self.read_only:
-            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {game.key}")
-        rows, replay_rows, engine, text = game.rows, game.replay_rows, game.engine, game.text
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {', '.join(keys)}")
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"the same game twice in one store: {', '.join(sorted(k for k in keys if keys.count(k) > 1))}")
+        outcomes: list[StoreOutcome] = []
         with transaction(self._con):
-            found = self._stored(rows.key)
-            if found is not None and found.content_hash == rows.content_hash and (replay_rows is None or found.engine == engine):
-                if text is not None and (found.source_format is None or (found.source_format, text["format"]) == ("notation", "json")):
-                    self._con.execute("DELETE FROM sources WHERE game_key = ?", [rows.key])
-                    self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
-                return StoreOutcome.UNCHANGED
-            if found is not None and replay_rows is None and found.engine is not None:
-                raise ReplayWouldBeLost(
-                    f"{rows.key} differs from its stored version, which was replayed (engine {found.engine}); storing it "
-                    "without a replay would delete that version's per-action states, events, standings and flags, "
-                    "so it is not stored: ingest it without --no-replay"
-                )
-            if found is not None:
-                self._delete_game(rows.key)
-            self._insert_game(rows, origin, engine, game.matches, game.verdict)
-            self._insert_rows("players", rows.key, rows.players)
-            self._insert_rows("actions", rows.key, rows.actions)
-            self._insert_rows("programs", rows.key, rows.programs)
-            if text is not None:
-                self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
-            self._insert_rows("seat_bots", rows.key, rows.bots)
-            if replay_rows is not None:
-                for table in fields(replay_rows):
-                    self._insert_rows(table.name, rows.key, getattr(replay_rows, table.name))
-        return StoreOutcome.NEW if found is None else StoreOutcome.REPLACED
+            found = self._stored_many(keys)
+            texts: list[EncodedGame] = []  # unchanged games that take a new text
+            writes: list[tuple[EncodedGame, str | None]] = []
+            for game, origin in games:
+                stored = found.get(game.key)
+                if stored is not None and stored.content_hash == game.rows.content_hash and (
+                        game.replay_rows is None or stored.engine == game.engine):
+                    if game.text is not None and (stored.source_format is None
+                                                  or (stored.source_format, game.text["format"]) == ("notation", "json")):
+                        texts.append(game)
+                    outcomes.append(StoreOutcome.UNCHANGED)
+                    continue
+                if stored is not None and game.replay_rows is None and stored.engine is not None:
+                    raise ReplayWouldBeLost(
+                        f"{game.key} differs from its stored version, which was replayed (engine {stored.engine}); storing it "
+                        "without a replay would delete that version's per-action states, events, standings and flags, "
+                        "so it is not stored: ingest it without --no-replay"
+                    )
+                writes.append((game, origin))
+                outcomes.append(StoreOutcome.NEW if stored is None else StoreOutcome.REPLACED)
+            self._delete_games([game.key for game, _ in writes if game.key in found])
+            self._delete_rows("sources", [game.key for game in texts])
+            self._insert_games(writes)
+            new = [game for game, _ in writes]
+            for table, part in (("players", "players"), ("actions", "actions"), ("programs", "programs"),
+                                ("seat_bots", "bots")):
+                self._insert_rows(table, [(g.key, getattr(g.rows, part)) for g in new])
+            self._insert_rows("sources", [(g.key, {name: [value] for name, value in g.text.items()})
+                                          for g in [*texts, *new] if g.text is not None])
+            for replayed in fields(ReplayRows):
+                self._insert_rows(replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new
+                                                  if g.replay_rows is not None])
+        return outcomes
 
     @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
@@ -348,6 +369,14 @@ class Archive:
         ).fetchall()
         return {origin: (key, _stored_of(content, engine, verdict, detail, kind))
                 for origin, key, content, engine, verdict, detail, kind in rows}
+
+    def _stored_many(self, keys: list[str]) -> dict[str, Stored]:
+        rows = self._con.execute(
+            "SELECT g.key, g.content_hash, g.engine, g.verdict, g.verdict_detail, s.format "
+            "FROM games g LEFT JOIN sources s ON s.game_key = g.key WHERE g.key IN (SELECT unnest(?))",
+            [keys],
+        ).fetchall()
+        return {key: _stored_of(*rest) for key, *rest in rows}
 
     def _stored(self, key: str) -> Stored | None:
         found = one_row(
@@ -439,40 +468,46 @@ class Archive:
         query = f"SELECT {', '.join(columns)} FROM {table} WHERE game_key = ? ORDER BY {order}"
         return self._con.execute(query, [key]).fetchall()
 
-    def _delete_game(self, key: str) -> None:
+    def _delete_games(self, keys: list[str]) -> None:
         for table in schema.game_tables():  # names from the code's own migrations, never from the file
-            self._con.execute(f"DELETE FROM {table} WHERE game_key = ?", [key])
-        self._con.execute("DELETE FROM games WHERE key = ?", [key])
+            self._delete_rows(table, keys)
+        if keys:
+            self._con.execute("DELETE FROM games WHERE key IN (SELECT unnest(?))", [keys])
 
-    def _insert_game(
-        self, rows: codec.GameRows, origin: str | None, engine: str | None, matches: bool | None, verdict: Verdict
-    ) -> None:
-        values = {
-            **rows.game,
-            "origin": origin,
-            "ingested_at": datetime.now(timezone.utc).replace(tzinfo=None),
-            "engine": engine,
-            "replay_matches": matches,
-            "verdict": verdict.kind,
-            "verdict_detail": verdict.detail,
-        }
-        names = ", ".join(values)
-        self._con.execute(f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})", list(values.values()))
+    def _delete_rows(self, table: str, keys: list[str]) -> None:
+        if keys:
+            self._con.execute(f"DELETE FROM {table} WHERE game_key IN (SELECT unnest(?))", [keys])
 
-    def _insert_rows(self, table: str, key: str, columns: Mapping[str, list[Any]]) -> None:
-        """Insert a game's rows into ``table`` with one statement, from the columns as one Arrow table.
+    def _insert_games(self, games: list[tuple[EncodedGame, str | None]]) -> None:
+        """The ``games`` rows, one per game, with what the store adds: origin, time, engine, verdict."""
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        rows = [{**game.rows.game, "origin": origin, "ingested_at": now, "engine": game.engine,
+                 "replay_matches": game.matches, "verdict": game.verdict.kind, "verdict_detail": game.verdict.detail}
+                for game, origin in games]
+        if rows:
+            self._insert_columns("games", {name: [row[name] for row in rows] for name in rows[0]})
+
+    def _insert_rows(self, table: str, games: list[tuple[str, Mapping[str, list[Any]]]]) -> None:
+        """Insert the rows of several games (key, columns) into ``table`` with one statement."""
+        games = [(key, columns) for key, columns in games if next(iter(columns.values()))]
+        if not games:
+            return
+        names = list(games[0][1])
+        keys = [key for key, columns in games for _ in columns[names[0]]]
+        self._insert_columns(table, {"game_key": keys, **{name: [v for _, columns in games for v in columns[name]]
+                                                         for name in names}})
+
+    def _insert_columns(self, table: str, columns: Mapping[str, list[Any]]) -> None:
+        """Insert rows into ``table`` with one statement, from the columns as one Arrow table.
 
         DuckDB scans Arrow columns directly: thousands of per-action rows cost a few milliseconds,
         where Python lists (``unnest(?)``) are converted value by value and ``executemany`` takes
         a round trip per row. The names are the code's own (the columns of :mod:`records.codec`
         and :mod:`records.replay_rows`), never the record's; the values are the Arrow table's.
         """
-        if not next(iter(columns.values())):
-            return
         names = ", ".join(columns)
-        # Column by column: pa.table over a dict of lists can take a slow path (120 ms for a game's steps).
         self._con.register(_INCOMING, pa.table({name: pa.array(values) for name, values in columns.items()}))
         try:
-            self._con.execute(f"INSERT INTO {table} (game_key, {names}) SELECT ?, {names} FROM {_INCOMING}", [key])
+            self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")
         finally:
             self._con.unregister(_INCOMING)

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
 
 from cli.ingesting import batches
 from cli.storing import Prepared
 from cli.workers import Workers
+from tests.conftest import REPO
 
 
 def die() -> list[Prepared]:
@@ -59,3 +66,41 @@ def test_in_this_process_each_task_runs_when_its_result_is_taken() -> None:
     assert ran == []
     next(results)
     assert ran == [1]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid``, from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_the_workers_of_a_killed_ingest_end_with_it(tmp_path: Path) -> None:
+    """SIGKILL leaves a pool's workers waiting on a pipe each of them holds open; they must end."""
+    command = [sys.executable, "-m", "cli", "ingest", "--allow-invalid", "--workers", "2", str(REPO / "tests" / "games"),
+               str(REPO / "examples"), "--db", str(tmp_path / "a.duckdb")]
+    ingest = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(workers := _children(ingest.pid)) < 2 and ingest.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) == 2, "the ingest ended before its workers were seen"
+    ingest.kill()
+    ingest.wait()
+    deadline = time.monotonic() + 30
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_alive, workers))

@@ -33,8 +33,9 @@ from replay.verdict import Verdict
 
 OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
 
-BATCH_SECONDS = 0.5
-"""How long one open of the archive goes on writing (one transaction at least): readers get a turn between."""
+BATCH_SECONDS = 0.25
+"""How long one open of the archive goes on writing (one transaction at least): readers get a turn
+between, and a reader that waits less than half a second says nothing (records.connection)."""
 
 GAMES_PER_WRITE = 32
 """Games stored in one transaction, each table's rows of all of them in one statement: a
@@ -159,14 +160,19 @@ def _before_writing(run: IngestRun, item: Prepared) -> Outcome | None:
 
 
 def _write(run: IngestRun, items: list[Prepared]) -> list[Outcome]:
-    """Store prepared records, :data:`GAMES_PER_WRITE` to a transaction, in opens of the archive
-    that last about :data:`BATCH_SECONDS` each; their outcomes in order."""
+    """Store prepared records in opens of the archive that write for about :data:`BATCH_SECONDS`
+    each, as many games to a transaction (up to :data:`GAMES_PER_WRITE`) as the time the last ones
+    took says fit in what is left; their outcomes in order."""
     outcomes: list[Outcome] = []
+    seconds_a_game = BATCH_SECONDS  # until measured: one game to the first transaction
     while len(outcomes) < len(items):
         with run.archive() as archive:
             opened = time.monotonic()
-            while len(outcomes) < len(items) and time.monotonic() - opened < BATCH_SECONDS:
-                outcomes.extend(_write_together(run, archive, items[len(outcomes):len(outcomes) + GAMES_PER_WRITE]))
+            while len(outcomes) < len(items) and (left := BATCH_SECONDS - (time.monotonic() - opened)) > 0:
+                size = max(1, min(GAMES_PER_WRITE, int(left / seconds_a_game)))
+                started = time.monotonic()
+                outcomes.extend(_write_together(run, archive, items[len(outcomes):len(outcomes) + size]))
+                seconds_a_game = max((time.monotonic() - started) / size, 1e-3)
     return outcomes
 
 

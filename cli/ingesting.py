@@ -33,9 +33,9 @@ from replay.verdict import Verdict
 
 OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
 
-BATCH_SECONDS = 0.25
-"""How long one open of the archive goes on writing (one transaction at least): readers get a turn
-between, and a reader that waits less than half a second says nothing (records.connection)."""
+BATCH_SECONDS = 0.15
+"""How long one open of the archive goes on writing (one transaction at least), so that a reader
+waits less than the half second after which it says it waits (records.connection)."""
 
 GAMES_PER_WRITE = 32
 """Games stored in one transaction, each table's rows of all of them in one statement: a

@@ -11,6 +11,7 @@ and readers in other processes get in between; the replays, the slow part, run w
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +132,11 @@ def _prepare(loaded: Loaded, replay: bool, known: tuple[str, Stored] | None) -> 
     return Prepared(loaded.origin, record.key, digest, encoded, stored)
 
 
+READERS_TURN = 0.1
+"""Seconds the archive is left closed between two opens for writing: the turn of any process
+waiting for it (they try every few hundredths of a second, records.connection)."""
+
+
 class ArchiveUnavailable(Exception):
     """The archive cannot be opened (busy past the wait, damaged, foreign, newer): the run stops,
     since no later record could be stored either. ``str()`` is the archive's one-line reason."""
@@ -155,16 +161,27 @@ class IngestRun:
     wait: float = 0.0
     on_wait: WaitNotice | None = None
     seen: dict[str, tuple[str, str]] = field(default_factory=dict)
+    written: float | None = None  # when the last open for writing closed (time.monotonic)
 
     @contextmanager
     def archive(self, read_only: bool = False) -> Iterator[Archive]:
-        """The archive, open for one step; a failure to open it is :class:`ArchiveUnavailable`."""
+        """The archive, open for one step; a failure to open it is :class:`ArchiveUnavailable`.
+
+        An open for writing comes :data:`READERS_TURN` after the last one closed at the soonest,
+        so that processes waiting for the file get it in between.
+        """
+        if not read_only and self.written is not None:
+            time.sleep(max(0.0, self.written + READERS_TURN - time.monotonic()))
         try:
             opened = Archive.open(self.db, read_only=read_only, wait=self.wait, on_wait=self.on_wait)
         except ArchiveError as exc:
             raise ArchiveUnavailable(exc) from exc
-        with opened as archive:
-            yield archive
+        try:
+            with opened as archive:
+                yield archive
+        finally:
+            if not read_only:
+                self.written = time.monotonic()
 
     def earlier(self, key: str, digest: str, origin: str) -> tuple[bool, str] | None:
         """(same content?, origin) of this key's earlier record in the run; None when it is the first."""

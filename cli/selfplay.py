@@ -23,6 +23,7 @@ from selfplay import MAX_ACTIONS
 if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, not for --help
     from cli.storing import IngestRun
     from cli.workers import Workers
+    from records.archive import EncodedGame
     from selfplay.simulate import Simulated
 
 TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871'.")]
@@ -121,9 +122,9 @@ def simulate(
         with pool_of(1 if len(todo) <= 1 else min(workers, len(todo)), cluster) as pool, \
                 Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task(f"playing {title}", total=len(todo))
-            for game in _played(title, todo, pool, max_actions):
+            for game, encoded in _played(title, todo, pool, max_actions):
                 results.append(game)
-                outcomes[_store(run, game)] += 1
+                outcomes[_store(run, game, encoded)] += 1
                 progress.advance(task)
     except ClusterUnavailable as exc:
         raise fail(str(exc)) from None
@@ -132,32 +133,58 @@ def simulate(
         raise typer.Exit(code=1)
 
 
-def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: "Workers", max_actions: int) -> Iterator["Simulated"]:
-    """Each game played and replayed by ``pool``'s workers, in seed order; a worker that died or
-    could not send its game back (a process killed, a cluster lost) is that game's error."""
-    from selfplay.simulate import Simulated
+def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions: int) -> tuple["Simulated", "EncodedGame | None"]:
+    """One game played and replayed, and shaped into the archive's columns, in a worker.
+
+    The game comes back with its columns and without its replay's per-action snapshots (the
+    columns hold them; the summary reads the flags, events and result). A game the archive
+    could not hold exactly comes back whole, without columns, for the writer to say why.
+    """
+    from dataclasses import replace
+
+    from records.archive import encode_game
     from selfplay.simulate import simulate as simulate_one
 
-    games = pool.results(simulate_one, ((title, seed, seats, max_actions) for seed, seats in todo))
+    game = simulate_one(title, seed, seats, max_actions)
+    if game.played is None or game.replay is None:
+        return game, None
+    try:
+        encoded = encode_game(game.played.record, game.replay, game.runs)
+    except ValueError:
+        return game, None
+    return replace(game, replay=replace(game.replay, snapshots=[])), encoded
+
+
+def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: "Workers",
+            max_actions: int) -> Iterator[tuple["Simulated", "EncodedGame | None"]]:
+    """Each game played, replayed and shaped by ``pool``'s workers, in seed order; a worker that
+    died or could not send its game back (a process killed, a cluster lost) is that game's error."""
+    from selfplay.simulate import Simulated
+
+    games = pool.results(play_for_archive, ((title, seed, seats, max_actions) for seed, seats in todo))
     for (seed, seats), future in zip(todo, games):
         try:
             yield future.result()
         except Exception as exc:
-            yield Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0)
+            yield Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0), None
 
 
-def _store(run: "IngestRun", game: "Simulated") -> str:
-    """Store one game with its replay; the outcome's name, or "failed"."""
+def _store(run: "IngestRun", game: "Simulated", encoded: "EncodedGame | None") -> str:
+    """Store one game with its replay, from its columns when the worker made them; the outcome's
+    name, or "failed"."""
     from cli.output import consoles, say
     from cli.storing import ArchiveUnavailable
     from records import ArchiveError
 
     if game.played is None:
         return "failed"
+    origin = f"railledger simulate (seed {game.seed})"
     try:
         with run.archive() as archive:
-            outcome = archive.store(game.played.record, origin=f"railledger simulate (seed {game.seed})", replay=game.replay,
-                                    runs=game.runs)
+            if encoded is not None:
+                outcome = archive.store_encoded(encoded, origin)
+            else:
+                outcome = archive.store(game.played.record, origin=origin, replay=game.replay, runs=game.runs)
     except (ArchiveUnavailable, ArchiveError, ValueError) as exc:
         say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
         return "failed"

@@ -12,7 +12,6 @@ from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from ingest.model import Record, SourceText
 from records import codec, schema
@@ -498,15 +497,16 @@ class Archive:
                                                          for name in names}})
 
     def _insert_columns(self, table: str, columns: Mapping[str, list[Any]]) -> None:
-        """Insert rows into ``table`` with one statement, from the columns as one Arrow table.
+        """Insert rows into ``table`` with one statement, from the columns as one polars frame.
 
-        DuckDB scans Arrow columns directly: thousands of per-action rows cost a few milliseconds,
+        DuckDB scans the frame's Arrow columns directly: thousands of per-action rows cost a few milliseconds,
         where Python lists (``unnest(?)``) are converted value by value and ``executemany`` takes
         a round trip per row. The names are the code's own (the columns of :mod:`records.codec`
         and :mod:`records.replay_rows`), never the record's; the values are the Arrow table's.
         """
         names = ", ".join(columns)
-        self._con.register(_INCOMING, pa.table({name: pa.array(values) for name, values in columns.items()}))
+        # Through polars, which reads Python lists in Rust: pyarrow's own reading imports pandas on first use.
+        self._con.register(_INCOMING, pl.DataFrame(dict(columns), strict=False, infer_schema_length=None))
         try:
             self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")
         finally:

@@ -66,15 +66,16 @@ def ingest(
     workers: WorkersOption = os.cpu_count() or 1,
     cluster: ClusterOption = None,
 ) -> None:
-    """Read game records and store them in the archive, one transaction per game.
+    """Read game records and store them in the archive, whole games to a transaction.
 
     Takes 18xx.games JSON exports (.json), JSON Lines of them (.jsonl), and railledger notation
     (.rln). Every record is checked against the input schema (docs/input.md) first; a bad one is
     one line naming the file, the action and the field, and the other files still land. Games of
     a title with a rules engine are replayed and stored with their state after every action,
     events, standings and any illegal actions found. A record already archived unchanged is left
-    alone (without a replay); a changed one replaces the old. The archive is held only while a
-    game is written, so readers can use it during a long ingest. With --no-replay, stored replays
+    alone (without a replay); a changed one replaces the old. The archive is held only while
+    games are written, a few tenths of a second at a time, so readers can use it during a long
+    ingest. With --no-replay, stored replays
     are kept, and a changed record whose stored version was replayed is refused.
 
     Every game gets a verdict (valid, illegal, result mismatch, unfinished, no engine, not

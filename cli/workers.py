@@ -102,9 +102,11 @@ def _dask(address: str) -> Iterator[Workers]:
     """
     try:
         from distributed import Client
+        from distributed.comm.addressing import get_address_host_port
     except ImportError:
         raise ClusterUnavailable("--cluster needs Dask: pip install 'railledger[cluster]' (dask[distributed])") from None
     try:
+        get_address_host_port(address)  # checked first: a Client made of a bad address complains again when collected
         client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None

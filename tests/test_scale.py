@@ -8,6 +8,8 @@ process alone writes the archive.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,6 +88,16 @@ def test_simulate_on_a_dask_cluster_stores_what_one_process_stores(cluster: str,
     assert len(expected["games"]) == 3 and expected["company_states"]
     for name in ARCHIVE_TABLES:
         assert found[name] == expected[name], name
+
+
+def test_an_address_that_is_no_address_is_one_line_to_the_end_of_the_process(tmp_path: Path) -> None:
+    """Checked before a Dask client is made: one made of it complains again when it is collected."""
+    db = tmp_path / "a.duckdb"
+    run = subprocess.run([sys.executable, "-m", "cli", "ingest", str(REPO / "examples"), "--cluster", "garbage", "--db", str(db)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.splitlines() == ["cannot reach the Dask scheduler at garbage: missing port number in address 'garbage'"]
+    assert not db.exists()
 
 
 def test_a_cluster_that_cannot_be_reached_is_one_line(tmp_path: Path) -> None:

@@ -1,54 +1,38 @@
-"""The ``railledger`` command: a thin front door that wires ingest, records and the dashboard."""
+"""The ``railledger`` command: a thin front door that wires ingest, records and the dashboard.
 
-from __future__ import annotations
+Each command imports what it uses when it runs: ``railledger --help`` loads typer and the
+option declarations only, not DuckDB, polars, rich's console, the engine or Streamlit.
+"""
 
 import json
 import os
-import socket
 import sys
-import tempfile
-import time
-from collections import Counter
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Mapping, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Mapping, Optional
 
-import polars as pl
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
-import dashboard as dashboard_package
-from analytics.balance import winner_correlations
-from analytics.rush import train_rush_distribution
-from analytics.scope import counted_games
-from analytics.validation import validation_summary
 from cli.audit import audit
 from cli.crosscheck import crosscheck
 from cli.legal import legal
-from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption
+from cli.options import DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, WaitOption, WorkersOption
 from cli.options import fail as _fail
 from cli.options import write_document
 from cli.ratings import ratings
 from cli.options import reading as _reading
 from cli.options import waiting as _waiting
-from cli.output import cell, consoles, plain, say
 from cli.report import report
 from cli.selfplay import play, simulate
-from cli.storing import ArchiveUnavailable, IngestRun
-from ingest import notation
-from ingest.errors import RecordError, UnknownTitle
-from ingest.export import write_export
-from ingest.model import Record
-from ingest.sources import DEFAULT_MAX_SIZE, Loaded, expand, load, read_record
-from replay import Replay, replay_record
-from replay.conformance import check
-from replay.verdict import KINDS as VERDICTS
-from replay.verdict import Verdict, judge
-from records import Archive, ArchiveError
-from records.archive import ARCHIVE_TABLES
-from records.errors import ArchiveDamaged
+from ingest import DEFAULT_MAX_SIZE
+
+if TYPE_CHECKING:
+    import polars as pl
+    from rich.table import Table
+
+    from ingest.model import Record
+    from replay import Replay
+    from replay.verdict import Verdict
 
 app = typer.Typer(
     help="railledger: archive, replay and statistics for 18xx games.",
@@ -56,7 +40,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-out, err = consoles()
 app.command("legal")(legal)
 app.command("crosscheck")(crosscheck)
 app.command("report")(report)
@@ -80,16 +63,19 @@ def ingest(
     allow_invalid: Annotated[
         bool, typer.Option("--allow-invalid", help="Exit 0 even when a game is illegal or its result differs from its replay.")
     ] = False,
+    workers: WorkersOption = os.cpu_count() or 1,
+    cluster: ClusterOption = None,
 ) -> None:
-    """Read game records and store them in the archive, one transaction per game.
+    """Read game records and store them in the archive, whole games to a transaction.
 
     Takes 18xx.games JSON exports (.json), JSON Lines of them (.jsonl), and railledger notation
     (.rln). Every record is checked against the input schema (docs/input.md) first; a bad one is
     one line naming the file, the action and the field, and the other files still land. Games of
     a title with a rules engine are replayed and stored with their state after every action,
     events, standings and any illegal actions found. A record already archived unchanged is left
-    alone (without a replay); a changed one replaces the old. The archive is held only while a
-    game is written, so readers can use it during a long ingest. With --no-replay, stored replays
+    alone (without a replay); a changed one replaces the old. The archive is held only while
+    games are written, a few tenths of a second at a time, so readers can use it during a long
+    ingest. With --no-replay, stored replays
     are kept, and a changed record whose stored version was replayed is refused.
 
     Every game gets a verdict (valid, illegal, result mismatch, unfinished, no engine, not
@@ -97,104 +83,35 @@ def ingest(
     differs from its replay is stored all the same, named on stderr, and makes the exit code 1
     unless --allow-invalid.
 
+    Records are parsed and replayed by --workers processes (1: in this one), or by the workers of
+    the Dask cluster at --cluster (docs/scale.md); this process alone writes the archive.
+
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
+    from cli.ingesting import Tally, ingest_files, print_summary
+    from cli.output import consoles, say
+    from cli.storing import ArchiveUnavailable, IngestRun
+    from cli.workers import ClusterUnavailable, workers as pool_of
+    from ingest.sources import expand
+
     files = expand(paths)
     run = IngestRun(db, replay=replay, wait=wait, on_wait=_waiting)
-    outcomes: Counter[str] = Counter()
-    verdicts: Counter[str] = Counter()
-    failures: list[str] = []
-    notes: list[str] = []
-    invalid: list[str] = []
+    tally = Tally()
     try:
-        with run.archive():
-            pass  # create or upgrade it, and refuse a damaged or foreign one, before reading anything
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("ingesting", total=len(files))
-            for origin in files:
-                for loaded in load(origin, max_size):
-                    outcome, line, verdict = _store(run, loaded)
-                    outcomes[outcome] += 1
-                    if line is not None:
-                        (notes if outcome == "duplicate" else failures).append(line)
-                    if verdict is not None and loaded.record is not None:
-                        verdicts[verdict.kind] += 1
-                        if verdict.invalid:
-                            invalid.append(f"{verdict.kind}: {loaded.origin}: {loaded.record.key}: {verdict.detail}")
-                progress.advance(task)
+        with pool_of(workers, cluster) as pool:
+            ingest_files(files, run, max_size, pool, tally)
+    except ClusterUnavailable as exc:
+        raise _fail(str(exc)) from None
     except ArchiveUnavailable as exc:
-        _print_ingest_summary(outcomes, verdicts, failures, notes, invalid, db)
+        print_summary(tally, db)
         raise _fail(f"stopped: {exc}") from None
-    _print_ingest_summary(outcomes, verdicts, failures, notes, invalid, db)
-    if invalid and not allow_invalid:
-        say(err, f"{len(invalid)} game{'s are' if len(invalid) != 1 else ' is'} illegal or mismatched (stored, with "
-                 "the verdict); --allow-invalid accepts them with exit code 0")
-    if failures or (invalid and not allow_invalid):
+    print_summary(tally, db)
+    if tally.invalid and not allow_invalid:
+        count = len(tally.invalid)
+        say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "
+                           "the verdict); --allow-invalid accepts them with exit code 0")
+    if tally.failures or (tally.invalid and not allow_invalid):
         raise typer.Exit(code=1)
-
-
-OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
-
-
-def _store(run: IngestRun, loaded: Loaded) -> tuple[str, str | None, Verdict | None]:
-    """(outcome, one line to print or None, the game's verdict) of storing one loaded record.
-
-    Whatever goes wrong with one record is that record's failure and the run goes on; only an
-    archive that cannot be opened any more stops it (:class:`ArchiveUnavailable` passes). A
-    duplicate has no verdict of its own (its first reading counted).
-    """
-    if loaded.record is None:
-        return "failed", str(loaded.error), None
-    record = loaded.record
-    try:
-        earlier = run.earlier(record, loaded.origin)
-        if earlier is not None:
-            same, where = earlier
-            if same:
-                return "duplicate", f"{loaded.origin}: {record.key} is the same game as {where}, stored once", None
-            return ("failed", f"{loaded.origin}: not stored: {record.key} was read earlier in this run from {where}, "
-                    "with other content; the first is kept", None)
-        outcome, verdict = run.store(record, loaded.origin, loaded.source)
-        return outcome.name.lower(), None, verdict
-    except ArchiveUnavailable:
-        raise
-    except ArchiveDamaged as exc:
-        raise ArchiveUnavailable(exc) from exc
-    except (ArchiveError, ValueError) as exc:
-        return "failed", f"{loaded.origin}: not stored: {exc}", None
-    except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
-        return "failed", f"{loaded.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}", None
-
-
-def _print_ingest_summary(outcomes: Counter[str], verdicts: Counter[str], failures: list[str], notes: list[str],
-                          invalid: list[str], db: Path) -> None:
-    table = Table(title=cell(f"ingest into {db}"))
-    for column in OUTCOMES:
-        table.add_column(column, justify="right")
-    table.add_row(*(str(outcomes[c]) for c in OUTCOMES))
-    out.print(table)
-    stored = sum(outcomes[c] for c in ("new", "unchanged", "replaced"))
-    counts = {kind: verdicts[kind] for kind in VERDICTS if verdicts[kind] or kind == VERDICTS[0]}
-    if stored > sum(verdicts.values()):  # unchanged games stored before verdicts were kept
-        counts["not judged yet"] = stored - sum(verdicts.values())
-    judged = Table(title="verdicts")
-    for kind in counts:
-        judged.add_column(kind, justify="right")
-    judged.add_row(*(str(n) for n in counts.values()))
-    out.print(judged)
-    for note in notes:
-        say(err, f"note: {note}")
-    for failure in failures:
-        say(err, f"failed: {failure}")
-    for line in invalid:
-        say(err, line)
 
 
 @app.command()
@@ -208,6 +125,10 @@ def games(
 
     Example: railledger games --title 18MS --player "Player 2"
     """
+    from rich.table import Table
+
+    from cli.output import cell, consoles
+
     with _reading(db, wait) as archive:
         frame = archive.games(title=title, player=player)
     table = Table(title=cell(f"{frame.height} game{'' if frame.height == 1 else 's'} in {db}"))
@@ -217,7 +138,7 @@ def games(
     for row in frame.iter_rows(named=True):
         players = row["players"] if isinstance(row["players"], str) else ", ".join(row["players"])
         table.add_row(*map(cell, (row["key"], row["title"], players, row["status"] or "", row["actions"], _verdict_text(row))))
-    out.print(table)
+    consoles()[0].print(table)
 
 
 def _verdict_text(row: Mapping[str, Any]) -> str:
@@ -240,6 +161,8 @@ def show(
 
     Example: railledger show 14375 > game.rln
     """
+    from ingest import notation
+
     with _reading(db, wait) as archive:
         try:
             record = archive.record(game)
@@ -261,6 +184,11 @@ def convert(
 
     Example: railledger convert ../shared/fixtures/18MS/14375.json 14375.rln
     """
+    from ingest import notation
+    from ingest.errors import RecordError
+    from ingest.export import write_export
+    from ingest.sources import read_record
+
     fmt = to or ("notation" if target.endswith(notation.EXTENSION) else "json" if target.endswith(".json") else None)
     if fmt not in ("json", "notation"):
         raise _fail(f"{target}: say --to json or --to notation (or use a .json / {notation.EXTENSION} name)")
@@ -293,6 +221,8 @@ def dashboard(
 
     Example: railledger dashboard --db games.duckdb --port 8502
     """
+    import dashboard as dashboard_package
+
     if not db.exists():
         raise _fail(f"{db}: no archive here; run 'railledger ingest' first")
     with _reading(db, wait):
@@ -311,6 +241,8 @@ def dashboard(
 def _port_free(port: int) -> bool:
     """Whether a server could listen on ``port`` on localhost now: checked before Streamlit starts,
     since Streamlit itself only says so in a traceback-like log and exits."""
+    import socket
+
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Streamlit's server does
         try:
@@ -337,6 +269,12 @@ def replay_command(
 
     Example: railledger replay ../shared/fixtures/18MS --keep-going
     """
+    from cli.output import consoles, say
+    from ingest.sources import expand, load
+    from replay import replay_record
+    from replay.verdict import judge
+
+    err = consoles()[1]
     if states and not as_json:
         raise _fail("--states needs --json: the states are written as JSON (railledger replay RECORD --json --states)")
     failed = False
@@ -367,7 +305,13 @@ def _unexpected(exc: Exception) -> str:
     return f"unexpected error: {type(exc).__name__}: {exc}"
 
 
-def _print_replay(origin: str, outcome: Replay, verdict: Verdict) -> None:
+def _print_replay(origin: str, outcome: "Replay", verdict: "Verdict") -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from cli.output import cell, consoles, plain, say
+
+    out = consoles()[0]
     record = outcome.record
     heading = Text.assemble((plain(record.key), "bold"), f" ({plain(record.title)}) from {plain(origin)}: "
                             f"{len(record.actions)} actions, {len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
@@ -402,6 +346,14 @@ def conformance(
 
     Example: railledger conformance ../shared/fixtures
     """
+    from rich.table import Table
+
+    from cli.output import cell, consoles, say
+    from ingest.errors import UnknownTitle
+    from ingest.sources import expand, load
+    from replay.conformance import check
+
+    out, err = consoles()
     table = Table(title="conformance (values in seat order)")
     for column in ("record", "title", "actions", "flags", "recorded", "replayed", "status", "verdict"):
         table.add_column(column, justify="right" if column in ("actions", "flags") else "left", overflow="fold")
@@ -441,7 +393,7 @@ def conformance(
         raise typer.Exit(code=1)
 
 
-def _values(values: Mapping[Any, Any] | None, record: Record) -> str:
+def _values(values: Mapping[Any, Any] | None, record: "Record") -> str:
     if not values:
         return "-"
     return "/".join(f"{values.get(p.id, '?')}" for p in record.players)
@@ -457,12 +409,21 @@ def bench(
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
     ] = 3,
+    ingest_copies: Annotated[
+        int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
+    ] = 0,
 ) -> None:
     """Print speed figures: per-record medians of each ingest stage, and games stored per second.
 
     Example: railledger bench ../shared/fixtures --repeat 50
     """
-    from cli import bench as benchmarks  # only this command needs it
+    from rich.table import Table
+
+    from cli import bench as benchmarks
+    from cli.output import cell, consoles
+    from ingest.sources import expand, read_record
+
+    out = consoles()[0]
 
     files = [Path(p) for p in expand(paths) if p.endswith(".json")]
     if not files:
@@ -492,6 +453,11 @@ def bench(
     out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    if ingest_copies:
+        rate = benchmarks.ingest_rate(files, ingest_copies)
+        out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "
+                  f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} games/s "
+                  "unchanged (known by their hash, not replayed)")
     if selfplay_games:
         from cli.bench_selfplay import selfplay_table
 
@@ -500,8 +466,17 @@ def bench(
         _bench_dashboard(benchmarks, records, dashboard_games)
 
 
-def _bench_dashboard(benchmarks: Any, records: list[Record], games: int) -> None:
+def _bench_dashboard(benchmarks: Any, records: list["Record"], games: int) -> None:
     """Build an archive of ``games`` games (the records again under new ids) and time each page."""
+    import tempfile
+    import time
+
+    from rich.table import Table
+
+    from cli.output import consoles
+    from records import Archive
+
+    out = consoles()[0]
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "large.duckdb"
         with Archive.open(db) as archive:
@@ -538,6 +513,13 @@ def stats(
 
     Example: railledger stats --db games.duckdb --title 18MS
     """
+    from analytics.balance import winner_correlations
+    from analytics.rush import train_rush_distribution
+    from analytics.scope import counted_games
+    from analytics.validation import validation_summary
+    from cli.output import consoles, say
+
+    out = consoles()[0]
     with _reading(db, wait) as archive:
         scope = counted_games(archive, everything=all_games, title=title)
         correlations = _of_title(winner_correlations(archive, scope), "scope", title)
@@ -567,14 +549,20 @@ def stats(
     ))
 
 
-def _of_title(frame: pl.DataFrame, column: str, title: str | None) -> pl.DataFrame:
+def _of_title(frame: "pl.DataFrame", column: str, title: str | None) -> "pl.DataFrame":
     """The rows of one title (ignoring case, as ``games --title`` does), or all rows without one."""
+    import polars as pl
+
     return frame if title is None else frame.filter(pl.col(column).str.to_lowercase() == title.lower())
 
 
-def _stats_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], numbers: int) -> Table:
+def _stats_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], numbers: int) -> "Table":
     """A table whose last ``numbers`` columns are right-aligned numbers; text folds rather than
     losing letters in a narrow terminal. The title says "none" when there are no rows."""
+    from rich.table import Table
+
+    from cli.output import cell
+
     table = Table(title=title if rows else f"{title}: none")
     for i, column in enumerate(columns):
         number = i >= len(columns) - numbers
@@ -594,7 +582,7 @@ class ExportFormat(str, Enum):
 @app.command()
 def export(
     target: Annotated[str, typer.Argument(
-        metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write one file per table into (created if missing); "
+        metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write the tables into (created if missing); "
                                      "json: the game (archive key or source id).")],
     fmt: Annotated[
         ExportFormat, typer.Option("--format", help="parquet, csv (list columns as JSON text, bytes as base64), or json.")
@@ -603,16 +591,22 @@ def export(
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
-    """Write every archive table to OUT_DIR/<table>.parquet (or .csv) for other tools, or give
-    one game's original record back (--format json).
+    """Write every archive table for other tools, or give one game's original record back (--format json).
 
-    The tables are read in one open of the archive, then written with the archive closed. With
+    Parquet is written as one Hive-style dataset per table, partitioned by title:
+    OUT_DIR/<table>/title=<title>/part-0.parquet, which DuckDB, Spark or Trino read as one table
+    with a title column (docs/scale.md); CSV as OUT_DIR/<table>.csv. The tables are read in one
+    open of the archive, then written with the archive closed. With
     --format json the game's export is written exactly as it was ingested (the archive keeps the
     text it read, undos and all); a game that came as notation is written as an export of it.
 
-    Example: railledger export --format csv exported/ --db games.duckdb
+    Example: railledger export --format parquet exported/ --db games.duckdb
     Example: railledger export --format json 14375 -o 14375.json
     """
+    from cli.output import consoles, say
+    from cli.partitions import write_partitions
+    from records.archive import ARCHIVE_TABLES
+
     if fmt is ExportFormat.json:
         _export_game(target, output, db, wait)
         return
@@ -621,14 +615,16 @@ def export(
     out_dir = Path(target)
     with _reading(db, wait) as archive:
         frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
+    out = consoles()[0]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+        if fmt is ExportFormat.parquet:
+            for folder, rows in write_partitions(frames, out_dir):
+                say(out, f"{folder}/: {rows} row{'' if rows == 1 else 's'}")
+            return
         for name, frame in frames.items():
             path = out_dir / f"{name}.{fmt.value}"
-            if fmt is ExportFormat.csv:
-                _csv_ready(frame).write_csv(path)
-            else:
-                frame.write_parquet(path)
+            _csv_ready(frame).write_csv(path)
             say(out, f"{path}: {frame.height} row{'' if frame.height == 1 else 's'}")
     except OSError as exc:
         raise _fail(f"{out_dir}: cannot write: {exc.strerror or exc}") from None
@@ -636,6 +632,10 @@ def export(
 
 def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
     """The original export of one archived game, to ``output`` or stdout."""
+    from cli.output import consoles, say
+    from ingest.export import write_export
+
+    err = consoles()[1]
     with _reading(db, wait) as archive:
         try:
             record = archive.record(game)
@@ -652,9 +652,11 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
     write_document(text, output)
 
 
-def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
+def _csv_ready(frame: "pl.DataFrame") -> "pl.DataFrame":
     """CSV holds no lists (games.optional_rules) and no bytes (sources.text_zlib): lists are written
     as JSON text and bytes as base64, both of which read back exactly."""
+    import polars as pl
+
     lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
     binary = [name for name, dtype in frame.schema.items() if dtype == pl.Binary]
     return frame.with_columns(

@@ -4,24 +4,20 @@ Its own module so that the command's table and JSON live apart from ``cli/app.py
 registers it.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading
-from cli.output import consoles
-from ingest.errors import RecordError
-from ingest.model import Record
-from ingest.sources import read_record
-from replay.optimizer.audit import RunAudit, audit_record
 
-out, err = consoles()
+if TYPE_CHECKING:  # the engine and rich load when the command runs, not for railledger --help
+    from rich.table import Table
+
+    from ingest.model import Record
+    from replay.optimizer.audit import RunAudit
 
 
 def audit(
@@ -39,6 +35,10 @@ def audit(
 
     Example: railledger audit ../shared/fixtures/18MS/14375.json --json
     """
+    from cli.output import consoles
+    from replay.optimizer.audit import audit_record
+
+    out, err = consoles()
     loaded = _record(record, db, wait)
     try:
         runs = audit_record(loaded)
@@ -53,8 +53,11 @@ def audit(
     out.print(_summary(runs), markup=False, highlight=False)
 
 
-def _record(name: str, db: Path, wait: float) -> Record:
+def _record(name: str, db: Path, wait: float) -> "Record":
     """The record in a file (or on stdin), else the archived game of that key."""
+    from ingest.errors import RecordError
+    from ingest.sources import read_record
+
     if name == "-" or Path(name).exists():
         try:
             return read_record(name)
@@ -71,7 +74,7 @@ def _money(value: int | None) -> str:
     return "-" if value is None else str(value)
 
 
-def _routes_text(run: RunAudit) -> str:
+def _routes_text(run: "RunAudit") -> str:
     parts = []
     for route in run.optimum.routes:
         parts.append(f"{route.train} {'-'.join(h for h, _ in _distinct_hexes(route.stops))} {route.revenue}")
@@ -87,7 +90,9 @@ def _distinct_hexes(stops: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]
     return shown
 
 
-def _table(title: str, runs: list[RunAudit]) -> Table:
+def _table(title: str, runs: list["RunAudit"]) -> "Table":
+    from rich.table import Table
+
     table = Table(title=title)
     for column in ("round", "company", "trains", "declared", "engine", "optimum", "shortfall", "optimal routes"):
         numeric = column in ("declared", "engine", "optimum", "shortfall")
@@ -101,7 +106,7 @@ def _table(title: str, runs: list[RunAudit]) -> Table:
     return table
 
 
-def _summary(runs: list[RunAudit]) -> str:
+def _summary(runs: list["RunAudit"]) -> str:
     short = [r for r in runs if r.shortfall]
     lost = sum(r.shortfall or 0 for r in runs)
     unproven = sum(1 for r in runs if not r.optimum.proven)

@@ -12,6 +12,7 @@ import platform
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -292,3 +293,34 @@ def optimizer_table(records: list[Record], repeat: int = 5) -> Table:
             str(densest.paths), str(densest.combinations),
         )
     return table
+
+
+@dataclass(frozen=True)
+class IngestRate:
+    """``railledger ingest DIR`` timed whole, as a user runs it, on copies of the records."""
+
+    games: int  # stored by the first run
+    new_per_s: float  # the first run: every game new, replayed in worker processes and stored
+    unchanged_per_s: float  # the same DIR again: every game known by its hash, none replayed
+
+
+def ingest_rate(files: list[Path], copies: int) -> IngestRate:
+    """Write ``copies`` records (the files again under new ids, ``<id>-copy<n>``) into a folder and
+    time ``railledger ingest`` over it in a new process, into a new archive, then again."""
+    with tempfile.TemporaryDirectory() as folder:
+        records = Path(folder) / "records"
+        records.mkdir()
+        texts = [json.loads(path.read_text(encoding="utf-8")) for path in files]
+        for n in range(copies):
+            data = dict(texts[n % len(texts)], id=f"{texts[n % len(texts)]['id']}-copy{n // len(texts)}")
+            (records / f"{n:06d}.json").write_text(json.dumps(data), encoding="utf-8")
+        db = Path(folder) / "ingested.duckdb"
+        command = [sys.executable, "-m", "cli", "ingest", str(records), "--db", str(db), "--allow-invalid"]
+        seconds = []
+        for _ in range(2):
+            start = time.perf_counter()
+            subprocess.run(command, capture_output=True, check=True)
+            seconds.append(time.perf_counter() - start)
+        with Archive.open(db, read_only=True) as archive:
+            games = int(archive.summary()["games"].sum())
+    return IngestRate(games, games / seconds[0], games / seconds[1])

@@ -12,31 +12,18 @@ action, to its end and its result. Without ruby, the mirror or the tools it says
 succeeds: it is a developer's check, not CI's.
 """
 
-from __future__ import annotations
-
-import gzip
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-
-from cli.output import consoles, say
-from ingest.sources import read_record
-from replay import replay_record
-from selfplay.play import game_id
-from selfplay.simulate import simulate
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4, 5), "The Old Prince 1871": (3, 4)}
 """The titles 18xx.games' engine plays here, and the player counts each is played with."""
@@ -47,8 +34,6 @@ OPAL_SHIM = Path(__file__).parent / "ref18xx" / "opal_arity.rb"
 """Loaded into the reference engine: where plain Ruby refuses what the site's JavaScript runs."""
 BOT_TABLES = (("greedy",), ("random",), ("greedy", "random"))
 """The bots of generated games, in turn: all greedy, all random, greedy and random alternating."""
-
-out, err = consoles(soft_wrap=True)
 
 
 @dataclass(frozen=True)
@@ -162,6 +147,9 @@ def bots_of(seed: int, players: int) -> tuple[str, ...]:
 def generate(title: str, players: int, seed: int, into: Path) -> Path | Verdict:
     """Play one game with railledger's bots and write it as 18xx.games writes it: the file, or
     when the bots could not play it (itself a finding) that game's verdict."""
+    from selfplay.play import game_id
+    from selfplay.simulate import simulate
+
     bots = bots_of(seed, players)
     game = simulate(title, seed, bots)
     path = into / f"{title.replace(' ', '_')}__{game_id(title, seed, bots)}.json"
@@ -181,6 +169,12 @@ def judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
 
 
 def _judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
+    import gzip
+    import tempfile
+
+    from ingest.sources import read_record
+    from replay import replay_record
+
     raw = json.loads(record_path.read_text())
     record = read_record(str(record_path))
     outcome = replay_record(record, keep_going=True, snapshots=True)
@@ -244,6 +238,11 @@ def crosscheck(
 
     Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --selfplay 20 --first-seed 7000
     """
+    import tempfile
+
+    from cli.output import consoles, say
+
+    out, err = consoles(soft_wrap=True)
     unknown = [t for t in titles or () if t not in PLAYER_COUNTS]
     if unknown:
         say(err, f"crosscheck: unknown title {unknown[0]!r}; the reference plays {', '.join(PLAYER_COUNTS)}")
@@ -268,6 +267,13 @@ def crosscheck(
 
 def _run(tools: Tools, planned: list[Batch], generated: list[SelfplayBatch], work: Path, jobs: int,
          max_seconds: int) -> Iterator[Verdict]:
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cli.output import consoles
+
+    err = consoles(soft_wrap=True)[1]
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress, ThreadPoolExecutor(jobs) as pool:
         playing = progress.add_task("playing in 18xx.games' engine", total=sum(len(b.seeds) for b in planned))
@@ -308,6 +314,11 @@ def _title_of(record: Path) -> str:
 
 
 def _report(verdicts: list[Verdict]) -> None:
+    from rich.table import Table
+
+    from cli.output import consoles, say
+
+    out = consoles(soft_wrap=True)[0]
     table = Table(title="railledger against 18xx.games' engine")
     for column in ("title", "games", "finished", "no flag", "result", "accepted", "states equal", "actions"):
         table.add_column(column, justify="left" if column == "title" else "right")

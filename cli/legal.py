@@ -4,21 +4,17 @@ The record is replayed up to its canonical position N (the game before action N)
 lists every legal action there, in notation or as 18xx.games-style JSON action objects.
 """
 
-from __future__ import annotations
-
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.output import consoles, say
-from ingest import notation
-from ingest.model import Action, Record
-from ingest.sources import DEFAULT_MAX_SIZE, load
-from replay import Game, IllegalAction
+from cli.options import fail
 
-out, err = consoles(soft_wrap=True)
+if TYPE_CHECKING:  # the engine loads when the command runs, not for railledger --help
+    from ingest.model import Action, Record
+    from replay import Game
 
 
 def legal(
@@ -34,6 +30,9 @@ def legal(
 
     Example: railledger legal ../shared/fixtures/18MS/14375.json --at 40 --json
     """
+    from cli.output import consoles, say
+    from ingest import notation
+
     record = _one_record(record_path)
     game = _game_at(record, at)
     offered = list(game.legal_actions())
@@ -41,42 +40,42 @@ def legal(
         sys.stdout.write(json.dumps([as_export(a) for a in offered]) + "\n")
         return
     seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
+    out = consoles(soft_wrap=True)[0]
     say(out, f"{record.key} at #{at} ({game.round.label}): {len(offered)} legal action{'s' if len(offered) != 1 else ''}")
     for action in offered:
         say(out, "  " + notation.write_action(action, seats).split(" ", 1)[1])
 
 
-def as_export(action: Action) -> dict[str, Any]:
+def as_export(action: "Action") -> dict[str, Any]:
     """An action as 18xx.games writes one (without an id: it is not in a record yet)."""
     return {"type": action.type, "entity": action.entity.id, "entity_type": action.entity.kind, **action.fields}
 
 
-def _one_record(path: str) -> Record:
+def _one_record(path: str) -> "Record":
+    from ingest.sources import DEFAULT_MAX_SIZE, load
+
     loaded = list(load(path, DEFAULT_MAX_SIZE))
     if len(loaded) != 1:
-        raise _fail(f"{path}: holds {len(loaded)} records; give one")
+        raise fail(f"{path}: holds {len(loaded)} records; give one")
     if loaded[0].record is None:
-        raise _fail(str(loaded[0].error or f"{path}: not a record"))
+        raise fail(str(loaded[0].error or f"{path}: not a record"))
     return loaded[0].record
 
 
-def _game_at(record: Record, at: int) -> Game:
+def _game_at(record: "Record", at: int) -> "Game":
+    from replay import Game, IllegalAction
+
     if at > len(record.actions):
-        raise _fail(f"{record.key}: has {len(record.actions)} actions; position {at} is past its end")
+        raise fail(f"{record.key}: has {len(record.actions)} actions; position {at} is past its end")
     try:
         game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
                           game_id=record.game_id, created=record.created)
     except (KeyError, NotImplementedError) as exc:
-        raise _fail(f"{record.key}: {exc}") from None
+        raise fail(f"{record.key}: {exc}") from None
     for action in record.actions[:at]:
         try:
             game.process(action)
         except IllegalAction as illegal:
-            raise _fail(f"{record.key}: action {illegal.action_id} (#{illegal.index}) is illegal "
-                        f"({illegal.rule_id}: {illegal.message}); no position after it") from None
+            raise fail(f"{record.key}: action {illegal.action_id} (#{illegal.index}) is illegal "
+                       f"({illegal.rule_id}: {illegal.message}); no position after it") from None
     return game
-
-
-def _fail(message: str) -> typer.Exit:
-    say(err, message)
-    return typer.Exit(code=1)

@@ -1,19 +1,16 @@
 """What the commands that read the archive share: its options, and opening it read-only with one
 line (and exit 1) for any failure."""
 
-from __future__ import annotations
-
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.console import Console
 
-from cli.output import say
-from records import Archive, ArchiveBusy, ArchiveError
+if TYPE_CHECKING:  # the archive (duckdb) and rich load when a command runs, not for --help
+    from records import Archive, ArchiveBusy
 
 DEFAULT_DB = "railledger.duckdb"
 DbOption = Annotated[
@@ -26,11 +23,19 @@ WaitOption = Annotated[
     typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive (0: fail at once)."),
 ]
 
-err = Console(stderr=True)
+WorkersOption = Annotated[int, typer.Option("--workers", help="Worker processes that replay (1: this process).", min=1)]
+ClusterOption = Annotated[
+    Optional[str],
+    typer.Option("--cluster", metavar="ADDRESS", help="Replay on the Dask distributed cluster whose scheduler is at "
+                                                      "ADDRESS (tcp://host:8786) instead of local processes."),
+]
 
 
 def fail(message: str) -> typer.Exit:
-    say(err, message)
+    """Say ``message`` on stderr; the exit (code 1) for the caller to raise."""
+    from cli.output import consoles, say
+
+    say(consoles()[1], message)
     return typer.Exit(code=1)
 
 
@@ -46,14 +51,18 @@ def write_document(text: str, output: Path | None) -> None:
         raise fail(f"{output}: cannot write: {exc.strerror or exc}") from None
 
 
-def waiting(busy: ArchiveBusy, wait: float) -> None:
+def waiting(busy: "ArchiveBusy", wait: float) -> None:
     """Say once that an open is waiting for another process, and for how long at most."""
-    say(err, f"archive {busy.path} is in use by {busy.holder}; waiting up to {wait:g} s (--wait)")
+    from cli.output import consoles, say
+
+    say(consoles()[1], f"archive {busy.path} is in use by {busy.holder}; waiting up to {wait:g} s (--wait)")
 
 
 @contextmanager
-def reading(db: Path, wait: float) -> Iterator[Archive]:
+def reading(db: Path, wait: float) -> Iterator["Archive"]:
     """The archive opened read-only for one command; any archive failure is one line and exit 1."""
+    from records import Archive, ArchiveError
+
     try:
         with Archive.open(db, read_only=True, wait=wait, on_wait=waiting) as archive:
             yield archive

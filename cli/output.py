@@ -10,6 +10,7 @@ separators, lone surrogates from a non-UTF-8 file name) becomes a visible escape
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -66,6 +67,11 @@ class Output(Console):
         Console.size.fset(self, new_size)  # type: ignore[attr-defined]
 
 
+@functools.cache
 def consoles(**options: Any) -> tuple[Output, Output]:
-    """The (stdout, stderr) consoles of a command."""
+    """The (stdout, stderr) consoles of a command, made on first use and shared after.
+
+    A command asks for them when it prints rather than at import, so that ``railledger --help``
+    does not load rich's console; a console writes to whatever ``sys.stdout`` is when it prints.
+    """
     return Output(**options), Output(stderr=True, **options)

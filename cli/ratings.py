@@ -1,21 +1,15 @@
 """``railledger ratings``: Weng-Lin player ratings of the archive's valid finished games."""
 
-from __future__ import annotations
-
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
-import polars as pl
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from analytics.balance import POOLED
-from analytics.ratings import ratings as rate_archive
 from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, reading
-from cli.output import cell
 
-out = Console()
+if TYPE_CHECKING:  # analytics (polars, openskill) and rich load when the command runs, not for --help
+    import polars as pl
+    from rich.table import Table
 COLUMNS = ("place", "player", "id", "games", "wins", "mu", "sigma", "ordinal")
 
 
@@ -34,6 +28,14 @@ def ratings(
 
     Example: railledger ratings --title 18MS --db games.duckdb
     """
+    import polars as pl
+    from rich.console import Console
+
+    from analytics.balance import POOLED
+    from analytics.ratings import ratings as rate_archive
+    from cli.output import cell
+
+    out = Console()
     with reading(db, wait) as archive:
         table = rate_archive(archive, manual_ends).table
     scopes = table["scope"].unique(maintain_order=True).to_list()
@@ -45,7 +47,11 @@ def ratings(
         out.print(_table(scope, table.filter(pl.col("scope") == scope)))
 
 
-def _table(scope: str, rows: pl.DataFrame) -> Table:
+def _table(scope: str, rows: "pl.DataFrame") -> "Table":
+    from rich.table import Table
+
+    from cli.output import cell
+
     table = Table(title=cell(f"{scope} ratings: {rows.height} player{'' if rows.height == 1 else 's'}"))
     for column in COLUMNS:
         table.add_column(column, justify="left" if column in ("player", "id") else "right",

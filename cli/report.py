@@ -5,21 +5,16 @@ A file (or ``-``) is replayed and its runs audited now; an archived game is repo
 archive alone: its record, the text it was read from and its stored revenue audit.
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from analytics.report import GameReport, audited_shortfalls, build_report, stored_shortfalls
 from cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading, write_document
-from cli.report_pages import markdown, page
-from ingest.sources import DEFAULT_MAX_SIZE, load
-from replay import engine_version, replay_record
-from replay.optimizer.audit import RunAuditor
-from replay.titles import SUPPORTED
+
+if TYPE_CHECKING:  # analytics and the engine load when the command runs, not for railledger --help
+    from analytics.report import GameReport
 
 
 class ReportFormat(str, Enum):
@@ -44,13 +39,21 @@ def report(
 
     Example: railledger report 14375 --format html -o 14375.html
     """
+    from cli.report_pages import markdown, page
+
     found = _from_file(game) if game == "-" or Path(game).exists() else _from_archive(game, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)
     write_document(text, output)
 
 
-def _from_file(name: str) -> GameReport:
+def _from_file(name: str) -> "GameReport":
     """A record file's report: replayed, and its runs audited, now."""
+    from analytics.report import audited_shortfalls, build_report
+    from ingest.sources import DEFAULT_MAX_SIZE, load
+    from replay import engine_version, replay_record
+    from replay.optimizer.audit import RunAuditor
+    from replay.titles import SUPPORTED
+
     loaded = list(load(name, DEFAULT_MAX_SIZE))
     if len(loaded) != 1:
         raise fail(f"{name}: holds {len(loaded)} records; a report is of one game")
@@ -65,9 +68,13 @@ def _from_file(name: str) -> GameReport:
                         audited_shortfalls(record, auditor.runs))
 
 
-def _from_archive(name: str, db: Path, wait: float) -> GameReport:
+def _from_archive(name: str, db: Path, wait: float) -> "GameReport":
     """An archived game's report from what the archive keeps: the record, its text, its runs
     (a game stored before the revenue audit has none: not audited, rather than none short)."""
+    from analytics.report import build_report, stored_shortfalls
+    from replay import engine_version, replay_record
+    from replay.titles import SUPPORTED
+
     with reading(db, wait) as archive:
         try:
             record = archive.record(name)

@@ -7,34 +7,24 @@ game loop and the replay are the ``selfplay`` package's; this module only reads 
 spreads the work and writes.
 """
 
-from __future__ import annotations
-
 import json
 import os
-import statistics
 import time
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cli.output import say
-from cli.storing import ArchiveUnavailable, IngestRun
-from ingest import notation
-from ingest.titles import PLAYER_COUNTS, counts_text
-from records import ArchiveError
-from replay import engine_version
-from selfplay.bots import bot_names
-from selfplay.play import MAX_ACTIONS, game_id
-from selfplay.simulate import Simulated, seating, simulate as simulate_one, winners
+from cli.options import ClusterOption, WorkersOption, fail
+from selfplay import MAX_ACTIONS
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, not for --help
+    from cli.storing import IngestRun
+    from cli.workers import Workers
+    from records.archive import EncodedGame
+    from selfplay.simulate import Simulated
 
 TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871'.")]
 PlayersOption = Annotated[int, typer.Option("--players", help="Players at the table.", min=1)]
@@ -59,22 +49,26 @@ def play(
 
     Example: railledger play --title 18MS --players 3 --seed 7 --bots greedy,random,random --out g.json
     """
+    from cli.output import consoles, say
+    from ingest import notation
+    from selfplay.simulate import simulate as simulate_one
+
     seats = _seating(title, players, bots)
     if out_file.suffix not in (".json", notation.EXTENSION):
-        raise _fail(f"{out_file}: give a .json or {notation.EXTENSION} file name")
+        raise fail(f"{out_file}: give a .json or {notation.EXTENSION} file name")
     game = simulate_one(title, seed, seats, max_actions)
     if game.played is None:
-        raise _fail(str(game.error))
+        raise fail(str(game.error))
     played = game.played
     text = notation.write(played.record) if out_file.suffix == notation.EXTENSION else json.dumps(played.export, indent=1) + "\n"
     try:
         out_file.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise _fail(f"{out_file}: cannot write: {exc.strerror or exc}") from None
-    say(out, f"{out_file}: {title}, {players} players ({', '.join(seats)}), {len(played.record.actions)} actions, "
+        raise fail(f"{out_file}: cannot write: {exc.strerror or exc}") from None
+    say(consoles(soft_wrap=True)[0], f"{out_file}: {title}, {players} players ({', '.join(seats)}), {len(played.record.actions)} actions, "
              f"ended by {played.end_reason}; won by {_won_by(game)}")
     if not game.verified:
-        raise _fail(f"{out_file}: written, but the replay disagrees: {_disagreement(game)}")
+        raise fail(f"{out_file}: written, but the replay disagrees: {_disagreement(game)}")
 
 
 def simulate(
@@ -84,7 +78,8 @@ def simulate(
     bots: BotsOption = "greedy",
     first_seed: Annotated[int, typer.Option("--first-seed", help="Seeds are this one and the following ones.")] = 1,
     rotate: Annotated[bool, typer.Option("--rotate", help="Turn the table one seat per game, so every bot sits everywhere.")] = False,
-    workers: Annotated[int, typer.Option("--workers", help="Worker processes.", min=1)] = os.cpu_count() or 1,
+    workers: WorkersOption = os.cpu_count() or 1,
+    cluster: ClusterOption = None,
     max_actions: MaxActionsOption = MAX_ACTIONS,
     db: Annotated[Path, typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).")] = Path("railledger.duckdb"),
     wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive.")] = 30.0,
@@ -95,10 +90,20 @@ def simulate(
     standings and the bot of every seat; a game already stored by this engine is not played
     again. Prints the games played, how many replayed with no flag to their result, the action
     counts, how they ended, and each bot's wins. Exit 1 when any game could not be played or its
-    replay disagrees.
+    replay disagrees. The games are played by --workers processes, or by the workers of the Dask
+    cluster at --cluster (docs/scale.md); this process alone writes the archive.
 
     Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random --rotate
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cli.output import consoles, say
+    from cli.storing import ArchiveUnavailable, IngestRun
+    from cli.workers import ClusterUnavailable, workers as pool_of
+    from replay import engine_version
+    from selfplay.play import game_id
+
+    err = consoles(soft_wrap=True)[1]
     tables = [_seating(title, players, bots, n, rotate) for n in range(games)]
     run = IngestRun(db, wait=wait, on_wait=lambda busy, seconds: say(err, f"archive {busy.path} is in use; waiting up to {seconds:g} s"))
     try:
@@ -106,49 +111,93 @@ def simulate(
             stored = {seed: archive.stored_version(f"selfplay/{game_id(title, seed, seats)}")
                       for seed, seats in zip(range(first_seed, first_seed + games), tables)}
     except ArchiveUnavailable as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     todo = [(seed, seats) for seed, seats in zip(range(first_seed, first_seed + games), tables)
             if stored[seed] is None or stored[seed][1] != engine_version(title)]  # type: ignore[index]
     started = time.perf_counter()
     results: list[Simulated] = []
     outcomes: Counter[str] = Counter({"unchanged": games - len(todo)})
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        task = progress.add_task(f"playing {title}", total=len(todo))
-        for game in _played(title, todo, workers, max_actions):
-            results.append(game)
-            outcomes[_store(run, game)] += 1
-            progress.advance(task)
-    _summary(title, results, outcomes, time.perf_counter() - started, workers, db)
+    try:
+        with pool_of(1 if len(todo) <= 1 else min(workers, len(todo)), cluster) as pool, \
+                Progress(*columns, console=err, transient=True) as progress:
+            task = progress.add_task(f"playing {title}", total=len(todo))
+            for game, encoded in _played(title, todo, pool, max_actions):
+                results.append(game)
+                outcomes[_store(run, game, encoded)] += 1
+                progress.advance(task)
+    except ClusterUnavailable as exc:
+        raise fail(str(exc)) from None
+    _summary(title, results, outcomes, time.perf_counter() - started, pool.where, db)
     if any(not game.verified for game in results) or outcomes["failed"]:
         raise typer.Exit(code=1)
 
 
-def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], workers: int, max_actions: int) -> Iterator[Simulated]:
-    """Each game played and replayed, in seed order, in ``workers`` processes (1: in this one)."""
-    args = ([title] * len(todo), [seed for seed, _ in todo], [seats for _, seats in todo], [max_actions] * len(todo))
-    if workers == 1 or len(todo) <= 1:
-        yield from map(simulate_one, *args)
-        return
-    with ProcessPoolExecutor(min(workers, len(todo))) as pool:
-        yield from pool.map(simulate_one, *args)
+def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions: int) -> tuple["Simulated", "EncodedGame | None"]:
+    """One game played and replayed, and shaped into the archive's columns, in a worker.
+
+    The game comes back with its columns and without its replay's per-action snapshots (the
+    columns hold them; the summary reads the flags, events and result). A game the archive
+    could not hold exactly comes back whole, without columns, for the writer to say why.
+    """
+    from dataclasses import replace
+
+    from records.archive import encode_game
+    from selfplay.simulate import simulate as simulate_one
+
+    game = simulate_one(title, seed, seats, max_actions)
+    if game.played is None or game.replay is None:
+        return game, None
+    try:
+        encoded = encode_game(game.played.record, game.replay, game.runs)
+    except ValueError:
+        return game, None
+    return replace(game, replay=replace(game.replay, snapshots=[])), encoded
 
 
-def _store(run: IngestRun, game: Simulated) -> str:
-    """Store one game with its replay; the outcome's name, or "failed"."""
+def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: "Workers",
+            max_actions: int) -> Iterator[tuple["Simulated", "EncodedGame | None"]]:
+    """Each game played, replayed and shaped by ``pool``'s workers, in seed order; a worker that
+    died or could not send its game back (a process killed, a cluster lost) is that game's error."""
+    from selfplay.simulate import Simulated
+
+    games = pool.results(play_for_archive, ((title, seed, seats, max_actions) for seed, seats in todo))
+    for (seed, seats), future in zip(todo, games):
+        try:
+            yield future.result()
+        except Exception as exc:
+            yield Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0), None
+
+
+def _store(run: "IngestRun", game: "Simulated", encoded: "EncodedGame | None") -> str:
+    """Store one game with its replay, from its columns when the worker made them; the outcome's
+    name, or "failed"."""
+    from cli.output import consoles, say
+    from cli.storing import ArchiveUnavailable
+    from records import ArchiveError
+
     if game.played is None:
         return "failed"
+    origin = f"railledger simulate (seed {game.seed})"
     try:
         with run.archive() as archive:
-            outcome = archive.store(game.played.record, origin=f"railledger simulate (seed {game.seed})", replay=game.replay,
-                                    runs=game.runs)
+            if encoded is not None:
+                outcome = archive.store_encoded(encoded, origin)
+            else:
+                outcome = archive.store(game.played.record, origin=origin, replay=game.replay, runs=game.runs)
     except (ArchiveUnavailable, ArchiveError, ValueError) as exc:
-        say(err, f"{game.played.record.key}: not stored: {exc}")
+        say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
         return "failed"
     return outcome.value
 
 
-def _summary(title: str, results: list[Simulated], outcomes: Counter[str], seconds: float, workers: int, db: Path) -> None:
+def _summary(title: str, results: list["Simulated"], outcomes: Counter[str], seconds: float, where: str, db: Path) -> None:
+    import statistics
+
+    from cli.output import consoles, say
+    from selfplay.simulate import winners
+
+    out, err = consoles(soft_wrap=True)
     played = [g.played for g in results if g.played is not None]
     stored = ", ".join(f"{outcomes[k]} {k}" for k in ("new", "replaced", "unchanged", "failed"))
     say(out, f"{title}: {len(results)} game{'' if len(results) == 1 else 's'} played into {db} ({stored})")
@@ -159,7 +208,7 @@ def _summary(title: str, results: list[Simulated], outcomes: Counter[str], secon
         say(out, f"actions: mean {statistics.mean(lengths):.0f}, max {max(lengths)}; ended by: "
                  + ", ".join(f"{reason} ({count})" for reason, count in ends.most_common()))
         cpu = sum(g.cpu_seconds for g in results)
-        say(out, f"speed: {len(results) / seconds:.2f} games/s with {workers} worker{'s' if workers > 1 else ''}; "
+        say(out, f"speed: {len(results) / seconds:.2f} games/s in {where}; "
                  f"{cpu / len(results):.2f} cpu s a game to play ({len(results) / max(cpu, 1e-9):.2f} games per cpu second)")
         seats: Counter[str] = Counter()
         wins: Counter[str] = Counter()
@@ -175,29 +224,35 @@ def _summary(title: str, results: list[Simulated], outcomes: Counter[str], secon
 
 
 def _seating(title: str, players: int, bots: str, game: int = 0, rotate: bool = False) -> tuple[str, ...]:
+    from ingest.titles import PLAYER_COUNTS, counts_text
+    from selfplay.bots import bot_names
+    from selfplay.simulate import seating
+
     counts = PLAYER_COUNTS.get(title)
     if counts is None:
-        raise _fail(f"unknown title {title!r}; the titles are {', '.join(PLAYER_COUNTS)}")
+        raise fail(f"unknown title {title!r}; the titles are {', '.join(PLAYER_COUNTS)}")
     if players not in counts:
-        raise _fail(f"{title} is played by {counts_text(counts)} players, not {players}")
+        raise fail(f"{title} is played by {counts_text(counts)} players, not {players}")
     names = [name.strip() for name in bots.split(",")]
     unknown = [name for name in names if name not in bot_names()]
     if unknown:
-        raise _fail(f"no bot {unknown[0]!r}; the bots are {', '.join(bot_names())}")
+        raise fail(f"no bot {unknown[0]!r}; the bots are {', '.join(bot_names())}")
     try:
         return seating(names, players, game, rotate)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
-def _won_by(game: Simulated) -> str:
+def _won_by(game: "Simulated") -> str:
+    from selfplay.simulate import winners
+
     assert game.played is not None
     record = game.played.record
     won = winners(record)
     return ", ".join(f"{p.name} (${(record.result or {})[p.id]:,})" for p in record.players if p.id in won)
 
 
-def _disagreement(game: Simulated) -> str:
+def _disagreement(game: "Simulated") -> str:
     replay = game.replay
     if replay is None:
         return "not replayed"
@@ -207,8 +262,3 @@ def _disagreement(game: Simulated) -> str:
     if not any(e.kind == "game_end" for e in replay.events):
         return "the replay does not reach the game's end"
     return f"the replay's result {replay.result} is not the game's {dict(replay.record.result or {})}"
-
-
-def _fail(message: str) -> typer.Exit:
-    say(err, message)
-    return typer.Exit(code=1)

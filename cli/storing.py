@@ -2,27 +2,31 @@
 
 A record already stored with the same content (and, when it is replayed, by the same engine) is
 recognized by its content hash before any replay, so re-ingesting an archive costs a hash each.
-An ingest run (:class:`IngestRun`) opens the archive for each step and closes it again, so the
-file's lock is held for one short transaction at a time and readers in other processes get in
-between; a record's replay, the slow part, runs with the file closed.
+The work on a record, parsing, hashing, replaying and shaping it into the archive's columns, is
+:func:`prepare`: a worker process (or a Dask worker) runs it and gives back a :class:`Prepared`,
+plain columns that the one writer stores. An ingest run (:class:`IngestRun`) opens the archive
+for each batch of writes and closes it again, so the file's lock is held for short transactions
+and readers in other processes get in between; the replays, the slow part, run with it closed.
 """
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from ingest.model import Record, SourceText
+from ingest.sources import FileText, Loaded, parse_file
 from records import Archive, ArchiveError, StoreOutcome
-from records.archive import Stored
+from records.archive import EncodedGame, Stored, encode_game
 from records.codec import content_hash
 from records.connection import WaitNotice
 from replay import Replay, engine_version, replay_record
 from replay.optimizer.audit import RunAudit, RunAuditor
 from replay.titles import SUPPORTED
-from replay.verdict import Verdict, judge
+from replay.verdict import Verdict
 
 
 def store_record(
@@ -79,6 +83,60 @@ def replay_of(record: Record, replay: bool) -> Replayed | None:
     return Replayed(found, auditor.runs)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """One record of a file as a worker leaves it for the writer.
+
+    ``encoded`` is None when the archive holds the record unchanged (``stored``, as the worker
+    was told): nothing is replayed or written. ``error`` is the one line of a record that could
+    not be read or shaped; it has a key when the record was read.
+    """
+
+    origin: str
+    key: str | None = None
+    digest: str | None = None
+    encoded: EncodedGame | None = None
+    stored: Stored | None = None
+    error: str | None = None
+
+
+Known = Mapping[str, tuple[str, Stored]]
+"""(key, what is stored) by the origin the stored version was read from."""
+
+
+def prepare(file: FileText, replay: bool, known: Known) -> list[Prepared]:
+    """Every record of one file's text parsed, checked, hashed and, unless ``known`` says the
+    archive holds it unchanged, replayed and shaped into columns. Runs in a worker process: any
+    failure is that record's ``error``, never an exception."""
+    return [_prepare(loaded, replay, known.get(loaded.origin)) for loaded in parse_file(file)]
+
+
+def _prepare(loaded: Loaded, replay: bool, known: tuple[str, Stored] | None) -> Prepared:
+    if loaded.record is None:
+        return Prepared(loaded.origin, error=str(loaded.error))
+    record = loaded.record
+    stored = known[1] if known is not None and known[0] == record.key else None
+    try:
+        digest = content_hash(record)
+        if is_unchanged(stored, record, replay):
+            if not takes_source(stored, loaded.source):
+                return Prepared(loaded.origin, record.key, digest, stored=stored)
+            return Prepared(loaded.origin, record.key, digest, encode_game(record, source=loaded.source), stored)
+        found = replay_of(record, replay)
+        encoded = encode_game(record, found.replay if found else None, found.runs if found else (), loaded.source)
+    except ValueError as exc:
+        return Prepared(loaded.origin, record.key, error=f"{loaded.origin}: not stored: {exc}")
+    except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on
+        return Prepared(loaded.origin, record.key,
+                        error=f"{loaded.origin}: not stored: unexpected error: {type(exc).__name__}: {exc}")
+    return Prepared(loaded.origin, record.key, digest, encoded, stored)
+
+
+READERS_TURN = 0.1
+"""Seconds the archive is left closed between two opens for writing: the turn of any process
+waiting for it (they try every few hundredths of a second, records.connection)."""
+
+
 class ArchiveUnavailable(Exception):
     """The archive cannot be opened (busy past the wait, damaged, foreign, newer): the run stops,
     since no later record could be stored either. ``str()`` is the archive's one-line reason."""
@@ -90,7 +148,7 @@ class ArchiveUnavailable(Exception):
 
 @dataclass
 class IngestRun:
-    """One ``railledger ingest``: records stored one by one, each in its own short open of the archive.
+    """One ``railledger ingest``: records stored in order, a few at a time in short opens of the archive.
 
     ``wait`` and ``on_wait`` say how long to wait for another process holding the archive and
     whom to tell. Keys read earlier in the run are remembered with their content hash and
@@ -103,46 +161,53 @@ class IngestRun:
     wait: float = 0.0
     on_wait: WaitNotice | None = None
     seen: dict[str, tuple[str, str]] = field(default_factory=dict)
+    written: float | None = None  # when the last open for writing closed (time.monotonic)
 
     @contextmanager
     def archive(self, read_only: bool = False) -> Iterator[Archive]:
-        """The archive, open for one step; a failure to open it is :class:`ArchiveUnavailable`."""
+        """The archive, open for one step; a failure to open it is :class:`ArchiveUnavailable`.
+
+        An open for writing comes :data:`READERS_TURN` after the last one closed at the soonest,
+        so that processes waiting for the file get it in between.
+        """
+        if not read_only and self.written is not None:
+            time.sleep(max(0.0, self.written + READERS_TURN - time.monotonic()))
         try:
             opened = Archive.open(self.db, read_only=read_only, wait=self.wait, on_wait=self.on_wait)
         except ArchiveError as exc:
             raise ArchiveUnavailable(exc) from exc
-        with opened as archive:
-            yield archive
+        try:
+            with opened as archive:
+                yield archive
+        finally:
+            if not read_only:
+                self.written = time.monotonic()
 
-    def earlier(self, record: Record, origin: str) -> tuple[bool, str] | None:
+    def earlier(self, key: str, digest: str, origin: str) -> tuple[bool, str] | None:
         """(same content?, origin) of this key's earlier record in the run; None when it is the first."""
-        digest = content_hash(record)
-        found = self.seen.get(record.key)
+        found = self.seen.get(key)
         if found is None:
-            self.seen[record.key] = (digest, origin)
+            self.seen[key] = (digest, origin)
             return None
         return found[0] == digest, found[1]
 
-    def store(self, record: Record, origin: str, source: SourceText | None = None) -> tuple[StoreOutcome, Verdict | None]:
-        """Store one record: look its stored version up, replay it if it changed, then store it.
-        Gives what was done and the game's verdict (None for a game stored before verdicts that
-        is unchanged and not replayed).
+    def write(self, archive: Archive, items: list[Prepared]) -> list[tuple[StoreOutcome, Verdict | None]]:
+        """Store prepared records in the open archive, in one transaction: what was done with each
+        and its game's verdict (None for a game stored before verdicts that is unchanged and not
+        replayed).
 
-        The look-up opens the archive read-only, alongside any other reader; only the store
-        takes the write lock.
+        The archive checks each stored version again in the transaction, so a game another
+        process stored meanwhile is still stored once, as it should be.
         """
-        with self.archive(read_only=True) as archive:
-            stored = archive.stored(record.key)
-        if is_unchanged(stored, record, self.replay):
-            assert stored is not None
-            if takes_source(stored, source):
-                with self.archive() as archive:
-                    archive.store(record, origin=origin, source=source)  # unchanged: only the text is kept
-            return StoreOutcome.UNCHANGED, stored.verdict
-        found = replay_of(record, self.replay)
-        with self.archive() as archive:
-            outcome = archive.store(record, origin=origin, replay=found.replay if found else None,
-                                    runs=found.runs if found else (), source=source)
-        if outcome is StoreOutcome.UNCHANGED and stored is not None:
-            return outcome, stored.verdict  # without a replay, the stored replay and its verdict stay
-        return outcome, judge(record, found.replay if found else None)
+        encoded = [item.encoded for item in items]
+        assert all(game is not None for game in encoded)
+        outcomes = archive.store_many([(game, item.origin) for game, item in zip(encoded, items) if game is not None])
+        return [(outcome, self._verdict(archive, item, outcome)) for item, outcome in zip(items, outcomes)]
+
+    @staticmethod
+    def _verdict(archive: Archive, item: Prepared, outcome: StoreOutcome) -> Verdict | None:
+        assert item.encoded is not None
+        if outcome is StoreOutcome.UNCHANGED and item.encoded.replay_rows is None:
+            stored = item.stored or archive.stored(item.encoded.key)  # not replayed: the stored replay and its verdict stay
+            return stored.verdict if stored is not None else None
+        return item.encoded.verdict

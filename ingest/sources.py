@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ingest import jsontext, notation
+from ingest import DEFAULT_MAX_SIZE, jsontext, notation
 from ingest.errors import RecordError
 from ingest.export import parse_export
 from ingest.model import Record, SourceText
@@ -28,9 +28,6 @@ JSON_LINES_EXTENSIONS = (".jsonl", ".ndjson")
 NOTATION_EXTENSIONS = (notation.EXTENSION,)
 RECORD_EXTENSIONS = JSON_EXTENSIONS + JSON_LINES_EXTENSIONS + NOTATION_EXTENSIONS
 STDIN = "-"
-DEFAULT_MAX_SIZE = 64 * 1024 * 1024
-"""Bytes read from one file at most: the largest shared export is 118 KB, the longest games on
-18xx.games a few MB."""
 
 
 @dataclass(frozen=True)
@@ -78,15 +75,41 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
     return found
 
 
-def load(origin: str, max_size: int = DEFAULT_MAX_SIZE) -> Iterator[Loaded]:
-    """Every record in one file (several for JSON Lines), or stdin when ``origin`` is ``-``."""
+@dataclass(frozen=True)
+class FileText:
+    """The text of one file (or of stdin) as read, not parsed yet, or why it could not be read.
+
+    Reading is quick and touches the file system; parsing and checking take the time. An ingest
+    reads in its own process and parses in its workers, which then need no access to the files
+    (a Dask worker may run on another machine).
+    """
+
+    origin: str  # as given: its extension chooses the parser
+    name: str  # as shown and stored
+    text: str | None = None
+    error: RecordError | None = None
+
+
+def read_file(origin: str, max_size: int = DEFAULT_MAX_SIZE) -> FileText:
+    """The text of one file, or of stdin when ``origin`` is ``-``; an error is kept, not raised."""
     name = "<stdin>" if origin == STDIN else shown_path(origin)
     try:
-        text = _read_text(origin, max_size)
+        return FileText(origin, name, text=_read_text(origin, max_size))
     except RecordError as exc:
-        yield Loaded(name, error=exc.located(name))
+        return FileText(origin, name, error=exc.located(name))
+
+
+def load(origin: str, max_size: int = DEFAULT_MAX_SIZE) -> Iterator[Loaded]:
+    """Every record in one file (several for JSON Lines), or stdin when ``origin`` is ``-``."""
+    return parse_file(read_file(origin, max_size))
+
+
+def parse_file(file: FileText) -> Iterator[Loaded]:
+    """Every record of a file's text, each parsed and checked against the input schema."""
+    if file.text is None:
+        yield Loaded(file.name, error=file.error)
         return
-    for where, parse, source in _parsers(origin, text, name):
+    for where, parse, source in _parsers(file.origin, file.text, file.name):
         try:
             record, places = parse()
             check_record(record, places)

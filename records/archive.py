@@ -17,7 +17,7 @@ from ingest.model import Record, SourceText
 from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
-from records.replay_rows import encode_replay
+from records.replay_rows import ReplayRows, encode_replay
 from replay import Replay, engine_version
 from replay.optimizer.audit import RunAudit
 from replay.verdict import Verdict, judge
@@ -133,6 +133,43 @@ class Stored:
     source_format: str | None  # the format of its kept text; None: no text kept
 
 
+def _stored_of(content: str, engine: str | None, verdict: str | None, detail: str | None, kind: str | None) -> Stored:
+    return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
+
+
+@dataclass(frozen=True)
+class EncodedGame:
+    """One game shaped into the archive's columns, away from any archive: a worker process makes
+    it (:func:`encode_game`) and the one writer stores it (:meth:`Archive.store_encoded`), so that
+    what crosses between them is plain columns rather than a replay's objects."""
+
+    rows: codec.GameRows
+    replay_rows: ReplayRows | None  # None: not replayed
+    engine: str | None  # the engine version that replayed it
+    matches: bool | None  # whether the replay reached the recorded result
+    verdict: Verdict
+    text: dict[str, Any] | None  # the source text, encoded (codec.encode_source)
+
+    @property
+    def key(self) -> str:
+        return self.rows.key
+
+
+def encode_game(
+    record: Record, replay: Replay | None = None, runs: Sequence[RunAudit] = (), source: SourceText | None = None
+) -> EncodedGame:
+    """A game's rows as :meth:`Archive.store` writes them; ValueError for a record holding values
+    the archive could not give back exactly."""
+    return EncodedGame(
+        rows=codec.encode(record),
+        replay_rows=encode_replay(replay, runs) if replay is not None else None,
+        engine=engine_version(record.title) if replay is not None else None,
+        matches=replay.matches_record if replay is not None else None,
+        verdict=judge(record, replay),
+        text=codec.encode_source(source) if source is not None else None,
+    )
+
+
 class StoreOutcome(enum.Enum):
     """What :meth:`Archive.store` did with a record."""
 
@@ -140,6 +177,9 @@ class StoreOutcome(enum.Enum):
     UNCHANGED = "unchanged"
     REPLACED = "replaced"
 
+
+_INCOMING = "railledger_incoming_rows"
+"""The name a game's rows are scanned under while they are inserted (registered, then dropped)."""
 
 _DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
 """What DuckDB raises on reading a block it cannot trust: a file cut short, a checksum mismatch."""
@@ -252,37 +292,61 @@ class Archive:
         """
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {record.key}")
-        rows = codec.encode(record)
-        replay_rows = encode_replay(replay, runs) if replay is not None else None
-        engine = engine_version(record.title) if replay is not None else None
-        text = codec.encode_source(source) if source is not None else None
+        return self.store_encoded(encode_game(record, replay, runs, source), origin)
+
+    @_reading
+    def store_encoded(self, game: EncodedGame, origin: str | None = None) -> StoreOutcome:
+        """Store a game shaped by :func:`encode_game`, as :meth:`store` does, in one transaction."""
+        (outcome,) = self.store_many([(game, origin)])
+        return outcome
+
+    @_reading
+    def store_many(self, games: Sequence[tuple[EncodedGame, str | None]]) -> list[StoreOutcome]:
+        """Store games shaped by :func:`encode_game` (each with its origin) in one transaction, each
+        as :meth:`store` stores one, with one statement per table for all of them: a single
+        writer then keeps up with many workers. The keys must differ. When any game is refused
+        (:class:`~records.errors.ReplayWouldBeLost`) nothing is written; store that game alone to
+        see which."""
+        keys = [game.key for game, _ in games]
+        if self.read_only:
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store {', '.join(keys)}")
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"the same game twice in one store: {', '.join(sorted(k for k in keys if keys.count(k) > 1))}")
+        outcomes: list[StoreOutcome] = []
         with transaction(self._con):
-            found = self._stored(rows.key)
-            if found is not None and found.content_hash == rows.content_hash and (replay is None or found.engine == engine):
-                if text is not None and (found.source_format is None or (found.source_format, text["format"]) == ("notation", "json")):
-                    self._con.execute("DELETE FROM sources WHERE game_key = ?", [rows.key])
-                    self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
-                return StoreOutcome.UNCHANGED
-            if found is not None and replay is None and found.engine is not None:
-                raise ReplayWouldBeLost(
-                    f"{rows.key} differs from its stored version, which was replayed (engine {found.engine}); storing it "
-                    "without a replay would delete that version's per-action states, events, standings and flags, "
-                    "so it is not stored: ingest it without --no-replay"
-                )
-            if found is not None:
-                self._delete_game(rows.key)
-            self._insert_game(rows, origin, engine, replay.matches_record if replay is not None else None,
-                              judge(record, replay))
-            self._insert_rows("players", rows.key, rows.players)
-            self._insert_rows("actions", rows.key, rows.actions)
-            self._insert_rows("programs", rows.key, rows.programs)
-            if text is not None:
-                self._insert_rows("sources", rows.key, {name: [value] for name, value in text.items()})
-            self._insert_rows("seat_bots", rows.key, rows.bots)
-            if replay_rows is not None:
-                for table in fields(replay_rows):
-                    self._insert_rows(table.name, rows.key, getattr(replay_rows, table.name))
-        return StoreOutcome.NEW if found is None else StoreOutcome.REPLACED
+            found = self._stored_many(keys)
+            texts: list[EncodedGame] = []  # unchanged games that take a new text
+            writes: list[tuple[EncodedGame, str | None]] = []
+            for game, origin in games:
+                stored = found.get(game.key)
+                if stored is not None and stored.content_hash == game.rows.content_hash and (
+                        game.replay_rows is None or stored.engine == game.engine):
+                    if game.text is not None and (stored.source_format is None
+                                                  or (stored.source_format, game.text["format"]) == ("notation", "json")):
+                        texts.append(game)
+                    outcomes.append(StoreOutcome.UNCHANGED)
+                    continue
+                if stored is not None and game.replay_rows is None and stored.engine is not None:
+                    raise ReplayWouldBeLost(
+                        f"{game.key} differs from its stored version, which was replayed (engine {stored.engine}); storing it "
+                        "without a replay would delete that version's per-action states, events, standings and flags, "
+                        "so it is not stored: ingest it without --no-replay"
+                    )
+                writes.append((game, origin))
+                outcomes.append(StoreOutcome.NEW if stored is None else StoreOutcome.REPLACED)
+            self._delete_games([game.key for game, _ in writes if game.key in found])
+            self._delete_rows("sources", [game.key for game in texts])
+            self._insert_games(writes)
+            new = [game for game, _ in writes]
+            for table, part in (("players", "players"), ("actions", "actions"), ("programs", "programs"),
+                                ("seat_bots", "bots")):
+                self._insert_rows(table, [(g.key, getattr(g.rows, part)) for g in new])
+            self._insert_rows("sources", [(g.key, {name: [value] for name, value in g.text.items()})
+                                          for g in [*texts, *new] if g.text is not None])
+            for replayed in fields(ReplayRows):
+                self._insert_rows(replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new
+                                                  if g.replay_rows is not None])
+        return outcomes
 
     @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
@@ -299,6 +363,26 @@ class Archive:
         """What the archive holds of a game (hash, engine, verdict, kept text's format), None when absent."""
         return self._stored(key)
 
+    @_reading
+    def stored_by_origin(self) -> dict[str, tuple[str, Stored]]:
+        """(key, what is stored) of every game by the origin its stored version was read from,
+        in one query: an ingest hands each worker the entries of its file, so that a record
+        stored unchanged is known by its hash before anyone replays it."""
+        rows = self._con.execute(
+            "SELECT g.origin, g.key, g.content_hash, g.engine, g.verdict, g.verdict_detail, s.format "
+            "FROM games g LEFT JOIN sources s ON s.game_key = g.key WHERE g.origin IS NOT NULL ORDER BY g.ingested_at"
+        ).fetchall()
+        return {origin: (key, _stored_of(content, engine, verdict, detail, kind))
+                for origin, key, content, engine, verdict, detail, kind in rows}
+
+    def _stored_many(self, keys: list[str]) -> dict[str, Stored]:
+        rows = self._con.execute(
+            "SELECT g.key, g.content_hash, g.engine, g.verdict, g.verdict_detail, s.format "
+            "FROM games g LEFT JOIN sources s ON s.game_key = g.key WHERE g.key IN (SELECT unnest(?))",
+            [keys],
+        ).fetchall()
+        return {key: _stored_of(*rest) for key, *rest in rows}
+
     def _stored(self, key: str) -> Stored | None:
         found = one_row(
             self._con,
@@ -308,8 +392,7 @@ class Archive:
         )
         if found is None:
             return None
-        content, engine, verdict, detail, kind = found
-        return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
+        return _stored_of(*found)
 
     @_reading
     def source(self, key_or_source_id: str) -> SourceText | None:
@@ -455,34 +538,47 @@ class Archive:
         query = f"SELECT {', '.join(columns)} FROM {table} WHERE game_key = ? ORDER BY {order}"
         return self._con.execute(query, [key]).fetchall()
 
-    def _delete_game(self, key: str) -> None:
+    def _delete_games(self, keys: list[str]) -> None:
         for table in schema.game_tables():  # names from the code's own migrations, never from the file
-            self._con.execute(f"DELETE FROM {table} WHERE game_key = ?", [key])
-        self._con.execute("DELETE FROM games WHERE key = ?", [key])
+            self._delete_rows(table, keys)
+        if keys:
+            self._con.execute("DELETE FROM games WHERE key IN (SELECT unnest(?))", [keys])
 
-    def _insert_game(
-        self, rows: codec.GameRows, origin: str | None, engine: str | None, matches: bool | None, verdict: Verdict
-    ) -> None:
-        values = {
-            **rows.game,
-            "origin": origin,
-            "ingested_at": datetime.now(timezone.utc).replace(tzinfo=None),
-            "engine": engine,
-            "replay_matches": matches,
-            "verdict": verdict.kind,
-            "verdict_detail": verdict.detail,
-        }
-        names = ", ".join(values)
-        self._con.execute(f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(values))})", list(values.values()))
+    def _delete_rows(self, table: str, keys: list[str]) -> None:
+        if keys:
+            self._con.execute(f"DELETE FROM {table} WHERE game_key IN (SELECT unnest(?))", [keys])
 
-    def _insert_rows(self, table: str, key: str, columns: Mapping[str, list[Any]]) -> None:
-        """Insert a game's rows into ``table`` with one statement, each column passed as one list.
+    def _insert_games(self, games: list[tuple[EncodedGame, str | None]]) -> None:
+        """The ``games`` rows, one per game, with what the store adds: origin, time, engine, verdict."""
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        rows = [{**game.rows.game, "origin": origin, "ingested_at": now, "engine": game.engine,
+                 "replay_matches": game.matches, "verdict": game.verdict.kind, "verdict_detail": game.verdict.detail}
+                for game, origin in games]
+        if rows:
+            self._insert_columns("games", {name: [row[name] for row in rows] for name in rows[0]})
 
-        ``unnest`` over parallel lists turns them back into rows inside DuckDB: one round trip for
-        hundreds of actions, where ``executemany`` would take one per row.
-        """
-        if not next(iter(columns.values())):
+    def _insert_rows(self, table: str, games: list[tuple[str, Mapping[str, list[Any]]]]) -> None:
+        """Insert the rows of several games (key, columns) into ``table`` with one statement."""
+        games = [(key, columns) for key, columns in games if next(iter(columns.values()))]
+        if not games:
             return
+        names = list(games[0][1])
+        keys = [key for key, columns in games for _ in columns[names[0]]]
+        self._insert_columns(table, {"game_key": keys, **{name: [v for _, columns in games for v in columns[name]]
+                                                         for name in names}})
+
+    def _insert_columns(self, table: str, columns: Mapping[str, list[Any]]) -> None:
+        """Insert rows into ``table`` with one statement, from the columns as one polars frame.
+
+        DuckDB scans the frame's Arrow columns directly: thousands of per-action rows cost a few milliseconds,
+        where Python lists (``unnest(?)``) are converted value by value and ``executemany`` takes
+        a round trip per row. The names are the code's own (the columns of :mod:`records.codec`
+        and :mod:`records.replay_rows`), never the record's; the values are the Arrow table's.
+        """
         names = ", ".join(columns)
-        unnests = ", ".join("unnest(?)" for _ in columns)
-        self._con.execute(f"INSERT INTO {table} (game_key, {names}) SELECT ?, {unnests}", [key, *columns.values()])
+        # Through polars, which reads Python lists in Rust: pyarrow's own reading imports pandas on first use.
+        self._con.register(_INCOMING, pl.DataFrame(dict(columns), strict=False, infer_schema_length=None))
+        try:
+            self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")
+        finally:
+            self._con.unregister(_INCOMING)

@@ -21,6 +21,10 @@ from records.errors import ArchiveBusy, ArchiveDamaged, ArchiveError
 NOTICE_AFTER = 0.5
 """Seconds of waiting before ``on_wait`` is told: brief turns between processes say nothing."""
 
+LONGEST_PAUSE = 0.05
+"""Seconds between tries at most: a writer leaves the file free for a moment between its opens
+(an ingest: a tenth of a second), which a waiting process must not sleep through."""
+
 WaitNotice = Callable[[ArchiveBusy, float], None]
 """Told once per open that waits, with the busy error and the seconds it will wait at most."""
 
@@ -48,7 +52,7 @@ def connect(
                 on_wait(busy, wait)
                 told = True
             time.sleep(min(pause * random.uniform(0.5, 1.5), max(0.0, wait - waited)))
-            pause = min(pause * 1.6, 0.25)
+            pause = min(pause * 1.6, LONGEST_PAUSE)
 
 
 def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:

@@ -19,6 +19,7 @@ from ingest.export import read_export, write_export
 from ingest.model import Action, Player, Record
 from ingest.titles import SLUGS
 from replay import Game, IllegalAction
+from selfplay import MAX_ACTIONS
 from selfplay.bots import Bot
 from selfplay.concrete import as_recorded
 from selfplay.menu import offered
@@ -26,9 +27,6 @@ from selfplay.seats import actions_of, seat_to_act, waited_seat
 
 SOURCE = "selfplay"
 """The archive's source of generated games (their keys are ``selfplay/<id>``)."""
-
-MAX_ACTIONS = 5_000
-"""No game of the built-in bots reaches this (docs/selfplay.md gives the longest measured)."""
 
 
 class SelfPlayError(Exception):

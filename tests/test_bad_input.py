@@ -25,14 +25,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli.app import OUTCOMES, app
-from cli.app import _store as ingest_one
-from cli.storing import IngestRun
+from cli.app import app
+from cli.ingesting import OUTCOMES, Tally, store_batch
+from cli.storing import IngestRun, prepare
 from ingest import notation
 from ingest.errors import RecordError
 from ingest.export import read_export, write_export
 from ingest.schema import check_record
-from ingest.sources import load
+from ingest.sources import load, read_file
 from records.archive import ARCHIVE_TABLES
 from tests.conftest import act, export
 
@@ -388,11 +388,11 @@ def test_any_value_anywhere_is_stored_or_refused_in_one_line(changes: list[tuple
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data))
     run = IngestRun(tmp_path / "fuzz.duckdb")
-    for loaded in load(str(path)):
-        outcome, line, _ = ingest_one(run, loaded)
-        assert outcome in OUTCOMES
-        assert (outcome == "failed") == (line is not None)
-        assert line is None or ("\n" not in line and "Traceback" not in line)
+    tally = Tally()
+    store_batch(run, prepare(read_file(str(path)), True, {}), tally)
+    assert sum(tally.outcomes.values()) == 1 and set(tally.outcomes) <= set(OUTCOMES)
+    assert (tally.outcomes["failed"] == 1) == (len(tally.failures) == 1)
+    assert all("\n" not in line and "Traceback" not in line for line in tally.failures)
 
 
 @settings(max_examples=200, deadline=None)

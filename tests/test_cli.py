@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import OUTCOMES, app
+from cli.app import app
+from cli.ingesting import OUTCOMES
 from ingest import notation
 from ingest.export import read_export
 from ingest.model import Record
@@ -344,7 +345,7 @@ def test_an_unexpected_error_in_one_record_fails_that_record_only(
     monkeypatch.setattr(cli.storing, "replay_record", broken_for_7)
     for game_id in (6, 7, 8):
         (tmp_path / f"{game_id}.json").write_text(json.dumps(good_export(game_id)))
-    result = run("ingest", "--allow-invalid", str(tmp_path), "--db", db)
+    result = run("ingest", "--allow-invalid", "--workers", "1", str(tmp_path), "--db", db)  # the patch is in this process
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"failed: {tmp_path / '7.json'}: not stored: unexpected error: RuntimeError: the engine met something new" in result.stderr
     assert game_keys(db) == {"18xx.games/6", "18xx.games/8"}

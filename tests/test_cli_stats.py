@@ -12,11 +12,13 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from cli.partitions import PART_FILE, folder_name
 from records import Archive
 from records.archive import ARCHIVE_TABLES
 from tests.conftest import REPO
@@ -72,19 +74,68 @@ def test_stats_pools_titles_without_a_filter(db: str) -> None:
     assert scopes == {"18MS", "18Texas", "The Old Prince 1871", "all titles"}  # the example auctions are replayed too
 
 
-@pytest.mark.parametrize("fmt", ["parquet", "csv"])
-def test_export_writes_every_table(db: str, tmp_path: Path, fmt: str) -> None:
+def test_csv_export_writes_every_table(db: str, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = runner.invoke(app, ["export", "--format", fmt, str(out), "--db", db])
+    result = runner.invoke(app, ["export", "--format", "csv", str(out), "--db", db])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in out.iterdir()) == sorted(f"{name}.{fmt}" for name in ARCHIVE_TABLES)
-    read = pl.read_parquet if fmt == "parquet" else partial(pl.read_csv, infer_schema_length=None)  # phases: "2", "2H"
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{name}.csv" for name in ARCHIVE_TABLES)
+    read = partial(pl.read_csv, infer_schema_length=None)  # phases: "2", "2H"
     with Archive.open(db, read_only=True) as archive:
         for name in ARCHIVE_TABLES:
             expected = archive.table(name)
-            assert read(out / f"{name}.{fmt}").height == expected.height, name
-            assert f"{out / name}.{fmt}: {expected.height} row" in result.output
-    assert read(out / f"games.{fmt}").height == 6  # tests/games (3) and examples (3)
+            assert read(out / f"{name}.csv").height == expected.height, name
+            assert f"{out / name}.csv: {expected.height} row" in result.output
+    assert read(out / "games.csv").height == 6  # tests/games (3) and examples (3)
+
+
+def _rows(frame: pl.DataFrame) -> list[str]:
+    """A frame's rows in a fixed order, comparable whatever order they were read in."""
+    return sorted(map(repr, frame.rows()))
+
+
+def test_parquet_export_is_a_dataset_by_title_that_duckdb_reads_back_as_the_archive(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["export", "--format", "parquet", str(out), "--db", db])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(ARCHIVE_TABLES)
+    with Archive.open(db, read_only=True) as archive:
+        frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
+    titles = frames["games"].select(pl.col("key").alias("game_key"), "title")
+    assert titles["title"].n_unique() == 3
+    compared = 0
+    for name, expected in frames.items():
+        assert f"{out / name}/: {expected.height} row" in result.output
+        titled = expected if name == "games" else expected.join(titles, on="game_key", how="left")
+        folders = sorted(p.name for p in (out / name).iterdir())
+        assert folders == sorted(folder_name(t) for t in titled["title"].unique())
+        if not expected.height:
+            continue
+        query = "SELECT * FROM read_parquet($files, hive_partitioning = true, hive_types = {'title': VARCHAR})"
+        read = pl.from_arrow(duckdb.sql(query, params={"files": str(out / name / "*" / PART_FILE)}).to_arrow_table())
+        assert isinstance(read, pl.DataFrame)
+        assert sorted(read.columns) == sorted(titled.columns), name
+        assert _rows(read.select(titled.columns)) == _rows(titled), name
+        compared += 1
+    assert compared >= 10  # the replayed games fill the per-action tables
+
+
+def test_a_second_parquet_export_replaces_the_first(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    stale = out / "games" / folder_name("Some Title Gone Since") / PART_FILE
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"not parquet")
+    result = runner.invoke(app, ["export", "--format", "parquet", str(out), "--db", db])
+    assert result.exit_code == 0, result.output
+    assert not stale.exists()
+    assert duckdb.execute("SELECT count(*) FROM read_parquet($files, hive_partitioning = true)",
+                          {"files": str(out / "games" / "*" / PART_FILE)}).fetchone() == (6,)
+
+
+def test_a_partition_folder_name_escapes_what_would_name_another_path() -> None:
+    assert folder_name("18MS") == "title=18MS"
+    assert folder_name("The Old Prince 1871") == "title=The Old Prince 1871"
+    assert folder_name("../x=y") == "title=..%2Fx%3Dy"
+    assert folder_name(None) == "title=__HIVE_DEFAULT_PARTITION__"
 
 
 def test_export_refuses_an_unknown_format(db: str, tmp_path: Path) -> None:

@@ -200,10 +200,10 @@ def _fail_on_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the actions insert raise, after the games and players rows of the game are written."""
     real = Archive._insert_rows
 
-    def failing(self: Archive, table: str, key: str, columns: Mapping[str, list[Any]]) -> None:
+    def failing(self: Archive, table: str, games: list[tuple[str, Mapping[str, list[Any]]]]) -> None:
         if table == "actions":
             raise RuntimeError("disk on fire")
-        real(self, table, key, columns)
+        real(self, table, games)
 
     monkeypatch.setattr(Archive, "_insert_rows", failing)
 

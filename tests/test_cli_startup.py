@@ -1,0 +1,32 @@
+"""``railledger --help`` loads the command line only: the heavy libraries wait for the command that uses them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
+         "replay", "records", "analytics", "dashboard")
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The heavy modules a fresh interpreter holds after running ``code`` (listed on stderr, apart
+    from what ``code`` prints)."""
+    probe = f"{code}\nimport sys\nsys.stderr.write('\\n'.join(sys.modules))"
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    modules = set(run.stderr.split())
+    return {name for name in HEAVY if name in modules}
+
+
+def test_importing_the_command_line_loads_no_heavy_library() -> None:
+    assert _loaded_after("import cli.app") == set()
+
+
+def test_help_loads_no_heavy_library() -> None:
+    code = ("import sys\nsys.argv = ['railledger', '--help']\nfrom cli.app import main\n"
+            "try:\n    main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code")
+    assert _loaded_after(code) == set()
+
+
+def test_the_probe_sees_a_heavy_library_when_one_is_loaded() -> None:
+    assert _loaded_after("import cli.storing") >= {"duckdb", "replay", "records"}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.ingesting import OUTCOMES
 from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -86,3 +87,12 @@ def mapdata(request: pytest.FixtureRequest) -> dict:
 @pytest.fixture(scope="module")
 def hexes(mapdata: dict) -> dict:
     return mapdata["hexes"]
+
+
+def ingest_summary(output: str) -> dict[str, int]:
+    """The counts of an ingest's summary table (new, unchanged, replaced, duplicate, failed)."""
+    for line in output.splitlines():
+        cells = [c.strip() for c in line.strip("│┃ ").split("│")]
+        if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
+            return dict(zip(OUTCOMES, map(int, cells)))
+    raise AssertionError(f"no summary row in:\n{output}")

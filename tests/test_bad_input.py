@@ -34,7 +34,7 @@ from ingest.export import read_export, write_export
 from ingest.schema import check_record
 from ingest.sources import load, read_file
 from records.archive import ARCHIVE_TABLES
-from tests.conftest import act, export
+from tests.conftest import act, export, ingest_summary
 
 runner = CliRunner()
 TABLES = (*ARCHIVE_TABLES, "schema_version")
@@ -211,13 +211,6 @@ def without(rows: dict[str, list[tuple[Any, ...]]], keys: set[str]) -> dict[str,
     return {table: [r for r in found if table == "schema_version" or r[0] not in keys] for table, found in rows.items()}
 
 
-def summary(output: str) -> dict[str, int]:
-    for line in output.splitlines():
-        cells = [c.strip() for c in line.strip("│┃ ").split("│")]
-        if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
-            return dict(zip(OUTCOMES, map(int, cells)))
-    raise AssertionError(f"no summary row in:\n{output}")
-
 
 @pytest.fixture()
 def fifo_guard(tmp_path: Path) -> Iterator[None]:
@@ -305,7 +298,7 @@ def test_a_file_that_is_not_a_regular_readable_one_fails_alone(case: Case, base:
     assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)  # a clean exit 1
     failures = [line for line in result.stderr.splitlines() if line.startswith("failed: ")]
     assert len(failures) == 1 and case.name in failures[0] and case.message in failures[0], result.stderr
-    assert summary(result.stdout) == {"new": 2, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 1}
+    assert ingest_summary(result.stdout) == {"new": 2, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 1}
     assert_only_the_good_files_landed(before, after)
 
 
@@ -323,7 +316,7 @@ def test_every_bad_input_in_one_run_is_its_own_line_and_changes_nothing(base: Pa
     assert len(failures) == len(cases), result.stderr
     for case in cases:
         assert any(case.name in line and case.message in line for line in failures), (case.name, failures)
-    assert summary(result.stdout) == {"new": 2, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": len(cases)}
+    assert ingest_summary(result.stdout) == {"new": 2, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": len(cases)}
     assert_only_the_good_files_landed(before, after)
 
 

@@ -15,12 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.ingesting import OUTCOMES
 from ingest import notation
 from ingest.export import read_export
 from ingest.model import Record
 from records import Archive
-from tests.conftest import act, export, fixture_files, fixtures_dir, make_known, needs_fixtures
+from tests.conftest import act, export, fixture_files, fixtures_dir, ingest_summary, make_known, needs_fixtures
 
 runner = CliRunner()
 
@@ -50,28 +49,20 @@ def game_keys(db: str) -> set[str]:
 def test_ingesting_the_fixtures_twice_reports_new_then_unchanged(db: str) -> None:
     first = run("ingest", "--allow-invalid", str(fixtures_dir()), "--db", db)
     assert first.exit_code == 0, first.output
-    assert _summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 0}
+    assert ingest_summary(first.output) == {"new": 6, "unchanged": 0, "replaced": 0, "duplicate": 0, "failed": 0}
     second = run("ingest", "--allow-invalid", str(fixtures_dir()), "--db", db)
-    assert _summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "duplicate": 0, "failed": 0}
+    assert ingest_summary(second.output) == {"new": 0, "unchanged": 6, "replaced": 0, "duplicate": 0, "failed": 0}
 
-
-def _summary(output: str) -> dict[str, int]:
-    """The numbers row of the ingest summary table."""
-    for line in output.splitlines():
-        cells = [c.strip() for c in line.strip("│┃ ").split("│")]
-        if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
-            return dict(zip(OUTCOMES, map(int, cells)))
-    raise AssertionError(f"no summary row in:\n{output}")
 
 
 def test_a_changed_record_replaces_the_old_one(tmp_path: Path, db: str) -> None:
     path = tmp_path / "g.json"
     path.write_text(json.dumps(good_export(7)))
-    assert _summary(run("ingest", "--allow-invalid", str(path), "--db", db).output)["new"] == 1
+    assert ingest_summary(run("ingest", "--allow-invalid", str(path), "--db", db).output)["new"] == 1
     changed = good_export(7)
     changed["actions"].append(act(3))
     path.write_text(json.dumps(changed))
-    assert _summary(run("ingest", "--allow-invalid", str(path), "--db", db).output)["replaced"] == 1
+    assert ingest_summary(run("ingest", "--allow-invalid", str(path), "--db", db).output)["replaced"] == 1
     with Archive.open(db, read_only=True) as archive:
         assert len(archive.record("7").actions) == 3
 
@@ -99,7 +90,7 @@ def test_bad_files_fail_with_one_line_each_while_good_files_land(tmp_path: Path,
     result = run("ingest", "--allow-invalid", str(folder), str(folder / "notes.txt"), "--db", db)
 
     assert result.exit_code == 1
-    assert _summary(result.stdout)["new"] == 2
+    assert ingest_summary(result.stdout)["new"] == 2
     failures = [line for line in result.stderr.splitlines() if line.startswith("failed: ")]
     assert len(failures) == len(BAD_INPUTS) - 1 + 1  # notes.txt is named explicitly; .txt is not searched
     for name, (_, message) in BAD_INPUTS.items():
@@ -213,7 +204,7 @@ def test_a_writer_that_waits_stores_once_the_holder_lets_go(tmp_path: Path, db: 
         child.wait(timeout=10)
     assert waited.returncode == 0, waited.stderr
     assert "waiting up to 60 s (--wait)" in waited.stderr
-    assert _summary(waited.stdout)["new"] == 1 and game_keys(db) == {"18xx.games/1"}
+    assert ingest_summary(waited.stdout)["new"] == 1 and game_keys(db) == {"18xx.games/1"}
 
 
 SHORT_GAME = Path(__file__).resolve().parent / "games" / "18ms-short.rln"
@@ -275,7 +266,7 @@ def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
 ) -> None:
     path = tmp_path / "short.rln"
     shutil.copy(SHORT_GAME, path)
-    assert _summary(run("ingest", "--allow-invalid", str(path), "--db", db).stdout)["new"] == 1
+    assert ingest_summary(run("ingest", "--allow-invalid", str(path), "--db", db).stdout)["new"] == 1
     import cli.storing
 
     def no_replay(*args: object, **kwargs: object) -> None:
@@ -284,7 +275,7 @@ def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
     monkeypatch.setattr(cli.storing, "replay_record", no_replay)
     again = run("ingest", "--allow-invalid", str(path), "--db", db)
     assert again.exit_code == 0, again.output
-    assert _summary(again.stdout)["unchanged"] == 1
+    assert ingest_summary(again.stdout)["unchanged"] == 1
 
 
 def test_no_replay_keeps_the_stored_states_and_refuses_to_drop_them(tmp_path: Path, db: str) -> None:
@@ -297,7 +288,7 @@ def test_no_replay_keeps_the_stored_states_and_refuses_to_drop_them(tmp_path: Pa
     assert steps.height == 79
 
     same = run("ingest", "--allow-invalid", str(path), "--db", db, "--no-replay")
-    assert same.exit_code == 0 and _summary(same.stdout)["unchanged"] == 1
+    assert same.exit_code == 0 and ingest_summary(same.stdout)["unchanged"] == 1
     text = SHORT_GAME.read_text()
     assert '[Status "active"]\n' in text
     path.write_text(text.replace('[Status "active"]\n', '[Status "abandoned"]\n'))
@@ -320,7 +311,7 @@ def test_the_same_game_twice_in_a_run_is_stored_once_and_reported(tmp_path: Path
 
     twice = run("ingest", "--allow-invalid", str(first), str(copy), "--db", db)
     assert twice.exit_code == 0
-    assert _summary(twice.stdout) == {"new": 1, "unchanged": 0, "replaced": 0, "duplicate": 1, "failed": 0}
+    assert ingest_summary(twice.stdout) == {"new": 1, "unchanged": 0, "replaced": 0, "duplicate": 1, "failed": 0}
     assert f"note: {copy}: 18xx.games/5 is the same game as {first}, stored once" in twice.stderr
 
     clash = run("ingest", "--allow-invalid", str(first), str(other), "--db", db)

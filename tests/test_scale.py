@@ -17,10 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.ingesting import OUTCOMES
 from records import Archive
 from records.archive import ARCHIVE_TABLES
-from tests.conftest import REPO, fixture_files
+from tests.conftest import REPO, fixture_files, ingest_summary
 
 distributed = pytest.importorskip("distributed", reason="--cluster needs dask[distributed] (pip install -e '.[dev]')")
 
@@ -55,7 +54,7 @@ def test_ingest_on_a_dask_cluster_stores_what_a_serial_ingest_stores(cluster: st
     assert alone.exit_code == 0, alone.output
     result = runner.invoke(app, ["ingest", "--allow-invalid", "--cluster", cluster, *records(), "--db", str(spread)])
     assert result.exit_code == 0, result.output
-    assert summary(result.stdout) == summary(alone.stdout)
+    assert ingest_summary(result.stdout) == ingest_summary(alone.stdout)
     expected, found = contents(serial), contents(spread)
     assert sum(len(rows) for rows in expected.values()) > 1_000 and expected["player_states"]  # replayed games
     for name in ARCHIVE_TABLES:
@@ -63,17 +62,9 @@ def test_ingest_on_a_dask_cluster_stores_what_a_serial_ingest_stores(cluster: st
 
     again = runner.invoke(app, ["ingest", "--allow-invalid", "--cluster", cluster, *records(), "--db", str(spread)])
     assert again.exit_code == 0, again.output
-    assert summary(again.stdout) == {"new": 0, "unchanged": len(expected["games"]), "replaced": 0, "duplicate": 0, "failed": 0}
+    assert ingest_summary(again.stdout) == {"new": 0, "unchanged": len(expected["games"]), "replaced": 0, "duplicate": 0, "failed": 0}
     assert contents(spread) == found
 
-
-def summary(output: str) -> dict[str, int]:
-    """The counts of the ingest summary table."""
-    for line in output.splitlines():
-        cells = [cell.strip() for cell in line.strip("│ ").split("│")]
-        if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
-            return dict(zip(OUTCOMES, map(int, cells)))
-    raise AssertionError(f"no summary in {output!r}")
 
 
 def test_simulate_on_a_dask_cluster_stores_what_one_process_stores(cluster: str, tmp_path: Path) -> None:

@@ -428,3 +428,18 @@ def test_a_president_deep_in_debt_leaves_no_price_for_another_companys_train() -
     assert (game.cash("WRA"), game.cash(game.president("WRA")), game.round.turn.emergency_sale_price) == (105, -178, 40)
     assert not [a for a in game.legal_actions() if a.type == "buy_train"]
     assert not game.is_legal(purchase)
+
+
+def test_bots_are_not_offered_the_sale_that_leaves_nobody_able_to_act() -> None:
+    """Found by the bots (seed 861): in 1871 C had to issue its treasury shares for a train and
+    its president sold a C share first, as 18xx.games allows. C may then issue none (one block
+    per company) and its bankruptcy still counts them, so nobody could act. The sale stays
+    legal; bots are not offered it while the company's own issue is."""
+    record, game, sale = found_by_the_bots("1871-president-sells-the-issuing-company.rln")
+    assert sale.entity.kind == "player" and game.shares[str(sale.fields["shares"][0])].corporation == "C"
+    legal = list(game.legal_actions())
+    assert sale in [dataclasses.replace(a, id=sale.id) for a in legal] and game.is_legal(sale)
+    assert Entity("corporation", "C") in {a.entity for a in legal if a.type == "sell_shares"}
+    listed = offered(game, list)
+    assert [a for a in legal if a not in listed] == [
+        a for a in legal if a.type == "sell_shares" and a.entity.kind == "player" and game.shares[str(a.fields["shares"][0])].corporation == "C"]

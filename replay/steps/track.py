@@ -110,8 +110,9 @@ class TrackLaying(OperatingStep):
             hexes = iter(sorted(self.reachable_hexes()))
         catalogue = game.title.tiles.tiles
         colours = self.colours()
-        names = [name for name in tiles or sorted(catalogue)
-                 if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
+        offered = [(catalogue[name], board.free_copy(name)) for name in tiles or sorted(catalogue)
+                   if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
+        free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
         for hex_id in hexes:
             if hex_id not in board.hexes:
                 continue
@@ -119,12 +120,8 @@ class TrackLaying(OperatingStep):
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
             following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
-            for name in names:
-                new = catalogue[name]
+            for new, tile_id in free:
                 if new.color != following:
-                    continue
-                tile_id = board.free_copy(name)
-                if tile_id is None:
                     continue
                 for rotation in legal_rotations(old, new, board.label_for(hex_id, new.color) or old.label):
                     action = make_action("lay_tile", entity, hex=hex_id, tile=tile_id, rotation=rotation)

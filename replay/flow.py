@@ -277,7 +277,9 @@ class Round:
         self.after_action()
 
     def after_action(self) -> None:
-        """Skip steps that offer nothing and hand the turn on (a subclass's turn order)."""
+        """Skip steps that offer nothing and hand the turn on (a subclass's turn order). It runs
+        after the action's own changes, and makes each of its changes inside
+        ``game.changing()``, so what it asks between them is asked once."""
         self.skip_steps()
 
     def skip_steps(self) -> None:
@@ -287,7 +289,8 @@ class Round:
                 continue
             if step.blocking():
                 return
-            step.skip()
+            with self.game.changing():
+                step.skip()
 
     def legal(self) -> Iterator[Action]:
         """Every concrete legal action now: each step's up to the first that waits."""

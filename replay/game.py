@@ -99,12 +99,11 @@ class Game(GameState):
                     pass
                 if step is not None:
                     step.acted = True
-                    self.round.after_action()
+            if step is not None:
+                self.round.after_action()  # it makes its own changes, asking between them
             self.settle_rounds()
         finally:
             self.applying = False
-        self.round.active_step()  # asked of the settled state and remembered (replay.memo): the
-        # next is_legal or legal_actions() starts from it; replay pays about 5% for it
 
     def push(self, action: Action) -> None:
         """python-chess's name for :meth:`process`."""

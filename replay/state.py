@@ -168,21 +168,28 @@ class GameState:
         self.extra: TitleState = title.new_state()
         self.applying = False  # an action is being applied (see network.GraphCache)
         self.moment = 0  # counts the game's changes: a step's remembered answers hold for one
-        self.mutating = True  # the state is being changed (set up now): answers are not kept
+        self.mutating = False  # inside :meth:`changing`: answers are not kept
         self.memo = Memo()  # counts asked often of one state (certificates, trains over the limit)
         self.graph = GraphCache()
 
     @contextmanager
     def changing(self) -> Iterator[None]:
         """The state changes inside this block: what steps remembered of it no longer holds,
-        and nothing asked meanwhile is kept."""
+        and nothing asked meanwhile is kept. Blocks nest (a round opened while another ends);
+        only the outermost one ends the change.
+
+        Every change to the game happens inside such a block, and what is asked between two
+        blocks is asked of one state: a round handing the turn on asks which step waits after
+        each change it makes, and the next ``is_legal`` asks the same again, so the answers are
+        kept from one change to the next (:class:`~replay.memo.Memo`)."""
+        outer = self.mutating
         self.mutating = True
         self.moment += 1
         try:
             yield
         finally:
             self.moment += 1
-            self.mutating = False
+            self.mutating = outer
 
     # ------------------------------------------------------------------ events and phases
 

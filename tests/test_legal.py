@@ -77,6 +77,38 @@ def test_remembered_answers_are_the_answers(path: Path) -> None:
         assert [move_key(twin, a) for a in twin.legal_actions()] == [move_key(game, a) for a in game.legal_actions()], f"#{index}"
 
 
+SELFPLAY_GAMES = sorted((Path(__file__).resolve().parent / "selfplay_games").glob("*.rln"))
+
+
+@pytest.mark.parametrize("path", [*(pytest.param(p, id=p.stem) for p in [*TEST_GAMES, *SELFPLAY_GAMES]),
+                                  *fixture_params()])
+def test_every_remembered_answer_is_the_answer_at_that_moment(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round handing the turn on asks between its own changes and keeps the answers until the
+    next change (replay.state.GameState.changing). A change made outside such a block would leave
+    a stale answer: here every answer given from memory is asked afresh and must be equal, after
+    every action of the record (the refused one too, for the bots' records that end in one)."""
+    recall = Memo.recall
+    stale: list[str] = []
+
+    def checked(memo: Memo, game: object, question: object, answer: object) -> object:
+        known = recall(memo, game, question, answer)  # type: ignore[arg-type]
+        fresh = answer()  # type: ignore[operator]
+        if fresh != known:
+            stale.append(f"{question!r}: remembered {known!r}, now {fresh!r}")
+        return known
+
+    monkeypatch.setattr(Memo, "recall", checked)
+    record = record_of(path)
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    for action in record.actions:
+        legal = game.is_legal(action)
+        if legal:
+            game.process(action)
+        assert not stale, f"{action.label}: {stale[0]}"
+    assert not stale
+
+
 def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None:
     class Clock:
         moment, mutating = 0, False

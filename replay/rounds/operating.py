@@ -80,23 +80,25 @@ class OperatingRound(Round):
         game = self.game
         while self.position < len(self.queue):
             sym = self.queue[self.position]
-            if game.corporations[sym].closed:
-                self.position += 1
-                continue
-            first = game.title.first_turn(game, sym)
-            self.turn = OperatingTurn(sym, first)
-            if not game.title.home_token_at_float:
-                game.title.place_home_token(game, sym)
-            for step in self.steps:
-                step.passed = False
-                step.acted = False
-                step.setup()
+            with game.changing():
+                if game.corporations[sym].closed:
+                    self.position += 1
+                    continue
+                self.turn = OperatingTurn(sym, game.title.first_turn(game, sym))
+                if not game.title.home_token_at_float:
+                    game.title.place_home_token(game, sym)
+                for step in self.steps:
+                    step.passed = False
+                    step.acted = False
+                    step.setup()
             self.skip_steps()
             if self.active_step() is not None:
                 return
-            self.end_turn()
-            self.position += 1
-        self.done = True
+            with game.changing():
+                self.end_turn()
+                self.position += 1
+        with game.changing():
+            self.done = True
 
     def end_turn(self) -> None:
         """The company's turn is over (18xx.games: after its last step)."""
@@ -105,11 +107,13 @@ class OperatingRound(Round):
     def after_action(self) -> None:
         self.skip_steps()
         if self.game.finished:
-            self.done = True
+            with self.game.changing():
+                self.done = True
             return
         if self.active_step() is None:
-            self.end_turn()
-            self.position += 1
+            with self.game.changing():
+                self.end_turn()
+                self.position += 1
             self.start_turn()
 
     def reorder(self) -> None:

@@ -59,10 +59,11 @@ class StockRound(Round):
             self.marked.add(pid)
 
     def begin_turn(self) -> None:
-        for step in self.steps:
-            step.passed = False
-            step.acted = False
-            step.setup()
+        with self.game.changing():
+            for step in self.steps:
+                step.passed = False
+                step.acted = False
+                step.setup()
         self.skip_steps()
 
     def after_action(self) -> None:
@@ -73,9 +74,11 @@ class StockRound(Round):
         """Hand the turn on until a player has something to do, or all have passed."""
         while self.active_step() is None:
             if self.marked >= set(self.players):
-                self.finish()
+                with self.game.changing():
+                    self.finish()
                 return
-            self.position = (self.position + 1) % len(self.players)
+            with self.game.changing():
+                self.position = (self.position + 1) % len(self.players)
             self.begin_turn()
 
     def finish(self) -> None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from replay.errors import Rule
 from replay.geometry import Catalogue, TileGeometry, load_catalogue, load_hexes
+from replay.hexgrid import neighbour
 from replay.market import Cell, StockMarket
 
 TITLES_DIR = Path(__file__).resolve().parent / "titles"
@@ -186,6 +189,16 @@ class TitleData:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TitleData:
         return self  # read-only data shared by every game of the title
+
+    @cached_property
+    def neighbours(self) -> Mapping[str, tuple[str | None, ...]]:
+        """Each hex of the board (not the map's empty places) -> the board hex across each of its
+        six edges, or None: the network walk asks this at every step."""
+        board = {hex_id for hex_id, spec in self.map.items() if spec.get("color") != "empty"}
+        return MappingProxyType({
+            hex_id: tuple(other if other in board else None for other in (neighbour(hex_id, e, self.layout) for e in range(6)))
+            for hex_id in board
+        })
 
     def new_market(self) -> StockMarket:
         rows = [

@@ -81,6 +81,8 @@ class TileGeometry:
     """Endpoint ("e2", "c0") -> the paths touching it (the network walk asks at every step)."""
     ends_of: Mapping[PathEnds, tuple[tuple[int, ...], tuple[str, ...]]] = field(init=False, compare=False, repr=False)
     """Path -> (its edges, its nodes), each sorted."""
+    edge_paths: tuple[tuple[PathEnds, ...], ...] = field(init=False, compare=False, repr=False)
+    """Edge 0..5 -> the paths leaving by it: ``paths_at`` by number, for the network walk."""
     _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False, default=())
     _upgrades: dict[tuple[int, str | None], tuple[TileGeometry, tuple[int, ...]]] = field(
         init=False, compare=False, repr=False, default_factory=dict)
@@ -111,6 +113,7 @@ class TileGeometry:
                 at.setdefault(end, []).append(path)
             ends_of[path] = (tuple(sorted(int(e[1:]) for e in path if _is_edge(e))), tuple(sorted(e for e in path if not _is_edge(e))))
         object.__setattr__(self, "paths_at", MappingProxyType({end: tuple(found) for end, found in at.items()}))
+        object.__setattr__(self, "edge_paths", tuple(tuple(at.get(f"e{edge}", ())) for edge in range(6)))
         object.__setattr__(self, "ends_of", MappingProxyType(ends_of))
         object.__setattr__(self, "edge_links", frozenset(links))
         object.__setattr__(

@@ -16,8 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from replay.geometry import PathEnds, TileGeometry
-from replay.hexgrid import opposite
+from replay.geometry import PathEnds
 
 if TYPE_CHECKING:
     from replay.state import GameState
@@ -115,17 +114,22 @@ def can_token(game: GameState, corporation: str, tokenable: Callable[[Node], boo
 
 
 class _Walk:
-    """One walk of a corporation's track from each of its stations in turn."""
+    """One walk of a corporation's track from each of its stations in turn.
+
+    The walk runs after every tile lay and station of a replay, so it reads the board through
+    local tables (the title's neighbours, each tile's paths by edge) rather than by method."""
 
     def __init__(self, game: GameState, corporation: str) -> None:
         self.game = game
         self.board = game.board
+        self.placed = game.board.hexes
+        self.neighbours = game.board.title.neighbours
         self.corporation = corporation
         self.stations: list[Node] = [(h, f"c{i}") for h, i in self.board.tokened(corporation)]
         self.nodes: set[Node] = set(self.stations)
         self.sides: set[tuple[str, int]] = set()
         for hex_id, _ in self.stations:
-            self.sides.update((hex_id, e) for e in range(6) if self.board.neighbour(hex_id, e) is not None)
+            self.sides.update((hex_id, e) for e, other in enumerate(self.neighbours[hex_id]) if other is not None)
         self.route = False
 
     def network(self) -> Network:
@@ -139,63 +143,63 @@ class _Walk:
                 self.route = True
         return Network(frozenset(self.nodes), frozenset(self.sides), self.route)
 
-    def tile(self, hex_id: str) -> TileGeometry:
-        return self.board.tile(hex_id)
-
-    def paths_at(self, hex_id: str, end: str) -> tuple[PathEnds, ...]:
-        return self.tile(hex_id).paths_at.get(end, ())
-
     def walk_node(self, node: Node, origin: Node, converging: bool) -> None:
         if node in self.visited_nodes:
             return
         self.visited_nodes.add(node)
         hex_id, end = node
-        for path in self.paths_at(hex_id, end):
+        for path in self.placed[hex_id].geometry.paths_at.get(end, ()):
             self.walk_path(hex_id, path, None, origin, converging)
         if converging:
             self.visited_nodes.discard(node)
 
     def walk_path(self, hex_id: str, path: PathEnds, entered: int | None, origin: Node, converging: bool) -> None:
         key = (hex_id, path)
-        tile = self.tile(hex_id)
-        edges, nodes = tile.ends_of[path]
-        if key in self.visited_paths or any(self.used_sides.get((hex_id, e)) for e in edges):
+        if key in self.visited_paths:
             return
-        self.visited_paths.add(key)
-        for end in nodes:
-            node = (hex_id, end)
-            self.nodes.add(node)
-            self.local.add(node)
+        tile = self.placed[hex_id].geometry
+        edges, ends = tile.ends_of[path]
+        used, sides = self.used_sides, self.sides
         for edge in edges:
-            self.sides.add((hex_id, edge))
-        for end in nodes:
-            node = (hex_id, end)
+            if used.get((hex_id, edge)):
+                return
+        self.visited_paths.add(key)
+        nodes = [(hex_id, end) for end in ends]
+        self.nodes.update(nodes)
+        self.local.update(nodes)
+        for edge in edges:
+            sides.add((hex_id, edge))
+        for node in nodes:
             if node != origin and self.passable(node):
                 self.walk_node(node, origin, converging)
+        across = self.neighbours[hex_id]
         for edge in edges:
             if edge == entered:
                 continue
-            neighbour = self.board.neighbour(hex_id, edge)
+            neighbour = across[edge]
             if neighbour is None:
                 continue
-            back = opposite(edge)
-            self.sides.add((neighbour, back))
-            if back not in self.tile(neighbour).edges:
+            back = (edge + 3) % 6
+            sides.add((neighbour, back))
+            beyond = self.placed[neighbour].geometry.edge_paths[back]
+            if not beyond:
                 continue
-            self.used_sides[(hex_id, edge)] = self.used_sides.get((hex_id, edge), 0) + 1
-            joins = converging or len(tile.paths_at.get(f"e{edge}", ())) > 1
-            for other in self.paths_at(neighbour, f"e{back}"):
+            side = (hex_id, edge)
+            used[side] = used.get(side, 0) + 1
+            joins = converging or len(tile.edge_paths[edge]) > 1
+            for other in beyond:
                 self.walk_path(neighbour, other, back, origin, joins)
-            self.used_sides[(hex_id, edge)] -= 1
+            used[side] -= 1
         if converging:
             self.visited_paths.discard(key)
 
     def passable(self, node: Node) -> bool:
         """Whether a walk may go on through this stop (not an off-board, not a blocked city)."""
         hex_id, end = node
-        if end.startswith("o"):
+        kind = end[0]
+        if kind == "o":
             return False
-        if end.startswith("c"):
+        if kind == "c":
             slots = self.board.tokens_in(hex_id, int(end[1:]))
-            return any(s is None or s == self.corporation for s in slots)
+            return None in slots or self.corporation in slots
         return True

@@ -46,6 +46,7 @@ class Board:
         self.supply: dict[str, int] = dict(title.tiles.counts)
         self.terrain_paid: set[str] = set()
         self.version = 0  # bumped by every tile and station: what was computed of the map is valid until it changes
+        self.laid: list[str] = []  # hexes in the order tiles went on them
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
 
     def tile(self, hex_id: str) -> TileGeometry:
@@ -157,6 +158,7 @@ class Board:
                     moved[target][moved[target].index(None)] = corp
         self.hexes[hex_id] = Placed(tile_id, turned, rotation, moved)
         self.hex_of_tile[tile_id] = hex_id
+        self.laid.append(hex_id)
         self.version += 1
         return cost
 

@@ -8,12 +8,16 @@ row E runs west to east over edges 1 (W) and 4 (E): E3, E5, E7... on 18MS, E4, E
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from replay.errors import Violation
 from replay.optimizer import Budget, EngineDisagrees, best_run, engine_revenues, position_of
+from replay.optimizer import engine
 from replay.optimizer.engine import confirm
 from tests.optimizer_boards import Canvas
+from tests.perft import TEST_GAMES, positions, record_of
 
 ROWS = {"18MS": tuple(f"E{n}" for n in range(3, 14, 2)), "18Texas": tuple(f"E{n}" for n in range(4, 19, 2))}
 COLUMN = tuple(f"K{n}" for n in range(13, 22, 2))
@@ -264,3 +268,20 @@ def test_the_position_holds_only_what_the_stations_reach() -> None:
     position = position_of(canvas.game, "SAA")
     assert {h for h, _ in position.stops} == {"E4", "E6", "E8"}
     assert position.stops[("E8", "o0")].passable is False and position.stops[("E4", "c0")].station
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
+def test_connections_kept_between_positions_are_those_found_afresh(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hex's connections are kept from one position to the next until a tile goes on a hex
+    their finding looked at: after every action, every company's position equals one built with
+    nothing kept."""
+    record = record_of(path)
+    for index, game in positions(record):
+        for sym in game.corporations:
+            if not game.board.tokened(sym):
+                continue
+            kept = position_of(game, sym)
+            monkeypatch.setattr(engine, "_KNOWN", engine._Connections())
+            fresh = position_of(game, sym)
+            monkeypatch.undo()
+            assert (fresh.stops, fresh.connections) == (kept.stops, kept.connections), f"#{index} {sym}"

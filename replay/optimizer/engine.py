@@ -15,9 +15,11 @@ When the engine is rewritten, this is the module to re-point.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Iterable
 
 from ingest.model import Action, PlayerId, Record
+from replay.board import Board
 from replay.errors import IllegalAction, Violation
 from replay.game import Game
 from replay.replayer import Watcher, replay_record
@@ -54,7 +56,7 @@ def position_of(game: Game, corporation: str) -> Position:
         if not stop.passable:
             continue
         if node[0] not in by_hex:
-            by_hex[node[0]] = list(_connections_from_hex(game, node[0]))
+            by_hex[node[0]] = _KNOWN.connections(game, node[0])
         for connection in by_hex[node[0]]:
             if node not in (connection.a, connection.b):
                 continue
@@ -80,20 +82,49 @@ def _stop(game: Game, corporation: str, node: Node, stations: set[tuple[str, int
     return Stop(node, kind, revenue, passable, kind == "c" and (hex_id, index) in stations)
 
 
-def _connections_from_hex(game: Game, hex_id: str) -> Iterable[Connection]:
+class _Connections:
+    """Each hex's connections as last found on a board, kept until a tile goes on a hex that
+    finding looked at: a position is built for every run a replay audits and every run a bot
+    weighs, and between two of them most of the map has not changed.
+
+    Kept per board object (weakly), so a copied or rebuilt game starts afresh."""
+
+    def __init__(self) -> None:
+        self.boards: weakref.WeakKeyDictionary[Board, tuple[int, dict[str, tuple[list[Connection], frozenset[str]]]]] = \
+            weakref.WeakKeyDictionary()
+
+    def connections(self, game: Game, hex_id: str) -> list[Connection]:
+        board = game.board
+        seen, by_hex = self.boards.get(board, (0, {}))
+        if seen < len(board.laid):
+            changed = set(board.laid[seen:])
+            by_hex = {h: found for h, found in by_hex.items() if not found[1] & changed}
+        self.boards[board] = (len(board.laid), by_hex)
+        if hex_id not in by_hex:
+            looked: set[str] = {hex_id}
+            by_hex[hex_id] = (list(_connections_from_hex(game, hex_id, looked)), frozenset(looked))
+        return by_hex[hex_id][0]
+
+
+_KNOWN = _Connections()
+
+
+def _connections_from_hex(game: Game, hex_id: str, looked: set[str]) -> Iterable[Connection]:
     """Every connection with an end stop in ``hex_id``: track walked out of each side a stop there
     touches, through plain track, to the first hex where it runs into a stop; plus track joining
-    two stops inside the hex. The engine confirms each chain and names its ends."""
+    two stops inside the hex. The engine confirms each chain and names its ends. Every hex whose
+    tile the walk reads goes into ``looked``."""
     tile = game.board.tile(hex_id)
     if any(all(not end.startswith("e") for end in path) for path in tile.paths):
         yield _confirmed(game, [hex_id])
     departures = sorted({edge for edges in tile.node_edges.values() for edge in edges})
     for edge in departures:
-        for chain in _walk(game, [hex_id], edge, frozenset()):
+        for chain in _walk(game, [hex_id], edge, frozenset(), looked):
             yield _confirmed(game, chain)
 
 
-def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, frozenset[int]]]) -> Iterable[list[str]]:
+def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, frozenset[int]]],
+          looked: set[str]) -> Iterable[list[str]]:
     """Chains continuing ``chain`` over ``edge`` of its last hex (plain track may branch)."""
     board = game.board
     here = chain[-1]
@@ -102,6 +133,7 @@ def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, fr
     there = neighbour(here, edge, game.title.layout)
     if there is None or there not in board.hexes:
         return
+    looked.add(there)
     entry = opposite(edge)
     tile = board.tile(there)
     if entry not in tile.edges:
@@ -111,7 +143,7 @@ def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, fr
     for link in tile.edge_links:
         if entry in link and (there, link) not in used:
             (exit_,) = link - {entry}
-            yield from _walk(game, chain + [there], exit_, used | {(there, link)})
+            yield from _walk(game, chain + [there], exit_, used | {(there, link)}, looked)
 
 
 def _confirmed(game: Game, chain: list[str]) -> Connection:

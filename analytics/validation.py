@@ -17,15 +17,7 @@ from records import Archive
 
 def validation_summary(archive: Archive) -> pl.DataFrame:
     """[title, rule, flags, games]: root-cause flags of each rule and how many games have one."""
-    titles = archive.table("games").select(game_key="key", title="title")
-    return (
-        archive.table("flags")
-        .filter(pl.col("follows").is_null())
-        .join(titles, on="game_key")
-        .group_by("title", "rule")
-        .agg(flags=pl.len().cast(pl.Int64), games=pl.col("game_key").n_unique().cast(pl.Int64))
-        .sort("title", "rule")
-    )
+    return archive.flag_counts()
 
 
 def _audited_runs(archive: Archive) -> pl.DataFrame:

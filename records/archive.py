@@ -50,20 +50,35 @@ SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, 
 _GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
 """The order games are listed in: by title, then source id (numerically where it is a number)."""
 
-_GAMES_QUERY = f"""
-SELECT g.key, g.title, g.source, g.source_id,
-       (SELECT list(p.name ORDER BY p.seat) FROM players p WHERE p.game_key = g.key) AS players,
-       g.status,
-       (SELECT count(*) FROM actions a WHERE a.game_key = g.key) AS actions,
-       g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
+_GAMES_MATCHING = """
 FROM games g
 WHERE ($title IS NULL OR lower(g.title) = lower($title))
   AND ($player IS NULL OR EXISTS (
         SELECT 1 FROM players p
         WHERE p.game_key = g.key
           AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
+"""
+"""The games a listing asks for: of a title (ignoring case), with a player (part of a name, or a
+whole external id, ignoring case); NULL for either asks nothing of it."""
+
+_NEWEST_FIRST = "g.created DESC NULLS LAST, try_cast(g.source_id AS BIGINT) DESC NULLS LAST, g.source_id DESC, g.key DESC"
+"""Newest game first: by creation day, then source id (numerically where it is a number); games
+that do not say when they were created count as the oldest."""
+
+_GAMES_QUERY = f"""
+WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit),
+seated AS (SELECT game_key, list(name ORDER BY seat) AS players FROM players
+           WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key),
+acted AS (SELECT game_key, count(*) AS actions FROM actions WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key)
+SELECT g.key, g.title, g.source, g.source_id, seated.players, g.status,
+       coalesce(acted.actions, 0) AS actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
+FROM games g SEMI JOIN chosen ON chosen.key = g.key
+LEFT JOIN seated ON seated.game_key = g.key
+LEFT JOIN acted ON acted.game_key = g.key
 ORDER BY {_GAME_ORDER}
 """
+
+_GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 
 _MATCHING = "matching_rows"
 """The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
@@ -120,6 +135,24 @@ LEFT JOIN operated ON operated.game_key = g.key
 LEFT JOIN ended ON ended.game_key = g.key
 WHERE $title IS NULL OR lower(g.title) = lower($title)
 ORDER BY "order"
+"""
+
+REPLAYED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"key": pl.Utf8, "verdict": pl.Utf8}
+
+_REPLAYED_QUERY = """
+SELECT g.key, g.verdict FROM games g
+WHERE ($title IS NULL OR lower(g.title) = lower($title)) AND g.key IN (SELECT game_key FROM standings)
+"""
+
+FLAG_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "title": pl.Utf8, "rule": pl.Utf8, "flags": pl.Int64, "games": pl.Int64}
+
+_FLAG_COUNTS_QUERY = """
+SELECT g.title, f.rule, count(*) AS flags, count(DISTINCT f.game_key) AS games
+FROM flags f JOIN games g ON g.key = f.game_key
+WHERE f.follows IS NULL
+GROUP BY g.title, f.rule
+ORDER BY g.title, f.rule
 """
 
 
@@ -180,6 +213,9 @@ class StoreOutcome(enum.Enum):
 
 _INCOMING = "railledger_incoming_rows"
 """The name a game's rows are scanned under while they are inserted (registered, then dropped)."""
+
+_ROW = "railledger_row"
+"""The column giving each original row's position while copies of it are inserted."""
 
 _DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
 """What DuckDB raises on reading a block it cannot trust: a file cut short, a checksum mismatch."""
@@ -349,6 +385,60 @@ class Archive:
         return outcomes
 
     @_reading
+    def copy_games(self, count: int, batch: int = 2_000) -> int:
+        """Store ``count`` copies of the games stored now, cycling through them in key order, each
+        under a new source id (``<id>-copy<n>``, n counting every game already stored), and return
+        how many games the archive then holds.
+
+        This is how ``railledger bench`` grows a large archive (100,000 games) from a few replayed
+        ones: inside DuckDB, with every row of the originals (read once, as Arrow) inserted again
+        under the copy's key, instead of replaying and storing each copy. Every table with a
+        ``game_key`` column is copied, whatever its columns (read from the code's own schema). A
+        copy keeps the original's content hash and kept text, which name the original's id, so it
+        is for measuring, not for keeping: ingesting the original's file again replaces nothing.
+        ``batch`` copies go to a transaction, so a copy is whole or absent.
+        """
+        if self.read_only:
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store copies")
+        originals = self._arrow("SELECT key, source, source_id FROM games ORDER BY key", {})
+        stored = originals.height
+        if count <= 0 or not stored:
+            return stored
+        n = pl.int_range(stored, stored + count, dtype=pl.Int64, eager=True)  # each copy's number
+        copied = pl.DataFrame({"n": n, "at": (n - stored) % stored}).join(
+            originals.with_row_index("at").with_columns(pl.col("at").cast(pl.Int64)), on="at")
+        new_id = pl.col("source_id") + "-copy" + pl.col("n").cast(pl.Utf8)
+        mapping = copied.sort("n").select("n", old_key="key", new_key=pl.col("source") + "/" + new_id, new_source_id=new_id)
+        rows = {table: self._arrow(f"SELECT * FROM {table}", {}).with_row_index(_ROW)
+                for table in ("games", *schema.game_tables())}
+        for start in range(0, count, batch):
+            with transaction(self._con):
+                for table, frame in rows.items():
+                    self._insert_copies(table, frame, mapping.slice(start, batch))
+        return stored + count
+
+    def _insert_copies(self, table: str, originals: pl.DataFrame, mapping: pl.DataFrame) -> None:
+        """Insert the rows of ``originals`` (rows of ``table``) again, once per ``mapping`` row
+        naming their game, under that row's new key (and, in ``games``, new source id, no origin),
+        each copy's rows together and in the original's order, as storing it would lay them out."""
+        if table == "games":
+            renamed = {"key": "m.new_key", "source_id": "m.new_source_id", "origin": "NULL"}
+            on = "key"
+        else:
+            renamed = {"game_key": "m.new_key"}
+            on = "game_key"
+        names = schema.table_columns()[table]
+        chosen = ", ".join(renamed.get(name, f"o.{name}") for name in names)
+        self._con.register(_INCOMING, originals)
+        self._con.register(_MATCHING, mapping)
+        try:
+            self._con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {chosen} "
+                              f"FROM {_MATCHING} m JOIN {_INCOMING} o ON o.{on} = m.old_key ORDER BY m.n, o.{_ROW}")
+        finally:
+            self._con.unregister(_MATCHING)
+            self._con.unregister(_INCOMING)
+
+    @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
         """(content hash, engine version or None when not replayed) of a stored game, None when absent.
 
@@ -465,13 +555,20 @@ class Archive:
         return self._arrow(query, {"games": list(games)})
 
     @_reading
-    def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
+    def games(self, title: str | None = None, player: str | None = None, newest: int | None = None) -> pl.DataFrame:
         """One row per game, ordered by title and source id (numerically where it is a number).
 
         ``title`` matches exactly, ignoring case. ``player`` matches part of a player's name or a
-        whole external id, ignoring case.
+        whole external id, ignoring case. ``newest`` keeps only that many of the matching games,
+        the newest (by creation day, then source id); :meth:`count_games` says how many matched.
         """
-        return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
+        return self._frame(_GAMES_QUERY, {"title": title, "player": player, "limit": newest}, GAMES_SCHEMA)
+
+    @_reading
+    def count_games(self, title: str | None = None, player: str | None = None) -> int:
+        """How many games :meth:`games` lists for this title and player, without listing them."""
+        ((count,),) = self._con.execute(_GAMES_COUNT, {"title": title, "player": player}).fetchall()
+        return int(count)
 
     @_reading
     def game_keys(self) -> list[str]:
@@ -490,6 +587,19 @@ class Archive:
         (numerically where it is a number), the order in which the games were played.
         """
         return self._frame(_FACTS_QUERY, {"title": title}, FACTS_SCHEMA)
+
+    @_reading
+    def replayed_verdicts(self, title: str | None = None) -> pl.DataFrame:
+        """[key, verdict] of every replayed game (one with standings), of one title (ignoring
+        case) or of all; the verdict is NULL for a game stored before verdicts were kept. Found
+        inside DuckDB: a statistic's scope needs the keys, not the standings."""
+        return self._frame(_REPLAYED_QUERY, {"title": title}, REPLAYED_SCHEMA)
+
+    @_reading
+    def flag_counts(self) -> pl.DataFrame:
+        """[title, rule, flags, games]: per title and rule, the root-cause flags (those following
+        from no earlier one) and how many games have one, counted inside DuckDB, by title and rule."""
+        return self._frame(_FLAG_COUNTS_QUERY, {}, FLAG_COUNTS_SCHEMA)
 
     def _frame(self, query: str, params: Mapping[str, Any], columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows

@@ -155,6 +155,24 @@ GROUP BY g.title, f.rule
 ORDER BY g.title, f.rule
 """
 
+_SHORTFALLS = """
+SELECT {columns}, count(*) AS runs,
+       count(*) FILTER (WHERE r.optimum - r.engine > 0) AS below_optimum,
+       coalesce(sum(r.optimum - r.engine), 0) AS left_on_table,
+       coalesce(sum(r.optimum), 0) AS best_possible,
+       count(*) FILTER (WHERE NOT r.proven) AS unproven
+FROM runs r JOIN games g ON g.key = r.game_key {joined}
+GROUP BY {keys}
+ORDER BY left_on_table DESC, {keys}
+"""
+_SHORTFALL_TOTALS = {"runs": pl.Int64, "below_optimum": pl.Int64, "left_on_table": pl.Int64, "best_possible": pl.Int64,
+                     "unproven": pl.Int64}
+SHORTFALLS_BY_GAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"game_key": pl.Utf8, "title": pl.Utf8, **_SHORTFALL_TOTALS}
+SHORTFALLS_BY_PLAYER_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "player": pl.Utf8, **_SHORTFALL_TOTALS}
+_SHORTFALLS_BY_GAME = _SHORTFALLS.format(columns="r.game_key, g.title", keys="r.game_key, g.title", joined="")
+_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(columns="g.title, p.name AS player", keys="g.title, p.name",
+                                           joined="JOIN players p ON p.game_key = r.game_key AND p.seat = r.seat")
+
 
 @dataclass(frozen=True)
 class Stored:
@@ -600,6 +618,17 @@ class Archive:
         """[title, rule, flags, games]: per title and rule, the root-cause flags (those following
         from no earlier one) and how many games have one, counted inside DuckDB, by title and rule."""
         return self._frame(_FLAG_COUNTS_QUERY, {}, FLAG_COUNTS_SCHEMA)
+
+    @_reading
+    def shortfalls(self, per_player: bool = False) -> pl.DataFrame:
+        """The revenue audit summed inside DuckDB, most left on the table first: per game
+        [game_key, title, ...] or, ``per_player``, per title and president who decided the runs
+        [title, player, ...], each with runs, below_optimum (runs short of the optimum),
+        left_on_table (optimum minus the engine's total of the declared run, summed over the runs
+        the engine accepted), best_possible (the optima summed) and unproven (optima not proven)."""
+        if per_player:
+            return self._frame(_SHORTFALLS_BY_PLAYER, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
+        return self._frame(_SHORTFALLS_BY_GAME, {}, SHORTFALLS_BY_GAME_SCHEMA)
 
     def _frame(self, query: str, params: Mapping[str, Any], columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows

@@ -19,22 +19,34 @@ from analytics.balance import POOLED, winner_correlations
 from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
 from analytics.review import archive_overview, game_rounds, game_tables
 from analytics.rush import train_rush, train_rush_and_distribution, train_rush_distribution
-from analytics.scope import counted_games
+from analytics.scope import NOT_JUDGED, counted_games
+from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from ingest import notation
 from records import Archive
 from replay import replay_record
+from replay.optimizer.audit import audit_record
 
 TESTS = Path(__file__).resolve().parent
 GAMES = sorted([*(TESTS / "games").glob("*.rln"), *(TESTS / "selfplay_games").glob("*.rln")])
+
+
+SHORT_18MS = (TESTS / "games" / "18ms-short.rln").read_text(encoding="utf-8")
+CHANGED = [
+    SHORT_18MS.replace("120 p3 buy_shares WRA_2 10", "120 p3 buy_shares GMO_2 10").replace('"test-18ms-short"', '"test-18ms-broken"'),
+    SHORT_18MS.replace("690 WRA run_routes [2+-2 E11-E13-E15] [2+-3 E9-E11]", "690 WRA run_routes [2+-2 E11-E13-E15]")
+    .replace('"test-18ms-short"', '"test-18ms-poor"'),
+]
+"""The short 18MS game with a share bought twice (a root-cause flag and many that follow from it),
+and with a run of one train where two could run ($40 left on the table)."""
 
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Archive]:
     db = tmp_path_factory.mktemp("reads") / "replayed.duckdb"
     with Archive.open(db) as writable:
-        for path in GAMES:
-            record = notation.read(path.read_text(encoding="utf-8"))
-            writable.store(record, replay=replay_record(record, keep_going=True, snapshots=True))
+        for text in [*(path.read_text(encoding="utf-8") for path in GAMES), *CHANGED]:
+            record = notation.read(text)
+            writable.store(record, replay=replay_record(record, keep_going=True, snapshots=True), runs=audit_record(record))
     with Archive.open(db, read_only=True) as opened:
         yield opened
 
@@ -65,7 +77,7 @@ def test_select_last_step_of_each_game(archive: Archive) -> None:
     found = archive.select("steps", ["game_key", "seq", "round"], last_step=True)
     expected = steps.filter(pl.col("seq") == pl.col("seq").max().over("game_key")).select("game_key", "seq", "round")
     same_rows(found, expected)
-    assert found.height == len(GAMES)
+    assert found.height == len(GAMES) + len(CHANGED)
 
 
 def test_select_with_nothing_to_match_is_empty(archive: Archive) -> None:
@@ -158,3 +170,48 @@ def test_one_read_of_a_game_serves_the_whole_review(archive: Archive) -> None:
         rounds = game_rounds(archive, key)
         assert_frame_equal(rounds, game.rounds())
         assert rounds.height > 1 and rounds["first"].to_list() == sorted(rounds["first"].to_list())
+
+
+def test_the_stats_scope_is_the_replayed_games_by_verdict(archive: Archive) -> None:
+    """The scope counted in DuckDB is what the whole standings and games tables give."""
+    games = archive.table("games")
+    replayed = games.filter(pl.col("key").is_in(archive.table("standings")["game_key"].implode()))
+    assert replayed.height == len(GAMES) + len(CHANGED)
+    for title in (None, "18MS", "the old prince 1871"):
+        of_title = replayed if title is None else replayed.filter(pl.col("title").str.to_lowercase() == title.lower())
+        assert counted_games(archive, everything=True, title=title).keys == frozenset(of_title["key"])
+        scope = counted_games(archive, title=title)
+        assert scope.keys == frozenset(of_title.filter(pl.col("verdict") == "valid")["key"])
+        left = of_title.filter(pl.col("verdict") != "valid").group_by(pl.col("verdict").fill_null(NOT_JUDGED)).len()
+        assert scope.left_out == dict(left.iter_rows())
+    assert counted_games(archive).left_out  # the broken game and the unfinished short ones
+
+
+def test_flag_counts_are_those_of_the_whole_flags_table(archive: Archive) -> None:
+    titles = archive.table("games").select(game_key="key", title="title")
+    flags = archive.table("flags")
+    assert flags["follows"].null_count() < flags.height  # some flags follow from another
+    expected = (
+        flags.filter(pl.col("follows").is_null()).join(titles, on="game_key").group_by("title", "rule")
+        .agg(flags=pl.len().cast(pl.Int64), games=pl.col("game_key").n_unique().cast(pl.Int64)).sort("title", "rule")
+    )
+    assert expected.height
+    assert_frame_equal(validation_summary(archive), expected)
+
+
+def test_shortfalls_are_those_of_the_whole_runs_table(archive: Archive) -> None:
+    titles = archive.table("games").select(game_key="key", title="title")
+    names = archive.table("players").select("game_key", "seat", player="name")
+    runs = archive.table("runs").join(titles, on="game_key").join(names, on=["game_key", "seat"], how="left").with_columns(
+        shortfall=pl.col("optimum") - pl.col("engine"))
+
+    def totals(frame: pl.DataFrame, *by: str) -> pl.DataFrame:
+        return frame.group_by(*by).agg(
+            runs=pl.len().cast(pl.Int64), below_optimum=(pl.col("shortfall") > 0).sum().cast(pl.Int64),
+            left_on_table=pl.col("shortfall").sum().cast(pl.Int64), best_possible=pl.col("optimum").sum().cast(pl.Int64),
+            unproven=(~pl.col("proven")).sum().cast(pl.Int64),
+        ).sort("left_on_table", *by, descending=[True, *[False] * len(by)])
+
+    assert runs["shortfall"].null_count() < runs.height and (runs["shortfall"] > 0).any()
+    assert_frame_equal(shortfalls_by_game(archive), totals(runs, "game_key", "title"))
+    assert_frame_equal(shortfalls_by_player(archive), totals(runs.drop_nulls("player"), "title", "player"))

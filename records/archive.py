@@ -564,12 +564,21 @@ class Archive:
             self._con.unregister(_MATCHING)
 
     @_reading
-    def round_starts(self, games: Collection[str]) -> pl.DataFrame:
-        """[game_key, round, seq]: the first action of each round label (``steps.round``) in each
-        of these games, found inside DuckDB; a statistic counting the rounds started by some
-        action reads a few rows per game instead of every step."""
-        query = ("SELECT game_key, round, min(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) "
-                 "GROUP BY game_key, round")
+    def round_spans(self, games: Collection[str]) -> pl.DataFrame:
+        """[game_key, round, first, last, steps]: each round label's (``steps.round``) first and
+        last action and how many actions have it, in each of these games, from one scan of the
+        steps inside DuckDB. A label whose steps number ``last - first + 1`` is played in one
+        stretch, so the round of any action can be found among a few rows per game instead of
+        every step."""
+        query = ("SELECT game_key, round, min(seq) AS first, max(seq) AS last, count(*) AS steps FROM steps "
+                 "WHERE game_key IN (SELECT unnest($games)) GROUP BY game_key, round")
+        return self._arrow(query, {"games": list(games)})
+
+    @_reading
+    def last_steps(self, games: Collection[str]) -> pl.DataFrame:
+        """[game_key, seq]: the last action with a step of each of these games, one aggregate
+        inside DuckDB (``select(..., last_step=True)`` joins the table to it again for its rows)."""
+        query = "SELECT game_key, max(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) GROUP BY game_key"
         return self._arrow(query, {"games": list(games)})
 
     @_reading

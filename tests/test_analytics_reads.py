@@ -1,4 +1,4 @@
-"""The archive's filtered reads (``Archive.select``, ``Archive.round_starts``) and the statistics
+"""The archive's filtered reads (``Archive.select``, ``Archive.round_spans``, ``last_steps``) and the statistics
 built on them, checked against the same questions answered in polars over whole tables, on real
 replays (the short games and the bots' games kept in tests/).
 
@@ -18,7 +18,7 @@ from polars.testing import assert_frame_equal
 from analytics.balance import POOLED, winner_correlations
 from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
 from analytics.review import archive_overview, game_rounds, game_tables
-from analytics.rush import train_rush, train_rush_and_distribution, train_rush_distribution
+from analytics.rush import _rounds_at, train_rush, train_rush_and_distribution, train_rush_distribution
 from analytics.scope import NOT_JUDGED, counted_games
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from ingest import notation
@@ -98,12 +98,35 @@ def test_select_refuses_names_the_schema_does_not_have(archive: Archive, ask: di
         archive.select(**ask)
 
 
-def test_round_starts_are_each_labels_first_action(archive: Archive) -> None:
+def test_round_spans_are_each_labels_first_and_last_action(archive: Archive) -> None:
     steps = archive.table("steps")
     games = steps["game_key"].unique().to_list()
-    expected = steps.group_by("game_key", "round").agg(pl.col("seq").min())
-    same_rows(archive.round_starts(games), expected)
-    assert archive.round_starts([]).is_empty()
+    expected = steps.group_by("game_key", "round").agg(first=pl.col("seq").min(), last=pl.col("seq").max(),
+                                                       steps=pl.len().cast(pl.Int64))
+    same_rows(archive.round_spans(games), expected)
+    assert archive.round_spans([]).is_empty()
+
+
+def test_last_steps_are_each_games_last_action(archive: Archive) -> None:
+    steps = archive.table("steps")
+    games = steps["game_key"].unique().sort().to_list()[1:]
+    expected = steps.filter(pl.col("game_key").is_in(games)).group_by("game_key").agg(pl.col("seq").max())
+    same_rows(archive.last_steps(games), expected)
+    same_rows(archive.last_steps(games), archive.select("steps", ["game_key", "seq"], {"game_key": games}, last_step=True))
+
+
+def test_rounds_at_steps_are_the_steps_own_even_for_a_label_played_twice(archive: Archive) -> None:
+    """The round of an action found among the round spans is its step's; a game whose spans say a
+    label was played in two stretches is read from its steps instead."""
+    steps = archive.table("steps").select("game_key", "seq", "round")
+    at = steps.select("game_key", "seq").gather_every(7)
+    spans = archive.round_spans(steps["game_key"].unique().to_list())
+    assert (spans["steps"] == spans["last"] - spans["first"] + 1).all()  # no such game among these
+    expected = steps.join(at, on=["game_key", "seq"])
+    same_rows(_rounds_at(archive, at, spans), expected)
+    one = spans["game_key"][0]
+    split = spans.with_columns(steps=pl.when(pl.col("game_key") == one).then(pl.col("steps") - 1).otherwise("steps"))
+    same_rows(_rounds_at(archive, at, split), expected)
 
 
 def test_train_rush_rounds_and_or_counts_are_those_of_every_step(archive: Archive) -> None:

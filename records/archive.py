@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
@@ -17,10 +17,12 @@ from ingest.model import Record, SourceText
 from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
-from records.replay_rows import ReplayRows, encode_replay
-from replay import Replay, engine_version
-from replay.optimizer.audit import RunAudit
-from replay.verdict import Verdict, judge
+
+if TYPE_CHECKING:  # the rules engine is imported by what stores games, not by every reader (games, stats)
+    from records.replay_rows import ReplayRows
+    from replay import Replay
+    from replay.optimizer.audit import RunAudit
+    from replay.verdict import Verdict
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -185,6 +187,8 @@ class Stored:
 
 
 def _stored_of(content: str, engine: str | None, verdict: str | None, detail: str | None, kind: str | None) -> Stored:
+    from replay.verdict import Verdict
+
     return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
 
 
@@ -211,6 +215,10 @@ def encode_game(
 ) -> EncodedGame:
     """A game's rows as :meth:`Archive.store` writes them; ValueError for a record holding values
     the archive could not give back exactly."""
+    from records.replay_rows import encode_replay
+    from replay import engine_version
+    from replay.verdict import judge
+
     return EncodedGame(
         rows=codec.encode(record),
         replay_rows=encode_replay(replay, runs) if replay is not None else None,
@@ -397,6 +405,8 @@ class Archive:
                 self._insert_rows(table, [(g.key, getattr(g.rows, part)) for g in new])
             self._insert_rows("sources", [(g.key, {name: [value] for name, value in g.text.items()})
                                           for g in [*texts, *new] if g.text is not None])
+            from records.replay_rows import ReplayRows
+
             for replayed in fields(ReplayRows):
                 self._insert_rows(replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new
                                                   if g.replay_rows is not None])
@@ -516,10 +526,9 @@ class Archive:
         if name not in ARCHIVE_TABLES:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
         if game is None:
-            return pl.from_arrow(self._con.sql(f"SELECT * FROM {name}").to_arrow_table())  # type: ignore[return-value]
+            return self._arrow(f"SELECT * FROM {name}", {})
         column = "key" if name == "games" else "game_key"
-        result = self._con.sql(f"SELECT * FROM {name} WHERE {column} = $key", params={"key": self._resolve(game)})
-        return pl.from_arrow(result.to_arrow_table())  # type: ignore[return-value]
+        return self._arrow(f"SELECT * FROM {name} WHERE {column} = $key", {"key": self._resolve(game)})
 
     @_reading
     def select(
@@ -645,9 +654,9 @@ class Archive:
         return self._arrow(query, params).cast(pl.Schema(columns))
 
     def _arrow(self, query: str, params: Mapping[str, Any]) -> pl.DataFrame:
-        frame = pl.from_arrow(self._con.sql(query, params=dict(params)).to_arrow_table())
-        assert isinstance(frame, pl.DataFrame)  # a table, never a single column
-        return frame
+        """A query's result as a frame through the Arrow C stream interface: columns, not Python
+        tuples, and no pyarrow to import (half a second of a command's start)."""
+        return pl.DataFrame(self._con.sql(query, params=dict(params)))
 
     @_reading
     def summary(self) -> pl.DataFrame:

@@ -127,7 +127,9 @@ def _applied_version(con: duckdb.DuckDBPyConnection, path: Path, found: Catalog)
     """
     if not found.tables:
         return 0
-    if found.definitions.get("schema_version") != expected_catalog(1).definitions["schema_version"]:
+    # Every version makes schema_version alike: the latest's definition (which an open of an
+    # up-to-date file builds anyway) spares building version 1's schema in memory too.
+    if found.definitions.get("schema_version") != expected_catalog(latest_version()).definitions["schema_version"]:
         raise ForeignArchive(f"{path} is a DuckDB file but not a railledger archive (it has no schema_version table of railledger's)")
     versions = [v for (v,) in con.execute("SELECT version FROM schema_version ORDER BY version").fetchall()]
     latest = latest_version()

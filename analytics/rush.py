@@ -75,9 +75,8 @@ def _first_events(archive: Archive, game: str | None, games: Scope | None) -> pl
     firsts = (
         archive.select("events", ["game_key", "seq", "ordinal", "kind", "subject"], where)
         .with_columns(train_type=train_type(pl.col("subject")))
-        .sort("game_key", "ordinal")
-        .group_by("game_key", "train_type", "kind", maintain_order=True)
-        .first()
+        # each game's first of a type and kind (ordinals are unique within a game): no sort of every event
+        .filter(pl.col("ordinal") == pl.col("ordinal").min().over("game_key", "train_type", "kind"))
     )
     keys = firsts["game_key"].unique().to_list()
     spans = archive.round_spans(keys)

@@ -128,10 +128,11 @@ def games(
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
-    """List the archived games: the newest --limit (50) of those matching, by title and source id.
+    """List the newest --limit (50) of the archived games that match, in title and source id order.
 
     Newest means latest by creation day, then source id. The title line says how many games
-    matched, so a long archive is summed up in one line and listed in full only with --limit 0.
+    matched: printing a hundred thousand rows takes longer than reading them and shows a reader
+    nothing, so a long archive is listed in full only with --limit 0.
 
     Example: railledger games --title 18MS --player "Player 2" --limit 20
     """

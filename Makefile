@@ -40,7 +40,7 @@ conformance: $(STAMP)
 	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
 
 bench: $(STAMP)
-	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --dashboard-games 1000 --ingest-copies 1000
+	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
 # compared state by state; says "skipped" without them. Not part of CI.

@@ -48,8 +48,7 @@ def winner_correlations(archive: Archive, games: Scope | None = None, kind: str 
         raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {kind!r}")
     players = _players(archive, kind, games)
     events = _player_events(archive, players)
-    last = archive.select("steps", ["game_key", "seq"], {"game_key": players["game_key"].unique().to_list()},
-                          last_step=True)
+    last = archive.last_steps(players["game_key"].unique().to_list())
     first_permanent = _first_permanent_purchases(events, players)
     presidents = _presidents(archive, [last, first_permanent.select("game_key", "seq")])
     factors = pl.concat([

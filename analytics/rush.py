@@ -75,30 +75,47 @@ def _first_events(archive: Archive, game: str | None, games: Scope | None) -> pl
     firsts = (
         archive.select("events", ["game_key", "seq", "ordinal", "kind", "subject"], where)
         .with_columns(train_type=train_type(pl.col("subject")))
-        .sort("game_key", "ordinal")
-        .group_by("game_key", "train_type", "kind", maintain_order=True)
-        .first()
+        # each game's first of a type and kind (ordinals are unique within a game): no sort of every event
+        .filter(pl.col("ordinal") == pl.col("ordinal").min().over("game_key", "train_type", "kind"))
     )
     keys = firsts["game_key"].unique().to_list()
-    rounds = archive.select("steps", ["game_key", "seq", "round"], matching=firsts.select("game_key", "seq").unique())
+    spans = archive.round_spans(keys)
     return (
-        firsts.join(rounds, on=["game_key", "seq"], how="left")
+        firsts.join(_rounds_at(archive, firsts.select("game_key", "seq").unique(), spans), on=["game_key", "seq"], how="left")
         .join(archive.select("games", ["key", "title"], {"key": keys}), left_on="game_key", right_on="key")
         .sort("seq")
-        .join_asof(_or_starts(archive, keys), on="seq", by="game_key", check_sortedness=False)  # both sorted by seq
+        .join_asof(_or_starts(spans), on="seq", by="game_key", check_sortedness=False)  # both sorted by seq
         .select("game_key", "title", "train_type", "kind", pl.col("seq").cast(pl.Int64), "round",
                 or_ordinal=pl.when(pl.col("round").is_not_null()).then(pl.col("or_ordinal").fill_null(0)))
     )
 
 
-def _or_starts(archive: Archive, games: list[str]) -> pl.DataFrame:
-    """[game_key, seq, or_ordinal]: the first action of each operating round of these games, and
-    how many operating rounds have started by then (1, 2...), ordered by seq."""
+def _rounds_at(archive: Archive, at: pl.DataFrame, spans: pl.DataFrame) -> pl.DataFrame:
+    """[game_key, seq, round]: the round label of the step at each (game_key, seq) of ``at`` that
+    has one, found among the games' round spans (:meth:`Archive.round_spans`), and read from the
+    steps themselves only for a game with a label played in more than one stretch."""
+    split = spans.filter(pl.col("steps") != pl.col("last") - pl.col("first") + 1)["game_key"].unique().implode()
+    whole = spans.filter(~pl.col("game_key").is_in(split)).sort("first")
+    found = (
+        at.filter(~pl.col("game_key").is_in(split)).sort("seq")
+        .join_asof(whole, left_on="seq", right_on="first", by="game_key", check_sortedness=False)  # both sorted
+        .filter(pl.col("seq") <= pl.col("last"))
+        .select("game_key", "seq", "round")
+    )
+    rest = at.filter(pl.col("game_key").is_in(split))
+    if rest.is_empty():
+        return found
+    return pl.concat([found, archive.select("steps", ["game_key", "seq", "round"], matching=rest)])
+
+
+def _or_starts(spans: pl.DataFrame) -> pl.DataFrame:
+    """[game_key, seq, or_ordinal]: the first action of each operating round of the games of
+    ``spans`` (:meth:`Archive.round_spans`), and how many operating rounds have started by then
+    (1, 2...), ordered by seq."""
     return (
-        archive.round_starts(games)
-        .filter(pl.col("round").str.starts_with("OR "))
-        .sort("game_key", "seq")
-        .select("game_key", "seq", or_ordinal=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("game_key"))
+        spans.filter(pl.col("round").str.starts_with("OR "))
+        .sort("game_key", "first")
+        .select("game_key", seq="first", or_ordinal=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("game_key"))
         .sort("seq")
     )
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import polars as pl
+
 from records import Archive
 from replay.verdict import KINDS, VALID
 
@@ -39,14 +41,9 @@ class Scope:
 def counted_games(archive: Archive, everything: bool = False, title: str | None = None) -> Scope:
     """The replayed games (those with standings) a statistic counts, of one title (ignoring case)
     or of all: the ``valid`` ones, or every replayed game with ``everything``."""
-    replayed = set(archive.select("standings", ["game_key"])["game_key"].unique().to_list())
-    verdicts = {
-        key: verdict or NOT_JUDGED
-        for key, name, verdict in archive.select("games", ["key", "title", "verdict"]).iter_rows()
-        if key in replayed and (title is None or name.lower() == title.lower())
-    }
+    verdicts = archive.replayed_verdicts(title).with_columns(pl.col("verdict").fill_null(NOT_JUDGED))
     if everything:
-        return Scope(frozenset(verdicts), everything=True)
-    left = Counter(verdict for verdict in verdicts.values() if verdict != VALID)
+        return Scope(frozenset(verdicts["key"].to_list()), everything=True)
+    left = Counter(verdict for verdict in verdicts["verdict"].to_list() if verdict != VALID)
     ordered = {kind: left[kind] for kind in (*KINDS, NOT_JUDGED) if left[kind]}
-    return Scope(frozenset(key for key, verdict in verdicts.items() if verdict == VALID), ordered)
+    return Scope(frozenset(verdicts.filter(pl.col("verdict") == VALID)["key"].to_list()), ordered)

@@ -17,49 +17,15 @@ from records import Archive
 
 def validation_summary(archive: Archive) -> pl.DataFrame:
     """[title, rule, flags, games]: root-cause flags of each rule and how many games have one."""
-    titles = archive.table("games").select(game_key="key", title="title")
-    return (
-        archive.table("flags")
-        .filter(pl.col("follows").is_null())
-        .join(titles, on="game_key")
-        .group_by("title", "rule")
-        .agg(flags=pl.len().cast(pl.Int64), games=pl.col("game_key").n_unique().cast(pl.Int64))
-        .sort("title", "rule")
-    )
-
-
-def _audited_runs(archive: Archive) -> pl.DataFrame:
-    """Every stored run with its title, president's name and shortfall (optimum minus what the
-    engine says the declared routes earn; NULL when the engine refused the declared run)."""
-    titles = archive.table("games").select(game_key="key", title="title")
-    names = archive.table("players").select("game_key", "seat", player="name")
-    return (
-        archive.table("runs")
-        .join(titles, on="game_key")
-        .join(names, on=["game_key", "seat"], how="left")
-        .with_columns(shortfall=pl.col("optimum") - pl.col("engine"))
-    )
-
-
-def _shortfall_totals(runs: pl.DataFrame, *by: str) -> pl.DataFrame:
-    return (
-        runs.group_by(*by)
-        .agg(
-            runs=pl.len().cast(pl.Int64),
-            below_optimum=(pl.col("shortfall") > 0).sum().cast(pl.Int64),
-            left_on_table=pl.col("shortfall").sum().cast(pl.Int64),
-            best_possible=pl.col("optimum").sum().cast(pl.Int64),
-            unproven=(~pl.col("proven")).sum().cast(pl.Int64),
-        )
-        .sort("left_on_table", *by, descending=[True, *[False] * len(by)])
-    )
+    return archive.flag_counts()
 
 
 def shortfalls_by_game(archive: Archive) -> pl.DataFrame:
-    """[game_key, title, runs, below_optimum, left_on_table, best_possible, unproven], most left first."""
-    return _shortfall_totals(_audited_runs(archive), "game_key", "title")
+    """[game_key, title, runs, below_optimum, left_on_table, best_possible, unproven], most left
+    first: what each game's runs left against the best run the company could make."""
+    return archive.shortfalls()
 
 
 def shortfalls_by_player(archive: Archive) -> pl.DataFrame:
     """The same per title and player: the runs each decided as president."""
-    return _shortfall_totals(_audited_runs(archive).drop_nulls("player"), "title", "player")
+    return archive.shortfalls(per_player=True)

@@ -114,24 +114,39 @@ def ingest(
         raise typer.Exit(code=1)
 
 
+GAMES_LISTED = 50
+"""Games ``railledger games`` lists unless told otherwise: a terminal shows a few dozen rows
+usefully, and printing a hundred thousand of them takes longer than reading the archive."""
+
+
 @app.command()
 def games(
     title: Annotated[Optional[str], typer.Option(help="Only games of this title, e.g. 18MS.")] = None,
     player: Annotated[Optional[str], typer.Option(help="Only games with this player (name or id).")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", min=0, help="List at most this many of the matching games, the newest (0: every one).")] = GAMES_LISTED,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
-    """List the archived games.
+    """List the newest --limit (50) of the archived games that match, in title and source id order.
 
-    Example: railledger games --title 18MS --player "Player 2"
+    Newest means latest by creation day, then source id. The title line says how many games
+    matched: printing a hundred thousand rows takes longer than reading them and shows a reader
+    nothing, so a long archive is listed in full only with --limit 0.
+
+    Example: railledger games --title 18MS --player "Player 2" --limit 20
     """
     from rich.table import Table
 
     from cli.output import cell, consoles
 
     with _reading(db, wait) as archive:
-        frame = archive.games(title=title, player=player)
-    table = Table(title=cell(f"{frame.height} game{'' if frame.height == 1 else 's'} in {db}"))
+        frame = archive.games(title=title, player=player, newest=limit or None)
+        matched = archive.count_games(title=title, player=player) if limit and frame.height == limit else frame.height
+    shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
+    if frame.height < matched:
+        shown = f"the newest {frame.height:,} of {shown} (--limit 0 lists every one)"
+    table = Table(title=cell(shown))
     table.add_column("key", no_wrap=True)
     for column in ("title", "players", "status", "actions", "verdict"):
         table.add_column(column, justify="right" if column == "actions" else "left")
@@ -403,8 +418,9 @@ def _values(values: Mapping[Any, Any] | None, record: "Record") -> str:
 def bench(
     paths: Annotated[list[str], typer.Argument(help="18xx.games JSON records or directories.")],
     repeat: Annotated[int, typer.Option(help="Timed repetitions per stage (medians are reported).")] = 20,
-    dashboard_games: Annotated[
-        int, typer.Option("--dashboard-games", help="Also time every dashboard page on an archive of this many games (0: skip).")
+    scale_games: Annotated[
+        int, typer.Option("--scale-games", min=0, help="Also build an archive of this many games (the records replayed "
+                          "once, then copied) and time stats, games --title and every dashboard page on it (0: skip).")
     ] = 0,
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
@@ -462,34 +478,31 @@ def bench(
         from cli.bench_selfplay import selfplay_table
 
         out.print(selfplay_table(selfplay_games, benchmarks.machine()))
-    if dashboard_games:
-        _bench_dashboard(benchmarks, records, dashboard_games)
+    if scale_games:
+        _bench_scale(benchmarks, records, scale_games)
 
 
-def _bench_dashboard(benchmarks: Any, records: list["Record"], games: int) -> None:
-    """Build an archive of ``games`` games (the records again under new ids) and time each page."""
+def _bench_scale(benchmarks: Any, records: list["Record"], games: int) -> None:
+    """Build an archive of ``games`` games in a temporary folder and print what it costs a user."""
     import tempfile
-    import time
 
     from rich.table import Table
 
     from cli.output import consoles
-    from records import Archive
 
     out = consoles()[0]
     with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "large.duckdb"
-        with Archive.open(db) as archive:
-            start = time.perf_counter()
-            benchmarks.fill(archive, records, games)
-            built = time.perf_counter() - start
-        out.print(f"dashboard archive: {games} games built in {built:.0f} s")
-        table = Table(title=f"dashboard pages on {games} games (s)")
-        for column in ("page", "first load", "rerun"):
-            table.add_column(column, justify="left" if column == "page" else "right")
-        for page, first, rerun in benchmarks.dashboard_load_times(db):
-            table.add_row(page, f"{first:.2f}", f"{rerun:.2f}")
-        out.print(table)
+        found = benchmarks.scale_figures(Path(folder), records, games)
+    out.print(f"archive of {found.games:,} games ({found.replayed} replayed and stored, the rest copies of them) on "
+              f"{benchmarks.machine()}: built in {found.build_s:.0f} s, {found.file_bytes / 1e9:.2f} GB")
+    out.print(f"railledger stats on it, whole process: {found.stats_s:.2f} s, peak memory {found.stats_peak_bytes / 1e6:,.0f} MB; "
+              f"railledger {found.listing}: {found.listing_s:.2f} s")
+    table = Table(title=f"dashboard pages on {found.games:,} games (s)")
+    for column in ("page", "first load", "rerun"):
+        table.add_column(column, justify="left" if column == "page" else "right")
+    for page, first, rerun in found.pages:
+        table.add_row(page, f"{first:.2f}", f"{rerun:.2f}")
+    out.print(table)
 
 
 @app.command()

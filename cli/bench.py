@@ -194,6 +194,56 @@ def fill(archive: Archive, records: list[Record], games: int, replay: bool = Tru
     return games
 
 
+@dataclass(frozen=True)
+class ScaleFigures:
+    """What a large archive costs: building it, ``railledger stats`` and ``games --title`` each run
+    whole in a new process as a user runs them, and every dashboard page (:func:`dashboard_load_times`)."""
+
+    games: int
+    replayed: int  # games replayed and stored; the rest are copies of them (Archive.copy_games)
+    build_s: float
+    file_bytes: int
+    stats_s: float
+    stats_peak_bytes: int  # the stats process's maximum resident set
+    listing: str  # the games --title command timed
+    listing_s: float
+    pages: list[tuple[str, float, float]]
+
+
+def scale_figures(folder: Path, records: list[Record], games: int) -> ScaleFigures:
+    """Build an archive of ``games`` games in ``folder`` (each record replayed and stored once,
+    then copied inside DuckDB up to ``games``: replaying every copy would take hours for the same
+    rows) and time what a user waits for on it."""
+    db = folder / "scale.duckdb"
+    start = time.perf_counter()
+    with Archive.open(db) as archive:
+        replayed = fill(archive, records, min(games, len(records)))
+        archive.copy_games(games - replayed)
+    build_s = time.perf_counter() - start
+    stats_s, stats_peak = command_cost(["stats", "--db", str(db)])
+    title = records[0].title
+    listing_s, _ = command_cost(["games", "--title", title, "--db", str(db)])
+    return ScaleFigures(games, replayed, build_s, db.stat().st_size, stats_s, stats_peak,
+                        f"games --title {title!r}", listing_s, dashboard_load_times(db))
+
+
+def command_cost(arguments: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak resident bytes of ``railledger ARGUMENTS`` run in a new process, its
+    output thrown away; RuntimeError with its last line of errors if it fails."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "cli", *arguments], stdout=subprocess.DEVNULL, stderr=errors,
+                                 stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not the largest child's so far
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            errors.seek(0)
+            lines = errors.read().decode(errors="replace").strip().splitlines() or ["no output"]
+            raise RuntimeError(f"railledger {' '.join(arguments)} failed ({child.returncode}): {lines[-1]}")
+    return seconds, usage.ru_maxrss * 1024  # Linux counts kilobytes
+
+
 DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/players.py", "views/titles.py", "views/rush.py",
                    "views/balance.py", "views/validation.py")
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
 import polars as pl
@@ -17,10 +17,12 @@ from ingest.model import Record, SourceText
 from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
-from records.replay_rows import ReplayRows, encode_replay
-from replay import Replay, engine_version
-from replay.optimizer.audit import RunAudit
-from replay.verdict import Verdict, judge
+
+if TYPE_CHECKING:  # the rules engine is imported by what stores games, not by every reader (games, stats)
+    from records.replay_rows import ReplayRows
+    from replay import Replay
+    from replay.optimizer.audit import RunAudit
+    from replay.verdict import Verdict
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -50,20 +52,35 @@ SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, 
 _GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
 """The order games are listed in: by title, then source id (numerically where it is a number)."""
 
-_GAMES_QUERY = f"""
-SELECT g.key, g.title, g.source, g.source_id,
-       (SELECT list(p.name ORDER BY p.seat) FROM players p WHERE p.game_key = g.key) AS players,
-       g.status,
-       (SELECT count(*) FROM actions a WHERE a.game_key = g.key) AS actions,
-       g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
+_GAMES_MATCHING = """
 FROM games g
 WHERE ($title IS NULL OR lower(g.title) = lower($title))
   AND ($player IS NULL OR EXISTS (
         SELECT 1 FROM players p
         WHERE p.game_key = g.key
           AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
+"""
+"""The games a listing asks for: of a title (ignoring case), with a player (part of a name, or a
+whole external id, ignoring case); NULL for either asks nothing of it."""
+
+_NEWEST_FIRST = "g.created DESC NULLS LAST, try_cast(g.source_id AS BIGINT) DESC NULLS LAST, g.source_id DESC, g.key DESC"
+"""Newest game first: by creation day, then source id (numerically where it is a number); games
+that do not say when they were created count as the oldest."""
+
+_GAMES_QUERY = f"""
+WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit),
+seated AS (SELECT game_key, list(name ORDER BY seat) AS players FROM players
+           WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key),
+acted AS (SELECT game_key, count(*) AS actions FROM actions WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key)
+SELECT g.key, g.title, g.source, g.source_id, seated.players, g.status,
+       coalesce(acted.actions, 0) AS actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
+FROM games g SEMI JOIN chosen ON chosen.key = g.key
+LEFT JOIN seated ON seated.game_key = g.key
+LEFT JOIN acted ON acted.game_key = g.key
 ORDER BY {_GAME_ORDER}
 """
+
+_GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 
 _MATCHING = "matching_rows"
 """The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
@@ -122,6 +139,42 @@ WHERE $title IS NULL OR lower(g.title) = lower($title)
 ORDER BY "order"
 """
 
+REPLAYED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"key": pl.Utf8, "verdict": pl.Utf8}
+
+_REPLAYED_QUERY = """
+SELECT g.key, g.verdict FROM games g
+WHERE ($title IS NULL OR lower(g.title) = lower($title)) AND g.key IN (SELECT game_key FROM standings)
+"""
+
+FLAG_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "title": pl.Utf8, "rule": pl.Utf8, "flags": pl.Int64, "games": pl.Int64}
+
+_FLAG_COUNTS_QUERY = """
+SELECT g.title, f.rule, count(*) AS flags, count(DISTINCT f.game_key) AS games
+FROM flags f JOIN games g ON g.key = f.game_key
+WHERE f.follows IS NULL
+GROUP BY g.title, f.rule
+ORDER BY g.title, f.rule
+"""
+
+_SHORTFALLS = """
+SELECT {columns}, count(*) AS runs,
+       count(*) FILTER (WHERE r.optimum - r.engine > 0) AS below_optimum,
+       coalesce(sum(r.optimum - r.engine), 0) AS left_on_table,
+       coalesce(sum(r.optimum), 0) AS best_possible,
+       count(*) FILTER (WHERE NOT r.proven) AS unproven
+FROM runs r JOIN games g ON g.key = r.game_key {joined}
+GROUP BY {keys}
+ORDER BY left_on_table DESC, {keys}
+"""
+_SHORTFALL_TOTALS = {"runs": pl.Int64, "below_optimum": pl.Int64, "left_on_table": pl.Int64, "best_possible": pl.Int64,
+                     "unproven": pl.Int64}
+SHORTFALLS_BY_GAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"game_key": pl.Utf8, "title": pl.Utf8, **_SHORTFALL_TOTALS}
+SHORTFALLS_BY_PLAYER_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "player": pl.Utf8, **_SHORTFALL_TOTALS}
+_SHORTFALLS_BY_GAME = _SHORTFALLS.format(columns="r.game_key, g.title", keys="r.game_key, g.title", joined="")
+_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(columns="g.title, p.name AS player", keys="g.title, p.name",
+                                           joined="JOIN players p ON p.game_key = r.game_key AND p.seat = r.seat")
+
 
 @dataclass(frozen=True)
 class Stored:
@@ -134,6 +187,8 @@ class Stored:
 
 
 def _stored_of(content: str, engine: str | None, verdict: str | None, detail: str | None, kind: str | None) -> Stored:
+    from replay.verdict import Verdict
+
     return Stored(content, engine, None if verdict is None else Verdict(verdict, detail or ""), kind)
 
 
@@ -160,6 +215,10 @@ def encode_game(
 ) -> EncodedGame:
     """A game's rows as :meth:`Archive.store` writes them; ValueError for a record holding values
     the archive could not give back exactly."""
+    from records.replay_rows import encode_replay
+    from replay import engine_version
+    from replay.verdict import judge
+
     return EncodedGame(
         rows=codec.encode(record),
         replay_rows=encode_replay(replay, runs) if replay is not None else None,
@@ -180,6 +239,9 @@ class StoreOutcome(enum.Enum):
 
 _INCOMING = "railledger_incoming_rows"
 """The name a game's rows are scanned under while they are inserted (registered, then dropped)."""
+
+_ROW = "railledger_row"
+"""The column giving each original row's position while copies of it are inserted."""
 
 _DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
 """What DuckDB raises on reading a block it cannot trust: a file cut short, a checksum mismatch."""
@@ -343,10 +405,66 @@ class Archive:
                 self._insert_rows(table, [(g.key, getattr(g.rows, part)) for g in new])
             self._insert_rows("sources", [(g.key, {name: [value] for name, value in g.text.items()})
                                           for g in [*texts, *new] if g.text is not None])
+            from records.replay_rows import ReplayRows
+
             for replayed in fields(ReplayRows):
                 self._insert_rows(replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new
                                                   if g.replay_rows is not None])
         return outcomes
+
+    @_reading
+    def copy_games(self, count: int, batch: int = 2_000) -> int:
+        """Store ``count`` copies of the games stored now, cycling through them in key order, each
+        under a new source id (``<id>-copy<n>``, n counting every game already stored), and return
+        how many games the archive then holds.
+
+        This is how ``railledger bench`` grows a large archive (100,000 games) from a few replayed
+        ones: inside DuckDB, with every row of the originals (read once, as Arrow) inserted again
+        under the copy's key, instead of replaying and storing each copy. Every table with a
+        ``game_key`` column is copied, whatever its columns (read from the code's own schema). A
+        copy keeps the original's content hash and kept text, which name the original's id, so it
+        is for measuring, not for keeping: ingesting the original's file again replaces nothing.
+        ``batch`` copies go to a transaction, so a copy is whole or absent.
+        """
+        if self.read_only:
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store copies")
+        originals = self._arrow("SELECT key, source, source_id FROM games ORDER BY key", {})
+        stored = originals.height
+        if count <= 0 or not stored:
+            return stored
+        n = pl.int_range(stored, stored + count, dtype=pl.Int64, eager=True)  # each copy's number
+        copied = pl.DataFrame({"n": n, "at": (n - stored) % stored}).join(
+            originals.with_row_index("at").with_columns(pl.col("at").cast(pl.Int64)), on="at")
+        new_id = pl.col("source_id") + "-copy" + pl.col("n").cast(pl.Utf8)
+        mapping = copied.sort("n").select("n", old_key="key", new_key=pl.col("source") + "/" + new_id, new_source_id=new_id)
+        rows = {table: self._arrow(f"SELECT * FROM {table}", {}).with_row_index(_ROW)
+                for table in ("games", *schema.game_tables())}
+        for start in range(0, count, batch):
+            with transaction(self._con):
+                for table, frame in rows.items():
+                    self._insert_copies(table, frame, mapping.slice(start, batch))
+        return stored + count
+
+    def _insert_copies(self, table: str, originals: pl.DataFrame, mapping: pl.DataFrame) -> None:
+        """Insert the rows of ``originals`` (rows of ``table``) again, once per ``mapping`` row
+        naming their game, under that row's new key (and, in ``games``, new source id, no origin),
+        each copy's rows together and in the original's order, as storing it would lay them out."""
+        if table == "games":
+            renamed = {"key": "m.new_key", "source_id": "m.new_source_id", "origin": "NULL"}
+            on = "key"
+        else:
+            renamed = {"game_key": "m.new_key"}
+            on = "game_key"
+        names = schema.table_columns()[table]
+        chosen = ", ".join(renamed.get(name, f"o.{name}") for name in names)
+        self._con.register(_INCOMING, originals)
+        self._con.register(_MATCHING, mapping)
+        try:
+            self._con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {chosen} "
+                              f"FROM {_MATCHING} m JOIN {_INCOMING} o ON o.{on} = m.old_key ORDER BY m.n, o.{_ROW}")
+        finally:
+            self._con.unregister(_MATCHING)
+            self._con.unregister(_INCOMING)
 
     @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
@@ -408,10 +526,9 @@ class Archive:
         if name not in ARCHIVE_TABLES:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
         if game is None:
-            return pl.from_arrow(self._con.sql(f"SELECT * FROM {name}").to_arrow_table())  # type: ignore[return-value]
+            return self._arrow(f"SELECT * FROM {name}", {})
         column = "key" if name == "games" else "game_key"
-        result = self._con.sql(f"SELECT * FROM {name} WHERE {column} = $key", params={"key": self._resolve(game)})
-        return pl.from_arrow(result.to_arrow_table())  # type: ignore[return-value]
+        return self._arrow(f"SELECT * FROM {name} WHERE {column} = $key", {"key": self._resolve(game)})
 
     @_reading
     def select(
@@ -456,22 +573,38 @@ class Archive:
             self._con.unregister(_MATCHING)
 
     @_reading
-    def round_starts(self, games: Collection[str]) -> pl.DataFrame:
-        """[game_key, round, seq]: the first action of each round label (``steps.round``) in each
-        of these games, found inside DuckDB; a statistic counting the rounds started by some
-        action reads a few rows per game instead of every step."""
-        query = ("SELECT game_key, round, min(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) "
-                 "GROUP BY game_key, round")
+    def round_spans(self, games: Collection[str]) -> pl.DataFrame:
+        """[game_key, round, first, last, steps]: each round label's (``steps.round``) first and
+        last action and how many actions have it, in each of these games, from one scan of the
+        steps inside DuckDB. A label whose steps number ``last - first + 1`` is played in one
+        stretch, so the round of any action can be found among a few rows per game instead of
+        every step."""
+        query = ("SELECT game_key, round, min(seq) AS first, max(seq) AS last, count(*) AS steps FROM steps "
+                 "WHERE game_key IN (SELECT unnest($games)) GROUP BY game_key, round")
         return self._arrow(query, {"games": list(games)})
 
     @_reading
-    def games(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
+    def last_steps(self, games: Collection[str]) -> pl.DataFrame:
+        """[game_key, seq]: the last action with a step of each of these games, one aggregate
+        inside DuckDB (``select(..., last_step=True)`` joins the table to it again for its rows)."""
+        query = "SELECT game_key, max(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) GROUP BY game_key"
+        return self._arrow(query, {"games": list(games)})
+
+    @_reading
+    def games(self, title: str | None = None, player: str | None = None, newest: int | None = None) -> pl.DataFrame:
         """One row per game, ordered by title and source id (numerically where it is a number).
 
         ``title`` matches exactly, ignoring case. ``player`` matches part of a player's name or a
-        whole external id, ignoring case.
+        whole external id, ignoring case. ``newest`` keeps only that many of the matching games,
+        the newest (by creation day, then source id); :meth:`count_games` says how many matched.
         """
-        return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
+        return self._frame(_GAMES_QUERY, {"title": title, "player": player, "limit": newest}, GAMES_SCHEMA)
+
+    @_reading
+    def count_games(self, title: str | None = None, player: str | None = None) -> int:
+        """How many games :meth:`games` lists for this title and player, without listing them."""
+        ((count,),) = self._con.execute(_GAMES_COUNT, {"title": title, "player": player}).fetchall()
+        return int(count)
 
     @_reading
     def game_keys(self) -> list[str]:
@@ -491,15 +624,39 @@ class Archive:
         """
         return self._frame(_FACTS_QUERY, {"title": title}, FACTS_SCHEMA)
 
+    @_reading
+    def replayed_verdicts(self, title: str | None = None) -> pl.DataFrame:
+        """[key, verdict] of every replayed game (one with standings), of one title (ignoring
+        case) or of all; the verdict is NULL for a game stored before verdicts were kept. Found
+        inside DuckDB: a statistic's scope needs the keys, not the standings."""
+        return self._frame(_REPLAYED_QUERY, {"title": title}, REPLAYED_SCHEMA)
+
+    @_reading
+    def flag_counts(self) -> pl.DataFrame:
+        """[title, rule, flags, games]: per title and rule, the root-cause flags (those following
+        from no earlier one) and how many games have one, counted inside DuckDB, by title and rule."""
+        return self._frame(_FLAG_COUNTS_QUERY, {}, FLAG_COUNTS_SCHEMA)
+
+    @_reading
+    def shortfalls(self, per_player: bool = False) -> pl.DataFrame:
+        """The revenue audit summed inside DuckDB, most left on the table first: per game
+        [game_key, title, ...] or, ``per_player``, per title and president who decided the runs
+        [title, player, ...], each with runs, below_optimum (runs short of the optimum),
+        left_on_table (optimum minus the engine's total of the declared run, summed over the runs
+        the engine accepted), best_possible (the optima summed) and unproven (optima not proven)."""
+        if per_player:
+            return self._frame(_SHORTFALLS_BY_PLAYER, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
+        return self._frame(_SHORTFALLS_BY_GAME, {}, SHORTFALLS_BY_GAME_SCHEMA)
+
     def _frame(self, query: str, params: Mapping[str, Any], columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows
         as Python tuples cost twice the query."""
         return self._arrow(query, params).cast(pl.Schema(columns))
 
     def _arrow(self, query: str, params: Mapping[str, Any]) -> pl.DataFrame:
-        frame = pl.from_arrow(self._con.sql(query, params=dict(params)).to_arrow_table())
-        assert isinstance(frame, pl.DataFrame)  # a table, never a single column
-        return frame
+        """A query's result as a frame through the Arrow C stream interface: columns, not Python
+        tuples, and no pyarrow to import (half a second of a command's start)."""
+        return pl.DataFrame(self._con.sql(query, params=dict(params)))
 
     @_reading
     def summary(self) -> pl.DataFrame:

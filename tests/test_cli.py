@@ -156,6 +156,9 @@ def test_games_filters_by_title_and_player(tmp_path: Path, db: str) -> None:
     listed = run("games", "--title", "18MS", "--db", db)
     assert "example-18ms-opening" in listed.stdout and "example-1871-auction" not in listed.stdout
     assert "3 games" in run("games", "--player", "brunel", "--db", db).stdout
+    newest = run("games", "--player", "brunel", "--limit", "1", "--db", db).stdout
+    assert "the newest 1 of 3 games" in newest and "--limit 0 lists every one" in newest
+    assert sum("railledger/example-" in line for line in newest.splitlines()) == 1
 
 
 def test_every_command_explains_itself_with_an_example() -> None:

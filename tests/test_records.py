@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import duckdb
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -310,6 +311,12 @@ def test_games_filters_by_title_and_player(db: Path) -> None:
         assert archive.games(player="101")["source_id"].to_list() == ["3", "20"]
         assert archive.games(title="1871", player="ann").is_empty()
         assert archive.games(title="nope").columns == everything.columns
+        # the newest (highest source id here: none has a creation day), listed in the usual order
+        assert archive.games(newest=2)["source_id"].to_list() == ["5", "20"]
+        assert archive.games(title="18ms", newest=1)["source_id"].to_list() == ["20"]
+        assert archive.games(newest=5)["source_id"].to_list() == ["5", "3", "20"]
+        assert [archive.count_games(), archive.count_games(title="18ms"), archive.count_games(player="dor"),
+                archive.count_games(title="1871", player="ann")] == [3, 2, 1, 0]
         summary = archive.summary()
         assert summary.rows() == [("1871", 1, 4), ("18MS", 2, 8)]
 
@@ -532,3 +539,32 @@ def test_a_shared_record_keeps_its_envelope_and_its_verdict(db: Path, fixture: P
     assert strict(back) == strict(record)
     envelopes = [a.envelope() for a in back.actions if a.envelope()]
     assert envelopes == [a.envelope() for a in record.actions if a.envelope()] and envelopes
+
+
+def test_copies_hold_every_row_of_their_original_under_a_new_key(db: Path) -> None:
+    """``copy_games`` (how the bench grows a large archive) gives each copy every row of its
+    original in every per-game table, under the copy's key, cycling through the originals."""
+    from replay import replay_record
+
+    originals = {}
+    with Archive.open(db) as archive:
+        for name in ("18ms-short", "18texas-short"):
+            record = notation.read((Path(__file__).parent / "games" / f"{name}.rln").read_text(encoding="utf-8"))
+            archive.store(record, replay=replay_record(record, keep_going=True, snapshots=True))
+            originals[record.key] = record
+        assert archive.copy_games(3, batch=2) == 5
+        assert archive.copy_games(0) == 5
+        games = archive.table("games").sort("key")
+        copies = games.filter(pl.col("source_id").str.contains("-copy"))
+        first, second = (originals[key].game_id for key in sorted(originals))
+        assert copies["source_id"].to_list() == [f"{first}-copy2", f"{first}-copy4", f"{second}-copy3"]
+        for copy in copies.iter_rows(named=True):
+            original = next(key for key in originals if copy["key"].startswith(f"{key}-copy"))
+            assert copy["key"] == f"{copy['source']}/{copy['source_id']}"
+            assert archive.record(copy["key"]) == dataclasses.replace(originals[original], game_id=copy["source_id"])
+            same = games.filter(pl.col("key") == original).drop("key", "source_id", "origin")
+            assert copy == {**same.row(0, named=True), "key": copy["key"], "source_id": copy["source_id"], "origin": None}
+            for table in game_tables():
+                rows = archive.table(table, original).drop("game_key")
+                assert archive.table(table, copy["key"]).drop("game_key").equals(rows), table
+                assert rows.height or table in ("flags", "programs", "runs", "seat_bots", "sources"), table  # none here

@@ -43,7 +43,36 @@ ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
     "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
 )
-"""Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
+"""Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping). The
+per-action states are read as a row per player and per company after every action, whatever
+stores them (:data:`STATE_TABLES`)."""
+
+STATE_TABLES: Mapping[str, tuple[str, str]] = {
+    "player_states": ("player_changes", "seat"),
+    "company_states": ("company_changes", "company"),
+}
+"""Per-action state tables as readers see them -> (the table storing only each entity's changes,
+the entity's column). An entity's state after an action is its latest change at or before it."""
+
+
+def state_columns(name: str) -> tuple[str, ...]:
+    """The columns of a per-action state table: its table of changes' without ``position``."""
+    return tuple(column for column in schema.table_columns()[STATE_TABLES[name][0]] if column != "position")
+
+
+def _states_query(name: str, games: str = "") -> str:
+    """A per-action state table, rebuilt inside DuckDB from its table of changes: each action of
+    ``steps`` (of the games kept by the SQL condition ``games`` on ``game_key``) with each entity's
+    latest change at or before it, in the order the entities had then. The names are the code's own."""
+    changes, entity = STATE_TABLES[name]
+    where = f" WHERE {games}" if games else ""
+    picked = ", ".join({"game_key": "s.game_key", "seq": "s.seq", entity: f"k.{entity}"}.get(column, f"c.{column}")
+                       for column in state_columns(name))
+    return (f"SELECT {picked} FROM (SELECT game_key, seq FROM steps{where}) s "
+            f"JOIN (SELECT DISTINCT game_key, {entity} FROM {changes}{where}) k ON k.game_key = s.game_key "
+            f"ASOF JOIN (SELECT * FROM {changes}{where}) c "
+            f"ON c.game_key = s.game_key AND c.{entity} = k.{entity} AND c.seq <= s.seq "
+            "ORDER BY s.game_key, s.seq, c.position")
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
@@ -407,6 +436,10 @@ class Archive:
         """A whole archive table (or one game's rows of it) as a polars frame, for analytics and export."""
         if name not in ARCHIVE_TABLES:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
+        if name in STATE_TABLES:
+            if game is None:
+                return self._arrow(_states_query(name), {})
+            return self._arrow(_states_query(name, "game_key = $key"), {"key": self._resolve(game)})
         if game is None:
             return pl.from_arrow(self._con.sql(f"SELECT * FROM {name}").to_arrow_table())  # type: ignore[return-value]
         column = "key" if name == "games" else "game_key"
@@ -425,9 +458,13 @@ class Archive:
         ``matching`` (a frame whose columns are columns of the table) the rows equal to one of its
         rows on those columns; ``last_step`` the rows of each game's last action in this table
         (tables with ``seq``). Rows come in no particular order. Column names are checked against
-        the code's own schema and every value is a parameter.
+        the code's own schema and every value is a parameter. A per-action state table is rebuilt
+        for the games ``matching`` names (all games without a ``game_key`` there).
         """
-        known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
+        if name in STATE_TABLES:
+            known: tuple[str, ...] | None = state_columns(name)
+        else:
+            known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
         if known is None:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
         keys = list(matching.columns) if matching is not None else []
@@ -439,11 +476,15 @@ class Archive:
         for n, (column, values) in enumerate((where or {}).items()):
             params[f"w{n}"] = list(values)
             filters.append(f"t.{column} IN (SELECT unnest($w{n}))")
-        query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {name} t"
+        source = name
+        if name in STATE_TABLES:
+            games = f"game_key IN (SELECT game_key FROM {_MATCHING})" if "game_key" in keys else ""
+            source = f"({_states_query(name, games)})"
+        query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {source} t"
         if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
         if last_step:
-            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key) l"
+            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {'steps' if name in STATE_TABLES else name} GROUP BY game_key) l"
                       " ON t.game_key = l.game_key AND t.seq = l.seq")
         if filters:
             query += " WHERE " + " AND ".join(filters)

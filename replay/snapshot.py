@@ -101,8 +101,6 @@ def take_snapshot(game: Game) -> Snapshot:
     )
 
 
-
-
 @dataclass(slots=True)
 class _Holdings:
     """One corporation's certificates as the snapshot counts them, per owner: percent held and
@@ -155,38 +153,15 @@ class Snapshots:
             self.extra = extra
             touched_holders.update(game.players)
             touched_corps.update(corporations)  # presidents are counted among the holders
-        holders = {*game.order, *extra}
-        share_corps = set(corporations) if everything else log.shares
-        for sym in corporations:
-            cell = game.market.position.get(sym)
-            price = (cell.price, (cell.row, cell.column)) if cell is not None else None
-            held = self.holdings.get(sym)
-            if held is None or sym in share_corps or held.price != price:
-                touched_holders.update(held.by_owner if held is not None else ())
-                held = self.holdings[sym] = self._count(sym, price)
-                touched_holders.update(held.by_owner)
-                touched_corps.add(sym)
-            tokens = len(corporations[sym].tokens_placed)
-            if self.tokens.get(sym) != tokens:
-                self.tokens[sym] = tokens
-                touched_corps.add(sym)
+        self._recount_corporations(set(corporations) if everything else log.shares, touched_corps, touched_holders)
         train_owners = set(corporations) if everything else {o for o in log.trains if o is not None and o in corporations}
         if train_owners:
             self._count_trains(train_owners)
             touched_corps.update(train_owners)
         if everything or log.companies:
             self._count_privates(touched_holders)
-        for holder in touched_holders & holders:
-            self.own_worth[holder] = self._own_worth(holder)
-        worth = {pid: self.own_worth[pid] for pid in game.order}
-        for holder, beneficiary in extra.items():
-            if beneficiary in worth:
-                worth[beneficiary] += self.own_worth[holder]
-        for pid in game.order:
-            known = self.players.get(pid)
-            if known is None or pid in touched_holders or known[1].value != worth[pid]:
-                shares = tuple(sorted((sym, held.by_owner[pid][0]) for sym, held in self.holdings.items() if pid in held.by_owner))
-                self.players[pid] = (pid, PlayerView(game.players[pid].cash, shares, worth[pid]))
+        holders = {*game.order, *extra}
+        self._player_views(touched_holders, holders)
         for sym in touched_corps:
             self.corporations[sym] = (sym, self._corporation_view(sym, holders))
         log.clear()
@@ -197,6 +172,41 @@ class Snapshots:
             players=tuple(self.players[pid] for pid in game.order),
             corporations=tuple(self.corporations[sym] for sym in corporations),
         )
+
+    def _recount_corporations(self, share_corps: set[str], touched_corps: set[str], touched_holders: set[Holder]) -> None:
+        """Count again the certificates of each corporation whose certificates moved or whose
+        price changed, noting the holders and corporations whose views that touches; note the
+        corporations that placed a token."""
+        game = self.game
+        for sym, corp in game.corporations.items():
+            cell = game.market.position.get(sym)
+            price = (cell.price, (cell.row, cell.column)) if cell is not None else None
+            held = self.holdings.get(sym)
+            if held is None or sym in share_corps or held.price != price:
+                touched_holders.update(held.by_owner if held is not None else ())
+                held = self.holdings[sym] = self._count(sym, price)
+                touched_holders.update(held.by_owner)
+                touched_corps.add(sym)
+            tokens = len(corp.tokens_placed)
+            if self.tokens.get(sym) != tokens:
+                self.tokens[sym] = tokens
+                touched_corps.add(sym)
+
+    def _player_views(self, touched: set[Holder], holders: set[Holder]) -> None:
+        """New views of the players whose cash, certificates or worth changed (a holder outside
+        the turn order adds its worth to its beneficiary's, as in the full scan)."""
+        game = self.game
+        for holder in touched & holders:
+            self.own_worth[holder] = self._own_worth(holder)
+        worth = {pid: self.own_worth[pid] for pid in game.order}
+        for holder, beneficiary in self.extra.items():
+            if beneficiary in worth:
+                worth[beneficiary] += self.own_worth[holder]
+        for pid in game.order:
+            known = self.players.get(pid)
+            if known is None or pid in touched or known[1].value != worth[pid]:
+                shares = tuple(sorted((sym, held.by_owner[pid][0]) for sym, held in self.holdings.items() if pid in held.by_owner))
+                self.players[pid] = (pid, PlayerView(game.players[pid].cash, shares, worth[pid]))
 
     def _count(self, sym: str, price: tuple[int, tuple[int, int]] | None) -> _Holdings:
         by_owner: dict[Holder, list[int]] = {}

@@ -18,6 +18,7 @@ from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.replay_rows import ReplayRows, encode_replay
+from records.states import STATE_TABLES, state_query
 from replay import Replay, engine_version
 from replay.optimizer.audit import RunAudit
 from replay.verdict import Verdict, judge
@@ -44,35 +45,7 @@ ARCHIVE_TABLES = (
     "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping). The
-per-action states are read as a row per player and per company after every action, whatever
-stores them (:data:`STATE_TABLES`)."""
-
-STATE_TABLES: Mapping[str, tuple[str, str]] = {
-    "player_states": ("player_changes", "seat"),
-    "company_states": ("company_changes", "company"),
-}
-"""Per-action state tables as readers see them -> (the table storing only each entity's changes,
-the entity's column). An entity's state after an action is its latest change at or before it."""
-
-
-def state_columns(name: str) -> tuple[str, ...]:
-    """The columns of a per-action state table: its table of changes' without ``position``."""
-    return tuple(column for column in schema.table_columns()[STATE_TABLES[name][0]] if column != "position")
-
-
-def _states_query(name: str, games: str = "") -> str:
-    """A per-action state table, rebuilt inside DuckDB from its table of changes: each action of
-    ``steps`` (of the games kept by the SQL condition ``games`` on ``game_key``) with each entity's
-    latest change at or before it, in the order the entities had then. The names are the code's own."""
-    changes, entity = STATE_TABLES[name]
-    where = f" WHERE {games}" if games else ""
-    picked = ", ".join({"game_key": "s.game_key", "seq": "s.seq", entity: f"k.{entity}"}.get(column, f"c.{column}")
-                       for column in state_columns(name))
-    return (f"SELECT {picked} FROM (SELECT game_key, seq FROM steps{where}) s "
-            f"JOIN (SELECT DISTINCT game_key, {entity} FROM {changes}{where}) k ON k.game_key = s.game_key "
-            f"ASOF JOIN (SELECT * FROM {changes}{where}) c "
-            f"ON c.game_key = s.game_key AND c.{entity} = k.{entity} AND c.seq <= s.seq "
-            "ORDER BY s.game_key, s.seq, c.position")
+state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`)."""
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
@@ -438,8 +411,8 @@ class Archive:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
         if name in STATE_TABLES:
             if game is None:
-                return self._arrow(_states_query(name), {})
-            return self._arrow(_states_query(name, "game_key = $key"), {"key": self._resolve(game)})
+                return self._arrow(state_query(name), {})
+            return self._arrow(state_query(name, "game_key = $key"), {"key": self._resolve(game)})
         if game is None:
             return pl.from_arrow(self._con.sql(f"SELECT * FROM {name}").to_arrow_table())  # type: ignore[return-value]
         column = "key" if name == "games" else "game_key"
@@ -462,7 +435,7 @@ class Archive:
         for the games ``matching`` names (all games without a ``game_key`` there).
         """
         if name in STATE_TABLES:
-            known: tuple[str, ...] | None = state_columns(name)
+            known: tuple[str, ...] | None = STATE_TABLES[name].columns
         else:
             known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
         if known is None:
@@ -479,7 +452,7 @@ class Archive:
         source = name
         if name in STATE_TABLES:
             games = f"game_key IN (SELECT game_key FROM {_MATCHING})" if "game_key" in keys else ""
-            source = f"({_states_query(name, games)})"
+            source = f"({state_query(name, games)})"
         query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {source} t"
         if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)

@@ -6,8 +6,9 @@ so rows stay narrow; the ``players`` table maps seats to names and ids.
 A player's or a company's state is stored only at the actions after which it differs from its
 previous one (``player_changes``, ``company_changes``; every one at the first action): most
 actions change one or two of them, and a row per company per action was most of an archive. Its
-state after any action is its latest row at or before it (:mod:`records.archive` reads them so);
-``position`` keeps its place among the snapshot's players or companies.
+state after any action is its latest row at or before it, and the round-end tables are those
+states at each round's last action (:mod:`records.states` reads them so); ``position`` keeps its
+place among the snapshot's players or companies.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ class ReplayRows:
     steps: Columns
     player_changes: Columns
     company_changes: Columns
-    round_player_values: Columns
-    round_company_prices: Columns
     events: Columns
     standings: Columns
     flags: Columns
@@ -42,9 +41,6 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
     players = _Changes("seq", "seat", "position", "cash", "net_worth", "shares")
     companies = _Changes("seq", "company", "position", "price", "market_row", "market_col", "cash", "trains",
                          "tokens", "president", "floated", "closed")
-    round_values: Columns = {"round_index": [], "round": [], "seat": [], "cash": [], "net_worth": []}
-    round_prices: Columns = {"round_index": [], "round": [], "company": [], "price": []}
-    round_index = -1
     value: object  # a column's value, in the loops below
     for seq, (action, snap) in enumerate(zip(record.actions, replay.snapshots)):
         steps["seq"].append(seq)
@@ -58,17 +54,6 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
             president = None if company.president is None else seats.get(company.president)
             companies.add(seq, sym, (position, company.price, row, col, company.cash, ",".join(company.trains),
                                      company.tokens, president, company.floated, company.closed))
-        ends_round = seq + 1 == len(replay.snapshots) or replay.snapshots[seq + 1].round != snap.round
-        if ends_round:
-            round_index += 1
-            for pid, view in snap.players:
-                for name, value in (("round_index", round_index), ("round", snap.round), ("seat", seats[pid]),
-                                    ("cash", view.cash), ("net_worth", view.value)):
-                    round_values[name].append(value)
-            for sym, company in snap.corporations:
-                for name, value in (("round_index", round_index), ("round", snap.round), ("company", sym),
-                                    ("price", company.price)):
-                    round_prices[name].append(value)
     events: Columns = {"seq": [], "ordinal": [], "kind": [], "subject": [], "amount": [], "detail": []}
     for ordinal, event in enumerate(replay.events):
         for name, value in (("seq", event.index), ("ordinal", ordinal), ("kind", event.kind),
@@ -87,7 +72,7 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
         for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("rule", flag.rule),
                             ("section", flag.section), ("message", flag.message), ("follows", flag.follows)):
             flags[name].append(value)
-    return ReplayRows(steps, players.columns, companies.columns, round_values, round_prices, events, standings, flags,
+    return ReplayRows(steps, players.columns, companies.columns, events, standings, flags,
                       encode_runs(runs, seats))
 
 

@@ -1,7 +1,7 @@
 """Per-action states stored as changes (schema version 9): read back, every player's and every
-company's state after every action is the one the replay's snapshot shows, and an archive written
-at version 8 (a row per player and per company after every action) converts to the same rows
-and answers."""
+company's state after every action (and at every round's end) is the one the replay's snapshot
+shows, and an archive written at version 8 (a row per player and per company after every action
+and at every round's end) converts to the same rows and answers."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from polars.testing import assert_frame_equal
 from ingest import notation
 from ingest.export import read_export
 from ingest.model import Record
-from records import Archive
-from records.archive import ARCHIVE_TABLES, STATE_TABLES, state_columns
+from records import Archive, StoreOutcome
+from records.archive import ARCHIVE_TABLES
 from records.schema import migrations
+from records.states import STATE_TABLES
 from replay import Replay, replay_record
 from tests.conftest import fixture_params
 
@@ -27,27 +28,35 @@ OWN_RECORDS = sorted([*(TESTS / "games").glob("*.rln"), *(TESTS / "selfplay_game
 
 
 def snapshot_rows(record: Record, replay: Replay) -> dict[str, list[tuple[object, ...]]]:
-    """The per-action state tables as the replay's snapshots give them: a row per player and
-    per company after every action, in the snapshot's order."""
+    """The state tables as the replay's snapshots give them: a row per player and per company
+    after every action, and at the last action of each round, in the snapshot's order."""
     seats = {p.id: seat for seat, p in enumerate(record.players, start=1)}
-    players, companies = [], []
+    rows: dict[str, list[tuple[object, ...]]] = {name: [] for name in STATE_TABLES}
+    round_index = -1
     for seq, snap in enumerate(replay.snapshots):
+        ends_round = seq + 1 == len(replay.snapshots) or replay.snapshots[seq + 1].round != snap.round
+        round_index += ends_round
         for pid, view in snap.players:
-            players.append((record.key, seq, seats[pid], view.cash, view.value, ",".join(f"{c}={p}" for c, p in view.shares)))
+            rows["player_states"].append((record.key, seq, seats[pid], view.cash, view.value,
+                                          ",".join(f"{c}={p}" for c, p in view.shares)))
+            if ends_round:
+                rows["round_player_values"].append((record.key, round_index, snap.round, seats[pid], view.cash, view.value))
         for sym, c in snap.corporations:
             row, col = c.cell or (None, None)
             president = None if c.president is None else seats.get(c.president)
-            companies.append((record.key, seq, sym, c.price, row, col, c.cash, ",".join(c.trains), c.tokens, president,
-                              c.floated, c.closed))
-    return {"player_states": players, "company_states": companies}
+            rows["company_states"].append((record.key, seq, sym, c.price, row, col, c.cash, ",".join(c.trains), c.tokens,
+                                           president, c.floated, c.closed))
+            if ends_round:
+                rows["round_company_prices"].append((record.key, round_index, snap.round, sym, c.price))
+    return rows
 
 
-def change_rows(db: Path) -> dict[str, int]:
-    """How many rows each table of changes holds."""
+def change_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of each table of changes, sorted."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return {changes: con.execute(f"SELECT count(*) FROM {changes}").fetchone()[0]  # type: ignore[index]
-                for changes, _ in STATE_TABLES.values()}
+        return {table.changes: sorted(con.execute(f"SELECT * FROM {table.changes}").fetchall(), key=repr)
+                for table in STATE_TABLES.values()}
     finally:
         con.close()
 
@@ -60,10 +69,10 @@ def assert_states_are_the_snapshots(record: Record, tmp_path: Path) -> None:
         for name, expected in snapshot_rows(record, replay).items():
             assert archive.table(name, record.key).rows() == expected, name
             assert archive.table(name).rows() == expected, name
-            assert archive.table(name).columns == list(state_columns(name))
+            assert archive.table(name).columns == list(STATE_TABLES[name].columns)
     stored = change_rows(db)
-    full = snapshot_rows(record, replay)
-    assert stored["company_changes"] < len(full["company_states"]) / 2  # most actions change few companies
+    assert len(stored["company_changes"]) < len(snapshot_rows(record, replay)["company_states"]) / 4  # few change
+    assert len({row[:3] for row in stored["company_changes"]}) == len(stored["company_changes"])  # one row per change
 
 
 @pytest.mark.parametrize("path", fixture_params())
@@ -134,3 +143,19 @@ def test_a_version_8_archive_converts_to_the_same_rows_and_answers(tmp_path: Pat
         key = expected.game_keys()[0]
         assert_frame_equal(game_tables(converted, key).company_states, game_tables(expected, key).company_states)
     assert change_rows(old) == change_rows(fresh)
+
+
+def test_a_replaced_game_keeps_one_row_per_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables of changes have no primary key: replacing a game (a new engine) leaves only
+    the new version's rows, each once."""
+    record = notation.read(OWN_RECORDS[0].read_text(encoding="utf-8"))
+    replay = replay_record(record, keep_going=True, snapshots=True)
+    db = tmp_path / "replaced.duckdb"
+    with Archive.open(db) as archive:
+        archive.store(record, replay=replay)
+    first = change_rows(db)
+    monkeypatch.setattr("records.archive.engine_version", lambda title: "next")
+    with Archive.open(db) as archive:
+        assert archive.store(record, replay=replay) is StoreOutcome.REPLACED
+        assert archive.table("company_states").rows() == snapshot_rows(record, replay)["company_states"]
+    assert change_rows(db) == first and all(first.values())

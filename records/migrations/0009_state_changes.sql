@@ -1,8 +1,12 @@
 -- Schema version 9: a player's and a company's state is stored only at the actions after which it
 -- differs from its previous one, instead of a row per player and per company after every action
--- (which was most of an archive's bytes). The state after an action is the entity's latest row at
--- or before it; ``position`` is its place among the players or companies after that action (the
--- order the old tables' rows of one action were written in). The old rows are converted here.
+-- and again at every round's end (rows and primary-key indexes that were most of an archive's
+-- bytes). The state after an action is the entity's latest row at or before it, and a round-end
+-- value the state at the round's last action (records/states.py rebuilds the old tables from these).
+-- ``position`` is the entity's place among the players or companies after that action (the order
+-- the old tables' rows of one action were written in). The tables have no primary key: its index
+-- cost more than their rows; the archive writes a game's rows whole, one per entity and action.
+-- The old rows are converted here.
 
 CREATE TABLE player_changes (
     game_key  VARCHAR  NOT NULL,
@@ -11,8 +15,7 @@ CREATE TABLE player_changes (
     position  SMALLINT NOT NULL,     -- place in the turn order's listing (0-based)
     cash      INTEGER  NOT NULL,     -- negative while a player owes a loan
     net_worth INTEGER  NOT NULL,     -- cash + shares at market value + open privates
-    shares    VARCHAR  NOT NULL,     -- percent held per company, "GMO=60,IC=10" ("" for none)
-    PRIMARY KEY (game_key, seq, seat)
+    shares    VARCHAR  NOT NULL      -- percent held per company, "GMO=60,IC=10" ("" for none)
 );
 
 CREATE TABLE company_changes (
@@ -28,8 +31,7 @@ CREATE TABLE company_changes (
     tokens    SMALLINT NOT NULL,     -- stations placed
     president SMALLINT,              -- seat of the president; NULL with none
     floated   BOOLEAN  NOT NULL,
-    closed    BOOLEAN  NOT NULL,
-    PRIMARY KEY (game_key, seq, company)
+    closed    BOOLEAN  NOT NULL
 );
 
 INSERT INTO player_changes
@@ -58,3 +60,5 @@ ORDER BY game_key, seq, position;
 
 DROP TABLE player_states;
 DROP TABLE company_states;
+DROP TABLE round_player_values;
+DROP TABLE round_company_prices;

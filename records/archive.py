@@ -70,6 +70,9 @@ ORDER BY {_GAME_ORDER}
 _MATCHING = "matching_rows"
 """The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
 
+_LAST_STEPS = "(SELECT game_key, max(seq) AS seq FROM steps GROUP BY game_key)"
+"""Each game's last action, for the state tables (rebuilt at the actions of ``steps``)."""
+
 _SUMMARY_QUERY = """
 SELECT g.title, count(*) AS games, coalesce(sum(a.n), 0) AS actions
 FROM games g LEFT JOIN (SELECT game_key, count(*) AS n FROM actions GROUP BY game_key) a ON a.game_key = g.key
@@ -452,12 +455,14 @@ class Archive:
         source = name
         if name in STATE_TABLES:
             games = f"game_key IN (SELECT game_key FROM {_MATCHING})" if "game_key" in keys else ""
-            source = f"({state_query(name, games)})"
+            only_at = _MATCHING if {"game_key", "seq"} <= set(keys) else _LAST_STEPS if last_step else ""
+            source = f"({state_query(name, games, only_at)})"
         query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {source} t"
         if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
         if last_step:
-            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {'steps' if name in STATE_TABLES else name} GROUP BY game_key) l"
+            last = _LAST_STEPS if name in STATE_TABLES else f"(SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key)"
+            query += (f" SEMI JOIN {last} l"
                       " ON t.game_key = l.game_key AND t.seq = l.seq")
         if filters:
             query += " WHERE " + " AND ".join(filters)

@@ -46,14 +46,21 @@ GROUP BY game_key, round_index"""
 0, 1, 2... in each game as ``round_index``."""
 
 
-def state_query(name: str, games: str = "") -> str:
+def state_query(name: str, games: str = "", only_at: str = "") -> str:
     """SQL of a state table over the games kept by the SQL condition ``games`` on ``game_key``
     (all games without one): each action of ``steps`` (or each round's last) with each entity's
-    latest change at or before it, ordered by game, action and the entity's position then. The
-    names are the code's own, never a caller's."""
+    latest change at or before it, ordered by game, action and the entity's position then.
+    ``only_at`` names a relation of (game_key, seq) pairs: a per-action table's rows at those
+    actions only (a statistic asking for a few actions of many games does not rebuild every one).
+    The names are the code's own, never a caller's."""
     table = STATE_TABLES[name]
     where = f" WHERE {games}" if games else ""
-    at = _ROUND_ENDS.format(where=where) if table.per_round else f"SELECT game_key, seq FROM steps{where}"
+    if table.per_round:
+        at = _ROUND_ENDS.format(where=where)
+    elif only_at:
+        at = f"SELECT s.game_key, s.seq FROM steps s SEMI JOIN {only_at} o ON o.game_key = s.game_key AND o.seq = s.seq"
+    else:
+        at = f"SELECT game_key, seq FROM steps{where}"
     own = {"game_key": "a.game_key", "seq": "a.seq", "round_index": "a.round_index", "round": "a.round",
            table.entity: f"k.{table.entity}"}
     picked = ", ".join(f"{own.get(column, f'c.{column}')} AS {column}" for column in table.columns)

@@ -434,8 +434,9 @@ class Archive:
         ``matching`` (a frame whose columns are columns of the table) the rows equal to one of its
         rows on those columns; ``last_step`` the rows of each game's last action in this table
         (tables with ``seq``). Rows come in no particular order. Column names are checked against
-        the code's own schema and every value is a parameter. A per-action state table is rebuilt
-        for the games ``matching`` names (all games without a ``game_key`` there).
+        the code's own schema and every value is a parameter. A state table (:mod:`records.states`)
+        is rebuilt only for the games ``matching`` names, and a per-action one only at the actions
+        it names (or at each game's last with ``last_step``).
         """
         if name in STATE_TABLES:
             known: tuple[str, ...] | None = STATE_TABLES[name].columns

@@ -473,7 +473,7 @@ def bench(
         rate = benchmarks.ingest_rate(files, ingest_copies)
         out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "
                   f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} games/s "
-                  "unchanged (known by their hash, not replayed)")
+                  f"unchanged (known by their hash, not replayed); the archive file: {rate.kb_per_game:.1f} KB per game")
     if selfplay_games:
         from cli.bench_selfplay import selfplay_table
 

@@ -352,11 +352,13 @@ class IngestRate:
     games: int  # stored by the first run
     new_per_s: float  # the first run: every game new, replayed in worker processes and stored
     unchanged_per_s: float  # the same DIR again: every game known by its hash, none replayed
+    kb_per_game: float  # the archive file's size after both runs, per game stored
 
 
 def ingest_rate(files: list[Path], copies: int) -> IngestRate:
     """Write ``copies`` records (the files again under new ids, ``<id>-copy<n>``) into a folder and
-    time ``railledger ingest`` over it in a new process, into a new archive, then again."""
+    time ``railledger ingest`` over it in a new process, into a new archive, then again; and
+    measure the archive's file then."""
     with tempfile.TemporaryDirectory() as folder:
         records = Path(folder) / "records"
         records.mkdir()
@@ -373,4 +375,5 @@ def ingest_rate(files: list[Path], copies: int) -> IngestRate:
             seconds.append(time.perf_counter() - start)
         with Archive.open(db, read_only=True) as archive:
             games = int(archive.summary()["games"].sum())
-    return IngestRate(games, games / seconds[0], games / seconds[1])
+        size = db.stat().st_size + (wal.stat().st_size if (wal := db.with_name(db.name + ".wal")).exists() else 0)
+    return IngestRate(games, games / seconds[0], games / seconds[1], size / 1024 / games)

@@ -17,6 +17,7 @@ from ingest.model import Record, SourceText
 from records import codec, schema
 from records.connection import WaitNotice, connect, one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
+from records.states import STATE_TABLES, state_query
 
 if TYPE_CHECKING:  # the rules engine is imported by what stores games, not by every reader (games, stats)
     from records.replay_rows import ReplayRows
@@ -45,7 +46,8 @@ ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
     "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
 )
-"""Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping)."""
+"""Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping). The
+state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`)."""
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
@@ -84,6 +86,9 @@ _GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 
 _MATCHING = "matching_rows"
 """The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
+
+_LAST_STEPS = "(SELECT game_key, max(seq) AS seq FROM steps GROUP BY game_key)"
+"""Each game's last action, for the state tables (rebuilt at the actions of ``steps``)."""
 
 _SUMMARY_QUERY = """
 SELECT g.title, count(*) AS games, coalesce(sum(a.n), 0) AS actions
@@ -525,6 +530,10 @@ class Archive:
         """A whole archive table (or one game's rows of it) as a polars frame, for analytics and export."""
         if name not in ARCHIVE_TABLES:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
+        if name in STATE_TABLES:
+            if game is None:
+                return self._arrow(state_query(name), {})
+            return self._arrow(state_query(name, "game_key = $key"), {"key": self._resolve(game)})
         if game is None:
             return self._arrow(f"SELECT * FROM {name}", {})
         column = "key" if name == "games" else "game_key"
@@ -542,9 +551,14 @@ class Archive:
         ``matching`` (a frame whose columns are columns of the table) the rows equal to one of its
         rows on those columns; ``last_step`` the rows of each game's last action in this table
         (tables with ``seq``). Rows come in no particular order. Column names are checked against
-        the code's own schema and every value is a parameter.
+        the code's own schema and every value is a parameter. A state table (:mod:`records.states`)
+        is rebuilt only for the games ``matching`` names, and a per-action one only at the actions
+        it names (or at each game's last with ``last_step``).
         """
-        known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
+        if name in STATE_TABLES:
+            known: tuple[str, ...] | None = STATE_TABLES[name].columns
+        else:
+            known = schema.table_columns().get(name) if name in ARCHIVE_TABLES else None
         if known is None:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
         keys = list(matching.columns) if matching is not None else []
@@ -556,11 +570,17 @@ class Archive:
         for n, (column, values) in enumerate((where or {}).items()):
             params[f"w{n}"] = list(values)
             filters.append(f"t.{column} IN (SELECT unnest($w{n}))")
-        query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {name} t"
+        source = name
+        if name in STATE_TABLES:
+            games = f"game_key IN (SELECT game_key FROM {_MATCHING})" if "game_key" in keys else ""
+            only_at = _MATCHING if {"game_key", "seq"} <= set(keys) else _LAST_STEPS if last_step else ""
+            source = f"({state_query(name, games, only_at)})"
+        query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {source} t"
         if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
         if last_step:
-            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key) l"
+            last = _LAST_STEPS if name in STATE_TABLES else f"(SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key)"
+            query += (f" SEMI JOIN {last} l"
                       " ON t.game_key = l.game_key AND t.seq = l.seq")
         if filters:
             query += " WHERE " + " AND ".join(filters)

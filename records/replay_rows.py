@@ -2,6 +2,13 @@
 
 Like :mod:`records.codec` this shapes rows and writes no SQL. Players are stored by seat (1, 2...)
 so rows stay narrow; the ``players`` table maps seats to names and ids.
+
+A player's or a company's state is stored only at the actions after which it differs from its
+previous one (``player_changes``, ``company_changes``; every one at the first action): most
+actions change one or two of them, and a row per company per action was most of an archive. Its
+state after any action is its latest row at or before it, and the round-end tables are those
+states at each round's last action (:mod:`records.states` reads them so); ``position`` keeps its
+place among the snapshot's players or companies.
 """
 
 from __future__ import annotations
@@ -19,10 +26,8 @@ from replay.optimizer.audit import RunAudit
 @dataclass(frozen=True, slots=True)
 class ReplayRows:
     steps: Columns
-    player_states: Columns
-    company_states: Columns
-    round_player_values: Columns
-    round_company_prices: Columns
+    player_changes: Columns
+    company_changes: Columns
     events: Columns
     standings: Columns
     flags: Columns
@@ -33,41 +38,22 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
     record = replay.record
     seats = {p.id: seat for seat, p in enumerate(record.players, start=1)}
     steps: Columns = {"seq": [], "action_id": [], "round": [], "phase": []}
-    players: Columns = {"seq": [], "seat": [], "cash": [], "net_worth": [], "shares": []}
-    companies: Columns = {k: [] for k in ("seq", "company", "price", "market_row", "market_col", "cash", "trains",
-                                          "tokens", "president", "floated", "closed")}
-    round_values: Columns = {"round_index": [], "round": [], "seat": [], "cash": [], "net_worth": []}
-    round_prices: Columns = {"round_index": [], "round": [], "company": [], "price": []}
-    round_index = -1
+    players = _Changes("seq", "seat", "position", "cash", "net_worth", "shares")
+    companies = _Changes("seq", "company", "position", "price", "market_row", "market_col", "cash", "trains",
+                         "tokens", "president", "floated", "closed")
+    value: object  # a column's value, in the loops below
     for seq, (action, snap) in enumerate(zip(record.actions, replay.snapshots)):
         steps["seq"].append(seq)
         steps["action_id"].append(action.label)
         steps["round"].append(snap.round)
         steps["phase"].append(snap.phase)
-        for pid, view in snap.players:
-            players["seq"].append(seq)
-            players["seat"].append(seats[pid])
-            players["cash"].append(view.cash)
-            players["net_worth"].append(view.value)
-            players["shares"].append(",".join(f"{c}={p}" for c, p in view.shares))
-        for sym, company in snap.corporations:
+        for position, (pid, view) in enumerate(snap.players):
+            players.add(seq, seats[pid], (position, view.cash, view.value, ",".join(f"{c}={p}" for c, p in view.shares)))
+        for position, (sym, company) in enumerate(snap.corporations):
             row, col = company.cell if company.cell else (None, None)
-            for name, value in (("seq", seq), ("company", sym), ("price", company.price), ("market_row", row),
-                                ("market_col", col), ("cash", company.cash), ("trains", ",".join(company.trains)),
-                                ("tokens", company.tokens), ("president", None if company.president is None else seats.get(company.president)),
-                                ("floated", company.floated), ("closed", company.closed)):
-                companies[name].append(value)
-        ends_round = seq + 1 == len(replay.snapshots) or replay.snapshots[seq + 1].round != snap.round
-        if ends_round:
-            round_index += 1
-            for pid, view in snap.players:
-                for name, value in (("round_index", round_index), ("round", snap.round), ("seat", seats[pid]),
-                                    ("cash", view.cash), ("net_worth", view.value)):
-                    round_values[name].append(value)
-            for sym, company in snap.corporations:
-                for name, value in (("round_index", round_index), ("round", snap.round), ("company", sym),
-                                    ("price", company.price)):
-                    round_prices[name].append(value)
+            president = None if company.president is None else seats.get(company.president)
+            companies.add(seq, sym, (position, company.price, row, col, company.cash, ",".join(company.trains),
+                                     company.tokens, president, company.floated, company.closed))
     events: Columns = {"seq": [], "ordinal": [], "kind": [], "subject": [], "amount": [], "detail": []}
     for ordinal, event in enumerate(replay.events):
         for name, value in (("seq", event.index), ("ordinal", ordinal), ("kind", event.kind),
@@ -86,8 +72,25 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
         for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("rule", flag.rule),
                             ("section", flag.section), ("message", flag.message), ("follows", flag.follows)):
             flags[name].append(value)
-    return ReplayRows(steps, players, companies, round_values, round_prices, events, standings, flags,
+    return ReplayRows(steps, players.columns, companies.columns, events, standings, flags,
                       encode_runs(runs, seats))
+
+
+class _Changes:
+    """The rows of one kind of entity's states, each kept only when it differs from that entity's
+    previous state."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self.columns: Columns = {name: [] for name in names}
+        self.last: dict[object, tuple[object, ...]] = {}
+
+    def add(self, seq: int, entity: object, values: tuple[object, ...]) -> None:
+        if self.last.get(entity) == values:
+            return
+        self.last[entity] = values
+        for name, value in zip(self.names, (seq, entity, *values)):
+            self.columns[name].append(value)
 
 
 RUN_COLUMNS = ("seq", "action_id", "company", "round", "seat", "declared", "engine", "optimum", "proven",

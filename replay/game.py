@@ -17,7 +17,7 @@ from ingest.model import Action, Player, PlayerId
 from replay.errors import IllegalAction, Violation
 from replay.flow import Effects, Round, Step
 from replay.shape import check_shape
-from replay.snapshot import Snapshot, take_snapshot
+from replay.snapshot import Snapshot, Snapshots, take_snapshot
 from replay.state import GameState
 from replay.titles import title_named
 from replay.titles.base import Title
@@ -35,6 +35,7 @@ class Game(GameState):
         self.roster = roster
         self.moves: list[Action] = []  # the actions applied, for pop()
         self.acted_in = ""  # label of the round the last action was taken in
+        self.snapshots: Snapshots | None = None  # made by the first snapshot()
         self.applying = True
         with self.changing():
             title.setup(self)
@@ -163,7 +164,11 @@ class Game(GameState):
             self.round.close_at_end()
 
     def snapshot(self) -> Snapshot:
-        return take_snapshot(self)
+        """The state now, built from the previous snapshot and what changed since (the first
+        one scans the whole game)."""
+        if self.snapshots is None:
+            self.snapshots = Snapshots(self)
+        return self.snapshots.take()
 
     def fingerprint(self) -> tuple[object, ...]:
         """The whole state, the round's and its steps' included: equal before and after an

@@ -1,4 +1,10 @@
-"""Immutable snapshots of a game's state: what review, storage and ``--states`` need per action."""
+"""Immutable snapshots of a game's state: what review, storage and ``--states`` need per action.
+
+:func:`take_snapshot` scans every certificate, train and company; :class:`Snapshots` takes one
+after every action of a replay for the cost of what the action changed: the game's entities note
+their changes in a :class:`~replay.state.ChangeLog`, and only the views of what changed are
+built again (a snapshot reuses the previous one's other views). Both give equal snapshots.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ingest.model import PlayerId
+from replay.state import ChangeLog, Holder
 
 if TYPE_CHECKING:
     from replay.game import Game
@@ -94,3 +101,152 @@ def take_snapshot(game: Game) -> Snapshot:
     )
 
 
+@dataclass(slots=True)
+class _Holdings:
+    """One corporation's certificates as the snapshot counts them, per owner: percent held and
+    worth at the current price (each certificate's worth rounded down, as the full scan does),
+    and the owners of its president's certificates in charter order."""
+
+    price: tuple[int, tuple[int, int]] | None
+    by_owner: dict[Holder, list[int]]  # owner -> [percent, worth]
+    president_owners: tuple[Holder, ...]
+
+
+class Snapshots:
+    """Snapshots of one game after each of its actions, each built from the previous one and
+    the game's change log (see the module's docstring); the first one scans everything."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._start()
+
+    def _start(self) -> None:
+        """Forget every view: the next snapshot scans the whole game."""
+        game = self.game
+        self.log: ChangeLog = game.track_changes()
+        self.sizes = self._sizes()
+        self.order = tuple(game.order)
+        self.extra: dict[Holder, Holder] = {}
+        self.holdings: dict[str, _Holdings] = {}
+        self.trains: dict[str, tuple[str, ...]] = {}
+        self.private_worth: dict[Holder, int] = {}
+        self.own_worth: dict[Holder, int] = {}
+        self.corporations: dict[str, tuple[str, CorporationView]] = {}
+        self.players: dict[PlayerId, tuple[PlayerId, PlayerView]] = {}
+        self.tokens: dict[str, int] = {}
+        self.everything = True  # the next snapshot builds every view
+
+    def _sizes(self) -> tuple[int, ...]:
+        game = self.game
+        return len(game.players), len(game.corporations), len(game.companies), len(game.shares), len(game.trains)
+
+    def take(self) -> Snapshot:
+        game = self.game
+        if self._sizes() != self.sizes or tuple(game.order) != self.order:
+            self._start()  # entities came or went
+        log, everything = self.log, self.everything
+        corporations = game.corporations
+        touched_corps = set(corporations) if everything else set(log.corporations)
+        touched_holders: set[Holder] = set(game.players) if everything else set(log.players)
+        extra = game.title.value_holders(game)
+        if extra != self.extra:
+            self.extra = extra
+            touched_holders.update(game.players)
+            touched_corps.update(corporations)  # presidents are counted among the holders
+        self._recount_corporations(set(corporations) if everything else log.shares, touched_corps, touched_holders)
+        train_owners = set(corporations) if everything else {o for o in log.trains if o is not None and o in corporations}
+        if train_owners:
+            self._count_trains(train_owners)
+            touched_corps.update(train_owners)
+        if everything or log.companies:
+            self._count_privates(touched_holders)
+        holders = {*game.order, *extra}
+        self._player_views(touched_holders, holders)
+        for sym in touched_corps:
+            self.corporations[sym] = (sym, self._corporation_view(sym, holders))
+        log.clear()
+        self.everything = False
+        return Snapshot(
+            round=game.acted_in or game.round.label,
+            phase=game.phase.name,
+            players=tuple(self.players[pid] for pid in game.order),
+            corporations=tuple(self.corporations[sym] for sym in corporations),
+        )
+
+    def _recount_corporations(self, share_corps: set[str], touched_corps: set[str], touched_holders: set[Holder]) -> None:
+        """Count again the certificates of each corporation whose certificates moved or whose
+        price changed, noting the holders and corporations whose views that touches; note the
+        corporations that placed a token."""
+        game = self.game
+        for sym, corp in game.corporations.items():
+            cell = game.market.position.get(sym)
+            price = (cell.price, (cell.row, cell.column)) if cell is not None else None
+            held = self.holdings.get(sym)
+            if held is None or sym in share_corps or held.price != price:
+                touched_holders.update(held.by_owner if held is not None else ())
+                held = self.holdings[sym] = self._count(sym, price)
+                touched_holders.update(held.by_owner)
+                touched_corps.add(sym)
+            tokens = len(corp.tokens_placed)
+            if self.tokens.get(sym) != tokens:
+                self.tokens[sym] = tokens
+                touched_corps.add(sym)
+
+    def _player_views(self, touched: set[Holder], holders: set[Holder]) -> None:
+        """New views of the players whose cash, certificates or worth changed (a holder outside
+        the turn order adds its worth to its beneficiary's, as in the full scan)."""
+        game = self.game
+        for holder in touched & holders:
+            self.own_worth[holder] = self._own_worth(holder)
+        worth = {pid: self.own_worth[pid] for pid in game.order}
+        for holder, beneficiary in self.extra.items():
+            if beneficiary in worth:
+                worth[beneficiary] += self.own_worth[holder]
+        for pid in game.order:
+            known = self.players.get(pid)
+            if known is None or pid in touched or known[1].value != worth[pid]:
+                shares = tuple(sorted((sym, held.by_owner[pid][0]) for sym, held in self.holdings.items() if pid in held.by_owner))
+                self.players[pid] = (pid, PlayerView(game.players[pid].cash, shares, worth[pid]))
+
+    def _count(self, sym: str, price: tuple[int, tuple[int, int]] | None) -> _Holdings:
+        by_owner: dict[Holder, list[int]] = {}
+        presidents = []
+        for share in self.game.shares_of[sym]:
+            counted = by_owner.setdefault(share.owner, [0, 0])
+            counted[0] += share.percent
+            counted[1] += (price[0] if price is not None else 0) * share.percent // 10
+            if share.president:
+                presidents.append(share.owner)
+        return _Holdings(price, by_owner, tuple(presidents))
+
+    def _count_trains(self, owners: set[str]) -> None:
+        names: dict[str, list[str]] = {sym: [] for sym in owners}
+        for train in self.game.trains.values():
+            held = names.get(train.owner) if train.owner is not None else None
+            if held is not None and not train.rusted:
+                held.append(train.name)
+        self.trains.update((sym, tuple(held)) for sym, held in names.items())
+
+    def _count_privates(self, touched: set[Holder]) -> None:
+        worth: dict[Holder, int] = {}
+        for company in self.game.companies.values():
+            if company.owner is not None and not company.closed:
+                worth[company.owner] = worth.get(company.owner, 0) + company.value
+        touched.update(holder for holder in {*worth, *self.private_worth} if worth.get(holder) != self.private_worth.get(holder))
+        self.private_worth = worth
+
+    def _own_worth(self, holder: Holder) -> int:
+        """Cash, certificates at their price and open privates of one holder (before what the
+        title's other holders add to it)."""
+        shares = sum(held.by_owner[holder][1] for held in self.holdings.values() if holder in held.by_owner)
+        return self.game.players[holder].cash + shares + self.private_worth.get(holder, 0)
+
+    def _corporation_view(self, sym: str, holders: set[Holder]) -> CorporationView:
+        corp = self.game.corporations[sym]
+        held = self.holdings[sym]
+        president: Holder | None = corp.operator
+        if president is None:
+            president = next((owner for owner in reversed(held.president_owners) if owner in holders), None)
+        price, cell = held.price if held.price is not None else (None, None)
+        return CorporationView(price, corp.cash, self.trains[sym], president, corp.floated, self.tokens[sym], cell,
+                               corp.closed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ingest.model import Player, PlayerId
 from replay.board import Board
@@ -29,16 +29,65 @@ Holder = PlayerId | str
 """Who holds a certificate or cash: a player id, a corporation symbol, IPO or MARKET."""
 
 
+class ChangeLog:
+    """What changed since a snapshot was last taken, as far as a snapshot shows it: the players,
+    corporations, companies whose fields changed, the corporations whose certificates moved, and
+    the owners of trains that changed hands, rusted or were renamed. :mod:`replay.snapshot`
+    rebuilds only their views and clears the log."""
+
+    __slots__ = ("players", "corporations", "companies", "shares", "trains")
+
+    def __init__(self) -> None:
+        self.players: set[Holder] = set()
+        self.corporations: set[str] = set()
+        self.companies: set[str] = set()
+        self.shares: set[str] = set()  # corporations whose certificates changed owner (or size)
+        self.trains: set[str | None] = set()  # owners that got or lost a train, None the bank
+
+    def clear(self) -> None:
+        for changed in (self.players, self.corporations, self.companies, self.shares, self.trains):
+            changed.clear()
+
+
+class Tracked:
+    """An entity that tells a :class:`ChangeLog` when one of its ``watched`` fields is set, once
+    :meth:`GameState.track_changes` gave it one (before that, a set costs one attribute read more).
+    ``touch`` runs before and after the set, so a train's old owner and its new one are both noted."""
+
+    __slots__ = ()
+    watched: ClassVar[frozenset[str]] = frozenset()
+    change_log: ClassVar[ChangeLog | None] = None  # an instance's own, set by track_changes
+
+    def __setattr__(self, name: str, value: object) -> None:
+        log = self.change_log
+        if log is None or name not in self.watched:
+            object.__setattr__(self, name, value)
+            return
+        self.touch(log)
+        object.__setattr__(self, name, value)
+        self.touch(log)
+
+    def touch(self, log: ChangeLog) -> None:
+        raise NotImplementedError
+
+
 @dataclass
-class PlayerState:
+class PlayerState(Tracked):
+    watched: ClassVar[frozenset[str]] = frozenset({"cash"})
+
     id: PlayerId
     name: str
     cash: int = 0
 
+    def touch(self, log: ChangeLog) -> None:
+        log.players.add(self.id)
+
 
 @dataclass
-class Share:
+class Share(Tracked):
     """One certificate: ``GMO_0`` is the president's (20%), ``GMO_1``.. are 10% each."""
+
+    watched: ClassVar[frozenset[str]] = frozenset({"owner", "percent", "president", "corporation"})
 
     id: str
     corporation: str
@@ -48,9 +97,14 @@ class Share:
     acquired: int = 0  # when its owner got it (a game-wide counter): a holder's shares in arrival order
     number: int = 0  # position on the charter: ties in arrival order keep charter order
 
+    def touch(self, log: ChangeLog) -> None:
+        log.shares.add(self.corporation)
+
 
 @dataclass
-class Train:
+class Train(Tracked):
+    watched: ClassVar[frozenset[str]] = frozenset({"owner", "rusted", "name"})
+
     id: str  # "2+-0"
     name: str  # the type bought ("4D" for a 2D card bought as 4D)
     owner: str | None = None  # corporation symbol; None while in the bank
@@ -65,9 +119,15 @@ class Train:
     def __post_init__(self) -> None:
         self.card = self.id.rsplit("-", 1)[0]
 
+    def touch(self, log: ChangeLog) -> None:
+        log.trains.add(self.owner)
+
 
 @dataclass
-class CorporationState:
+class CorporationState(Tracked):
+    watched: ClassVar[frozenset[str]] = frozenset({"cash", "floated", "closed", "operator", "tokens_placed"})
+    # (a token placed changes tokens_placed in place: a snapshot compares its length)
+
     sym: str
     name: str
     cash: int = 0
@@ -79,10 +139,15 @@ class CorporationState:
     closed: bool = False  # merged away or bankrupt (titles where companies can close)
     operator: PlayerId | None = None  # who runs a company that has no president's certificate
 
+    def touch(self, log: ChangeLog) -> None:
+        log.corporations.add(self.sym)
+
 
 @dataclass
-class CompanyState:
+class CompanyState(Tracked):
     """A private company."""
+
+    watched: ClassVar[frozenset[str]] = frozenset({"owner", "closed", "value"})
 
     sym: str
     name: str
@@ -91,6 +156,9 @@ class CompanyState:
     owner: Holder | None = None  # player id, corporation symbol, or None (bank)
     closed: bool = False
     uses: int = 0  # how many times its ability was used
+
+    def touch(self, log: ChangeLog) -> None:
+        log.companies.add(self.sym)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +239,15 @@ class GameState:
         self.mutating = False  # inside :meth:`changing`: answers are not kept
         self.memo = Memo()  # counts asked often of one state (certificates, trains over the limit)
         self.graph = GraphCache()
+
+    def track_changes(self) -> ChangeLog:
+        """A new log that every player, corporation, company, certificate and train of the game
+        notes its changes in from now on (replacing any earlier log)."""
+        log = ChangeLog()
+        for entities in (self.players, self.corporations, self.companies, self.shares, self.trains):
+            for entity in entities.values():
+                object.__setattr__(entity, "change_log", log)
+        return log
 
     @contextmanager
     def changing(self) -> Iterator[None]:

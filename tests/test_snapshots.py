@@ -1,0 +1,74 @@
+"""Snapshots built from the previous one and the game's change log (replay.snapshot.Snapshots)
+equal a full scan of the game after every action: of every shared record, of the repository's
+own records (bot games with odd corners among them), and of games the bots play now."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest import notation
+from ingest.export import read_export
+from ingest.model import Record
+from replay import Game, IllegalAction
+from replay.snapshot import take_snapshot
+from selfplay.bots import bot_named
+from selfplay.play import play
+from tests.conftest import fixture_params
+
+TESTS = Path(__file__).parent
+OWN_RECORDS = sorted([*(TESTS / "games").glob("*.rln"), *(TESTS / "selfplay_games").glob("*.rln")])
+
+
+def assert_snapshots_scan_equal(record: Record) -> int:
+    """Replay ``record`` (an illegal action is skipped, as ingest does) comparing the game's
+    snapshot with a full scan after every action; the number of actions compared."""
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    for index, action in enumerate(record.actions):
+        try:
+            game.process(action)
+        except IllegalAction:
+            pass
+        assert game.snapshot() == take_snapshot(game), f"{record.key}: action {index} ({action.label} {action.type})"
+    return len(record.actions)
+
+
+@pytest.mark.parametrize("path", fixture_params())
+def test_shared_records(path: Path) -> None:
+    assert assert_snapshots_scan_equal(read_export(json.loads(path.read_text(encoding="utf-8")))) > 0
+
+
+@pytest.mark.parametrize("path", OWN_RECORDS, ids=lambda p: p.stem)
+def test_own_records(path: Path) -> None:
+    assert assert_snapshots_scan_equal(notation.read(path.read_text(encoding="utf-8"))) > 0
+
+
+@pytest.mark.parametrize(("title", "seed", "bots"), [
+    ("18MS", 5, ("greedy", "random", "random")),
+    ("18Texas", 6, ("greedy", "random", "greedy", "random")),
+    ("The Old Prince 1871", 7, ("greedy", "random", "greedy", "random")),
+    ("The Old Prince 1871", 8, ("random", "random", "random")),
+])
+def test_bot_games(title: str, seed: int, bots: tuple[str, ...]) -> None:
+    played = play(title, seed, [bot_named(name) for name in bots])
+    assert assert_snapshots_scan_equal(played.record) > 0
+
+
+def test_a_change_shows_in_the_next_snapshot_only_where_it_was_made() -> None:
+    """A field set between two snapshots (as a title's rule sets it) is in the next one, and
+    the views of what was not touched are the previous snapshot's own objects."""
+    record = notation.read(OWN_RECORDS[0].read_text(encoding="utf-8"))
+    game = Game.start(record.title, record.players, seed=record.seed, game_id=record.game_id, created=record.created)
+    before = game.snapshot()
+    sym = next(iter(game.corporations))
+    game.corporations[sym].cash += 7
+    game.corporations[sym].tokens_placed.append("X1-0")
+    after = game.snapshot()
+    assert after == take_snapshot(game) and after != before
+    changed = dict(after.corporations)[sym]
+    assert (changed.cash, changed.tokens) == (dict(before.corporations)[sym].cash + 7, dict(before.corporations)[sym].tokens + 1)
+    assert all(new is old for (s, new), (_, old) in zip(after.corporations, before.corporations) if s != sym)
+    assert all(new is old for new, old in zip(after.players, before.players))

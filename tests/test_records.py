@@ -567,7 +567,7 @@ def test_copies_hold_every_row_of_their_original_under_a_new_key(db: Path) -> No
             assert archive.record(copy["key"]) == dataclasses.replace(originals[original], game_id=copy["source_id"])
             same = games.filter(pl.col("key") == original).drop("key", "source_id", "origin")
             assert copy == {**same.row(0, named=True), "key": copy["key"], "source_id": copy["source_id"], "origin": None}
-            for table in game_tables():
+            for table in (t for t in ARCHIVE_TABLES if t != "games"):  # the states as rebuilt from the copied changes
                 rows = archive.table(table, original).drop("game_key")
                 assert archive.table(table, copy["key"]).drop("game_key").equals(rows), table
                 assert rows.height or table in ("flags", "programs", "runs", "seat_bots", "sources"), table  # none here

@@ -576,7 +576,9 @@ class Archive:
             only_at = _MATCHING if {"game_key", "seq"} <= set(keys) else _LAST_STEPS if last_step else ""
             source = f"({state_query(name, games, only_at)})"
         query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {source} t"
-        if matching is not None:  # scanned as Arrow: thousands of keys as list parameters cost more than the join
+        if matching is not None and not (name in STATE_TABLES and set(keys) == {"game_key", "seq"}):
+            # scanned as Arrow: thousands of keys as list parameters cost more than the join (a state
+            # table rebuilt at the matching actions has no other rows)
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
         if last_step:
             last = _LAST_STEPS if name in STATE_TABLES else f"(SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key)"

@@ -55,12 +55,9 @@ def state_query(name: str, games: str = "", only_at: str = "") -> str:
     The names are the code's own, never a caller's."""
     table = STATE_TABLES[name]
     where = f" WHERE {games}" if games else ""
-    if table.per_round:
-        at = _ROUND_ENDS.format(where=where)
-    elif only_at:
-        at = f"SELECT s.game_key, s.seq FROM steps s SEMI JOIN {only_at} o ON o.game_key = s.game_key AND o.seq = s.seq"
-    else:
-        at = f"SELECT game_key, seq FROM steps{where}"
+    if only_at and not table.per_round:
+        return _latest_at(table, where, only_at)
+    at = _ROUND_ENDS.format(where=where) if table.per_round else f"SELECT game_key, seq FROM steps{where}"
     own = {"game_key": "a.game_key", "seq": "a.seq", "round_index": "a.round_index", "round": "a.round",
            table.entity: f"k.{table.entity}"}
     picked = ", ".join(f"{own.get(column, f'c.{column}')} AS {column}" for column in table.columns)
@@ -69,3 +66,16 @@ def state_query(name: str, games: str = "", only_at: str = "") -> str:
             f"ASOF JOIN (SELECT * FROM {table.changes}{where}) c "
             f"ON c.game_key = a.game_key AND c.{table.entity} = k.{table.entity} AND c.seq <= a.seq "
             "ORDER BY a.game_key, a.seq, c.position")
+
+
+def _latest_at(table: StateTable, where: str, only_at: str) -> str:
+    """:func:`state_query` at the (game_key, seq) pairs of ``only_at``: each entity's latest change
+    at or before each action, found by grouping the game's changes up to it. A hash aggregate:
+    an ASOF join sorts every change of every game first, which at 100,000 games took 3 to 4
+    times as long for one action a game. ``arg_max_null`` keeps a latest value that is NULL."""
+    own = {"game_key": "a.game_key", "seq": "a.seq", table.entity: f"c.{table.entity}"}
+    picked = ", ".join(own.get(column, f"arg_max_null(c.{column}, c.seq)") + f" AS {column}" for column in table.columns)
+    return (f"SELECT {picked} FROM (SELECT s.game_key, s.seq FROM steps s SEMI JOIN {only_at} o "
+            "ON o.game_key = s.game_key AND o.seq = s.seq) a "
+            f"JOIN (SELECT * FROM {table.changes}{where}) c ON c.game_key = a.game_key AND c.seq <= a.seq "
+            f"GROUP BY a.game_key, a.seq, c.{table.entity} ORDER BY a.game_key, a.seq, arg_max_null(c.position, c.seq)")

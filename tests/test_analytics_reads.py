@@ -72,6 +72,18 @@ def test_select_matching_rows_of_a_frame(archive: Archive) -> None:
     same_rows(found, states.join(keys, on=["game_key", "seq", "company"]).select("game_key", "seq", "company", "president"))
 
 
+@pytest.mark.parametrize("name", ["company_states", "player_states"])
+def test_a_state_table_at_some_actions_is_the_whole_table_there(archive: Archive, name: str) -> None:
+    """A state table asked for at some actions (or each game's last) is rebuilt there only, from
+    each entity's latest change: every column as the whole table has it, NULLs included."""
+    states = archive.table(name)
+    columns = states.columns
+    at = states.select("game_key", "seq").unique().sort("game_key", "seq").gather_every(7)
+    same_rows(archive.select(name, columns, matching=at), states.join(at, on=["game_key", "seq"]).select(columns))
+    last = states.filter(pl.col("seq") == pl.col("seq").max().over("game_key"))
+    same_rows(archive.select(name, columns, last_step=True), last)
+
+
 def test_select_last_step_of_each_game(archive: Archive) -> None:
     steps = archive.table("steps")
     found = archive.select("steps", ["game_key", "seq", "round"], last_step=True)

@@ -127,8 +127,8 @@ class Board:
         return None
 
     def neighbour(self, hex_id: str, edge: int) -> str | None:
-        other = neighbour(hex_id, edge, self.title.layout)
-        return other if other in self.hexes else None
+        """The board hex across ``edge`` of a board hex, or None (the title's table)."""
+        return self.title.neighbours[hex_id][edge]
 
     def terrain_cost_of(self, hex_id: str) -> int:
         """River (or other terrain) cost due for a tile on ``hex_id``: only the first tile pays."""

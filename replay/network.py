@@ -120,7 +120,6 @@ class _Walk:
     local tables (the title's neighbours, each tile's paths by edge) rather than by method."""
 
     def __init__(self, game: GameState, corporation: str) -> None:
-        self.game = game
         self.board = game.board
         self.placed = game.board.hexes
         self.neighbours = game.board.title.neighbours

@@ -580,9 +580,8 @@ class Archive:
             # scanned as Arrow: thousands of keys as list parameters cost more than the join (a state
             # table rebuilt at the matching actions has no other rows)
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
-        if last_step:
-            last = _LAST_STEPS if name in STATE_TABLES else f"(SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key)"
-            query += (f" SEMI JOIN {last} l"
+        if last_step and name not in STATE_TABLES:  # a state table is rebuilt at those actions only
+            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key) l"
                       " ON t.game_key = l.game_key AND t.seq = l.seq")
         if filters:
             query += " WHERE " + " AND ".join(filters)

@@ -1,9 +1,21 @@
-"""The validating rules engine: generic 18xx mechanics, with titles as data plus overrides."""
+"""The validating rules engine: generic 18xx mechanics, with titles as data plus overrides.
 
-from replay.errors import IllegalAction, Rule
-from replay.game import Game
-from replay.replayer import Flag, Replay, replay_record
-from replay.titles import title_named
+The engine's classes load on first use (PEP 562): a reader that only needs a constant of one of
+its modules (a verdict's kinds, the titles with an engine) does not import every round and step.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from replay.errors import IllegalAction, Rule
+    from replay.game import Game
+    from replay.replayer import Flag, Replay, replay_record
+
+_LAZY = {"IllegalAction": "replay.errors", "Rule": "replay.errors", "Game": "replay.game", "Flag": "replay.replayer",
+         "Replay": "replay.replayer", "replay_record": "replay.replayer"}
 
 ENGINE_VERSION = "steps-6"
 """The shared engine's version: changes whenever a replay of any title's record could give
@@ -17,8 +29,16 @@ def engine_version(title: str) -> str:
 
     Raises NotImplementedError for a title without an engine, as :func:`title_named` does.
     """
+    from replay.titles import title_named
+
     rules = title_named(title)
     return f"{ENGINE_VERSION}+{rules.package}.{rules.revision}"
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'replay' has no attribute {name!r}")
 
 
 __all__ = ["ENGINE_VERSION", "Flag", "Game", "IllegalAction", "Replay", "Rule", "engine_version", "replay_record"]

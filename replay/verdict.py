@@ -19,10 +19,13 @@ games only (unfinished games have every player still near the starting cash, all
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ingest.model import Action, Record
-from replay.replayer import Replay
 from replay.titles import SUPPORTED
+
+if TYPE_CHECKING:
+    from replay.replayer import Replay
 
 VALID = "valid"
 ILLEGAL = "illegal"

@@ -29,7 +29,7 @@ from analytics.prices import prices_by_step, worth_by_step
 from analytics.ratings import Ratings, player_games, ratings
 from analytics.review import (BoardView, GameTables, archive_overview, board_at, flag_list, game_rounds, game_tables,
                               market_grid)
-from analytics.rush import train_rush_and_distribution
+from analytics.rush import rush_games, train_rush, train_rush_distribution
 from analytics.scope import counted_games
 from analytics.titles import TitleStatistics, title_statistics
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
@@ -140,11 +140,18 @@ MANUAL_ENDS = "Count games the players ended by hand"
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, str]:
-    """(train rush per game, its distribution per title, what was counted) for the valid games,
-    or every replayed game with ``everything``."""
+    """(the train rush's distribution per title, the games it counts with their title, what was
+    counted) for the valid games, or every replayed game with ``everything``."""
     with _archive(db) as archive:
         scope = counted_games(archive, everything)
-        return (*train_rush_and_distribution(archive, scope), scope.note(f'"{INCLUDE_ALL}"'))
+        return train_rush_distribution(archive, scope), rush_games(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
+def game_rush(db: str, key: str) -> pl.DataFrame:
+    """One game's train rush (analytics.rush.train_rush), read when the page shows that game."""
+    with _archive(db) as archive:
+        return train_rush(archive, key)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

@@ -14,8 +14,8 @@ import duckdb
 import polars as pl
 
 from ingest.model import Record, SourceText
-from records import codec, schema
-from records.connection import WaitNotice, connect, one_row, transaction
+from records import codec, schema, summaries
+from records.connection import WaitNotice, connect, one_row, registered, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.states import STATE_TABLES, state_query
 
@@ -45,9 +45,11 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
     "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
+    "game_totals", "train_firsts", "final_presidents", "seat_factors",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping). The
-state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`)."""
+state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`);
+the last four are per-game summaries (:mod:`records.summaries`)."""
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
@@ -72,13 +74,12 @@ that do not say when they were created count as the oldest."""
 _GAMES_QUERY = f"""
 WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit),
 seated AS (SELECT game_key, list(name ORDER BY seat) AS players FROM players
-           WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key),
-acted AS (SELECT game_key, count(*) AS actions FROM actions WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key)
+           WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key)
 SELECT g.key, g.title, g.source, g.source_id, seated.players, g.status,
-       coalesce(acted.actions, 0) AS actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
+       t.actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
 FROM games g SEMI JOIN chosen ON chosen.key = g.key
 LEFT JOIN seated ON seated.game_key = g.key
-LEFT JOIN acted ON acted.game_key = g.key
+JOIN game_totals t ON t.game_key = g.key
 ORDER BY {_GAME_ORDER}
 """
 
@@ -87,12 +88,10 @@ _GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 _MATCHING = "matching_rows"
 """The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
 
-_LAST_STEPS = "(SELECT game_key, max(seq) AS seq FROM steps GROUP BY game_key)"
-"""Each game's last action, for the state tables (rebuilt at the actions of ``steps``)."""
 
 _SUMMARY_QUERY = """
-SELECT g.title, count(*) AS games, coalesce(sum(a.n), 0) AS actions
-FROM games g LEFT JOIN (SELECT game_key, count(*) AS n FROM actions GROUP BY game_key) a ON a.game_key = g.key
+SELECT g.title, count(*) AS games, coalesce(sum(t.actions), 0) AS actions
+FROM games g JOIN game_totals t ON t.game_key = g.key
 GROUP BY g.title
 ORDER BY g.title
 """
@@ -117,31 +116,41 @@ FACTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 }
 
 _FACTS_QUERY = """
-WITH acted AS (
-    SELECT game_key, count(*) AS actions, bool_or(type = 'end_game') AS end_game_action
-    FROM actions GROUP BY game_key),
-seated AS (SELECT game_key, count(*) AS players FROM players GROUP BY game_key),
-operated AS (
-    SELECT game_key, count(DISTINCT round) FILTER (WHERE starts_with(round, 'OR ')) AS operating_rounds
-    FROM steps GROUP BY game_key),
-ended AS (SELECT game_key, arg_min(subject, ordinal) AS end_reason FROM events WHERE kind = 'game_end' GROUP BY game_key)
 SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
-       g.replay_matches,
-       coalesce(seated.players, 0) AS players,
-       coalesce(acted.actions, 0) AS actions,
-       operated.operating_rounds,
-       ended.end_reason,
-       coalesce(acted.end_game_action, false) AS end_game_action,
+       g.replay_matches, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
        row_number() OVER (ORDER BY g.created NULLS LAST, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id, g.key)
            AS "order"
-FROM games g
-LEFT JOIN acted ON acted.game_key = g.key
-LEFT JOIN seated ON seated.game_key = g.key
-LEFT JOIN operated ON operated.game_key = g.key
-LEFT JOIN ended ON ended.game_key = g.key
+FROM games g JOIN game_totals t ON t.game_key = g.key
 WHERE $title IS NULL OR lower(g.title) = lower($title)
 ORDER BY "order"
+"""
+
+FACTOR_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "title": pl.Utf8, "factor": pl.Utf8, "value": pl.Utf8, "games": pl.Int64, "wins": pl.Int64, "rank_sum": pl.Int64}
+
+_FACTOR_COUNTS = """
+SELECT f.title, f.factor, f.value, count(*) AS games, count(*) FILTER (WHERE f.winner) AS wins, sum(f.rank) AS rank_sum
+FROM seat_factors f
+WHERE f.game_key IN (SELECT key FROM games WHERE $selfplay IS NULL OR (source = $bots) = $selfplay) {counted}
+GROUP BY ALL
+"""
+
+RUSH_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "title": pl.Utf8, "train_type": pl.Utf8, "kind": pl.Utf8, "or_ordinal": pl.Int64, "games": pl.Int64}
+
+_RUSH_COUNTS = """
+SELECT f.title, f.train_type, f.kind, f.or_ordinal, count(*) AS games
+FROM train_firsts f
+WHERE true {counted}
+GROUP BY ALL
+"""
+"""A game has one row per train type and kind in ``train_firsts``, so its rows count games."""
+
+RUSH_GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"game_key": pl.Utf8, "title": pl.Utf8}
+
+_RUSH_GAMES = """
+SELECT DISTINCT f.game_key, f.title FROM train_firsts f WHERE f.kind = 'train' {counted}
 """
 
 REPLAYED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"key": pl.Utf8, "verdict": pl.Utf8}
@@ -415,6 +424,7 @@ class Archive:
             for replayed in fields(ReplayRows):
                 self._insert_rows(replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new
                                                   if g.replay_rows is not None])
+            summaries.summarise(self._con, [game.key for game in new])
         return outcomes
 
     @_reading
@@ -462,14 +472,9 @@ class Archive:
             on = "game_key"
         names = schema.table_columns()[table]
         chosen = ", ".join(renamed.get(name, f"o.{name}") for name in names)
-        self._con.register(_INCOMING, originals)
-        self._con.register(_MATCHING, mapping)
-        try:
+        with registered(self._con, {_INCOMING: originals, _MATCHING: mapping}):
             self._con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {chosen} "
                               f"FROM {_MATCHING} m JOIN {_INCOMING} o ON o.{on} = m.old_key ORDER BY m.n, o.{_ROW}")
-        finally:
-            self._con.unregister(_MATCHING)
-            self._con.unregister(_INCOMING)
 
     @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
@@ -542,18 +547,17 @@ class Archive:
     @_reading
     def select(
         self, name: str, columns: Sequence[str], where: Mapping[str, Collection[Any]] | None = None,
-        matching: pl.DataFrame | None = None, last_step: bool = False,
+        matching: pl.DataFrame | None = None,
     ) -> pl.DataFrame:
         """Some columns of a table, with only the rows a statistic needs, filtered inside DuckDB
         (a page over a thousand games must not carry millions of rows into Python to drop them).
 
         ``where`` keeps the rows whose value of each column is one of the given values;
         ``matching`` (a frame whose columns are columns of the table) the rows equal to one of its
-        rows on those columns; ``last_step`` the rows of each game's last action in this table
-        (tables with ``seq``). Rows come in no particular order. Column names are checked against
+        rows on those columns. Rows come in no particular order. Column names are checked against
         the code's own schema and every value is a parameter. A state table (:mod:`records.states`)
         is rebuilt only for the games ``matching`` names, and a per-action one only at the actions
-        it names (or at each game's last with ``last_step``).
+        it names.
         """
         if name in STATE_TABLES:
             known: tuple[str, ...] | None = STATE_TABLES[name].columns
@@ -562,7 +566,7 @@ class Archive:
         if known is None:
             raise KeyError(f"no table {name!r}; the archive has {', '.join(ARCHIVE_TABLES)}")
         keys = list(matching.columns) if matching is not None else []
-        for column in (*columns, *(where or {}), *keys, *(["game_key", "seq"] if last_step else [])):
+        for column in (*columns, *(where or {}), *keys):
             if column not in known:
                 raise KeyError(f"table {name} has no column {column!r}")
         params: dict[str, Any] = {}
@@ -573,43 +577,51 @@ class Archive:
         source = name
         if name in STATE_TABLES:
             games = f"game_key IN (SELECT game_key FROM {_MATCHING})" if "game_key" in keys else ""
-            only_at = _MATCHING if {"game_key", "seq"} <= set(keys) else _LAST_STEPS if last_step else ""
+            only_at = _MATCHING if {"game_key", "seq"} <= set(keys) else ""
             source = f"({state_query(name, games, only_at)})"
         query = f"SELECT {', '.join(f't.{column}' for column in columns)} FROM {source} t"
         if matching is not None and not (name in STATE_TABLES and set(keys) == {"game_key", "seq"}):
             # scanned as Arrow: thousands of keys as list parameters cost more than the join (a state
             # table rebuilt at the matching actions has no other rows)
             query += f" SEMI JOIN {_MATCHING} k ON " + " AND ".join(f"t.{column} = k.{column}" for column in keys)
-        if last_step and name not in STATE_TABLES:  # a state table is rebuilt at those actions only
-            query += (f" SEMI JOIN (SELECT game_key, max(seq) AS seq FROM {name} GROUP BY game_key) l"
-                      " ON t.game_key = l.game_key AND t.seq = l.seq")
         if filters:
             query += " WHERE " + " AND ".join(filters)
-        if matching is None:
+        with registered(self._con, {} if matching is None else {_MATCHING: matching}):
             return self._arrow(query, params)
-        self._con.register(_MATCHING, matching.to_arrow())
-        try:
-            return self._arrow(query, params)
-        finally:
-            self._con.unregister(_MATCHING)
 
     @_reading
-    def round_spans(self, games: Collection[str]) -> pl.DataFrame:
-        """[game_key, round, first, last, steps]: each round label's (``steps.round``) first and
-        last action and how many actions have it, in each of these games, from one scan of the
-        steps inside DuckDB. A label whose steps number ``last - first + 1`` is played in one
-        stretch, so the round of any action can be found among a few rows per game instead of
-        every step."""
-        query = ("SELECT game_key, round, min(seq) AS first, max(seq) AS last, count(*) AS steps FROM steps "
-                 "WHERE game_key IN (SELECT unnest($games)) GROUP BY game_key, round")
-        return self._arrow(query, {"games": list(games)})
+    def factor_counts(self, games: Collection[str] | None, selfplay: bool | None, bots: str) -> pl.DataFrame:
+        """[title, factor, value, games, wins, rank_sum]: the winner-correlation counts of the
+        players of these games (every game with standings with None) from their ``seat_factors``
+        (:mod:`records.summaries`), counted inside DuckDB: players with that value, winners among
+        them and their ranks summed (a sum, so titles pool exactly). ``selfplay`` keeps the games
+        of source ``bots`` only (True), the others (False) or all (None)."""
+        return self._of_games(_FACTOR_COUNTS, games, {"selfplay": selfplay, "bots": bots}, FACTOR_COUNTS_SCHEMA)
 
     @_reading
-    def last_steps(self, games: Collection[str]) -> pl.DataFrame:
-        """[game_key, seq]: the last action with a step of each of these games, one aggregate
-        inside DuckDB (``select(..., last_step=True)`` joins the table to it again for its rows)."""
-        query = "SELECT game_key, max(seq) AS seq FROM steps WHERE game_key IN (SELECT unnest($games)) GROUP BY game_key"
-        return self._arrow(query, {"games": list(games)})
+    def rush_counts(self, games: Collection[str] | None) -> pl.DataFrame:
+        """[title, train_type, kind, or_ordinal, games]: in how many of these games (every game
+        with first trains with None) each train type was first bought (kind ``train``) or first
+        gone (``rust``) with that many operating rounds started (NULL: at an action without a
+        step), from the games' ``train_firsts``, counted inside DuckDB."""
+        return self._of_games(_RUSH_COUNTS, games, {}, RUSH_COUNTS_SCHEMA)
+
+    @_reading
+    def rush_games(self, games: Collection[str] | None) -> pl.DataFrame:
+        """[game_key, title] of these games (every game with None) in which a train was bought."""
+        return self._of_games(_RUSH_GAMES, games, {}, RUSH_GAMES_SCHEMA)
+
+    def _of_games(self, query: str, games: Collection[str] | None, params: Mapping[str, Any],
+                  columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
+        """A query of per-game summaries over these games (all with None): its ``{counted}`` is
+        the condition on ``f.game_key``, the keys matched as a frame rather than as thousands of
+        list parameters."""
+        if games is None:
+            return self._frame(query.format(counted=""), params, columns)
+        keys = pl.DataFrame({"game_key": list(games)}, schema={"game_key": pl.Utf8})
+        with registered(self._con, {_MATCHING: keys}):
+            counted = f"AND f.game_key IN (SELECT game_key FROM {_MATCHING})"
+            return self._frame(query.format(counted=counted), params, columns)
 
     @_reading
     def games(self, title: str | None = None, player: str | None = None, newest: int | None = None) -> pl.DataFrame:
@@ -755,8 +767,5 @@ class Archive:
         """
         names = ", ".join(columns)
         # Through polars, which reads Python lists in Rust: pyarrow's own reading imports pandas on first use.
-        self._con.register(_INCOMING, pl.DataFrame(dict(columns), strict=False, infer_schema_length=None))
-        try:
+        with registered(self._con, {_INCOMING: pl.DataFrame(dict(columns), strict=False, infer_schema_length=None)}):
             self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")
-        finally:
-            self._con.unregister(_INCOMING)

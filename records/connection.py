@@ -12,9 +12,10 @@ import random
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import duckdb
+import polars as pl
 
 from records.errors import ArchiveBusy, ArchiveDamaged, ArchiveError
 
@@ -59,7 +60,7 @@ def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     if read_only and not path.exists():
         raise FileNotFoundError(f"archive {path} does not exist (a read-only open does not create it)")
     try:
-        return duckdb.connect(str(path), read_only=read_only)
+        con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
         if "Could not set lock" in str(exc):
             raise ArchiveBusy(path, str(exc)) from exc
@@ -71,6 +72,8 @@ def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise ArchiveError(f"cannot open archive {path}: {_first_line(exc)}") from exc
     except duckdb.Error as exc:
         raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
+    return con
 
 
 def _first_line(exc: BaseException) -> str:
@@ -101,3 +104,31 @@ def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Sequence[Any] | 
     """
     rows = con.execute(query, params).fetchall() if params is not None else con.execute(query).fetchall()
     return rows[0] if rows else None
+
+
+class _ArrowStream:
+    """A polars frame offered to DuckDB through the Arrow C stream interface alone: registering
+    the frame itself converts it with pyarrow, whose import (numpy with it) costs half a second
+    of a command's start. Each scan takes a new stream, so a statement may read it twice."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        # A column of nulls only (polars' Null type) goes out with no validity bitmap, which
+        # DuckDB's stream reader refuses; as text it is NULL in a column of any type.
+        self._frame = frame.with_columns(pl.col(pl.Null).cast(pl.Utf8))
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self._frame.__arrow_c_stream__(requested_schema)
+
+
+@contextmanager
+def registered(con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame]) -> Iterator[None]:
+    """Let the statements run inside read these frames as relations of these names (the code's
+    own names, never a caller's), scanned in place as Arrow columns: thousands of keys as list
+    parameters are copied value by value, and rows inserted through Python lists cost more still."""
+    for name, frame in frames.items():
+        con.register(name, _ArrowStream(frame))
+    try:
+        yield
+    finally:
+        for name in frames:
+            con.unregister(name)

@@ -27,6 +27,7 @@ from typing import Iterator, Mapping
 
 import duckdb
 
+from records import summaries
 from records.connection import one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ForeignArchive
 
@@ -114,6 +115,8 @@ def _apply(con: duckdb.DuckDBPyConnection, migration: Migration) -> None:
     with transaction(con):
         con.execute(_VERSION_TABLE)
         con.execute(migration.sql)
+        if migration.version == summaries.FILLED_AT:
+            summaries.summarise(con)
         con.execute(
             "INSERT INTO schema_version VALUES (?, ?, ?)",
             [migration.version, migration.name, datetime.now(timezone.utc).replace(tzinfo=None)],

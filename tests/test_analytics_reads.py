@@ -1,5 +1,4 @@
-"""The archive's filtered reads (``Archive.select``, ``Archive.round_spans``, ``last_steps``) and the statistics
-built on them, checked against the same questions answered in polars over whole tables, on real
+"""The archive's filtered reads (``Archive.select``) and the statistics built on them, checked against the same questions answered in polars over whole tables, on real
 replays (the short games and the bots' games kept in tests/).
 
 The train rush and balance pages read only the rows they need so that they load fast on a large
@@ -18,7 +17,7 @@ from polars.testing import assert_frame_equal
 from analytics.balance import POOLED, winner_correlations
 from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
 from analytics.review import archive_overview, game_rounds, game_tables
-from analytics.rush import _rounds_at, train_rush, train_rush_and_distribution, train_rush_distribution
+from analytics.rush import rush_games, train_rush, train_rush_distribution
 from analytics.scope import NOT_JUDGED, counted_games
 from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from ingest import notation
@@ -74,22 +73,12 @@ def test_select_matching_rows_of_a_frame(archive: Archive) -> None:
 
 @pytest.mark.parametrize("name", ["company_states", "player_states"])
 def test_a_state_table_at_some_actions_is_the_whole_table_there(archive: Archive, name: str) -> None:
-    """A state table asked for at some actions (or each game's last) is rebuilt there only, from
+    """A state table asked for at some actions is rebuilt there only, from
     each entity's latest change: every column as the whole table has it, NULLs included."""
     states = archive.table(name)
     columns = states.columns
     at = states.select("game_key", "seq").unique().sort("game_key", "seq").gather_every(7)
     same_rows(archive.select(name, columns, matching=at), states.join(at, on=["game_key", "seq"]).select(columns))
-    last = states.filter(pl.col("seq") == pl.col("seq").max().over("game_key"))
-    same_rows(archive.select(name, columns, last_step=True), last)
-
-
-def test_select_last_step_of_each_game(archive: Archive) -> None:
-    steps = archive.table("steps")
-    found = archive.select("steps", ["game_key", "seq", "round"], last_step=True)
-    expected = steps.filter(pl.col("seq") == pl.col("seq").max().over("game_key")).select("game_key", "seq", "round")
-    same_rows(found, expected)
-    assert found.height == len(GAMES) + len(CHANGED)
 
 
 def test_select_with_nothing_to_match_is_empty(archive: Archive) -> None:
@@ -103,42 +92,10 @@ def test_select_with_nothing_to_match_is_empty(archive: Archive) -> None:
     {"name": "events", "columns": ["kind; DROP TABLE games"]},
     {"name": "events", "columns": ["kind"], "where": {"1=1 OR kind": ["train"]}},
     {"name": "events", "columns": ["kind"], "matching": pl.DataFrame({"round": ["OR 1.1"]})},
-    {"name": "games", "columns": ["key"], "last_step": True},
 ])
 def test_select_refuses_names_the_schema_does_not_have(archive: Archive, ask: dict) -> None:
     with pytest.raises(KeyError):
         archive.select(**ask)
-
-
-def test_round_spans_are_each_labels_first_and_last_action(archive: Archive) -> None:
-    steps = archive.table("steps")
-    games = steps["game_key"].unique().to_list()
-    expected = steps.group_by("game_key", "round").agg(first=pl.col("seq").min(), last=pl.col("seq").max(),
-                                                       steps=pl.len().cast(pl.Int64))
-    same_rows(archive.round_spans(games), expected)
-    assert archive.round_spans([]).is_empty()
-
-
-def test_last_steps_are_each_games_last_action(archive: Archive) -> None:
-    steps = archive.table("steps")
-    games = steps["game_key"].unique().sort().to_list()[1:]
-    expected = steps.filter(pl.col("game_key").is_in(games)).group_by("game_key").agg(pl.col("seq").max())
-    same_rows(archive.last_steps(games), expected)
-    same_rows(archive.last_steps(games), archive.select("steps", ["game_key", "seq"], {"game_key": games}, last_step=True))
-
-
-def test_rounds_at_steps_are_the_steps_own_even_for_a_label_played_twice(archive: Archive) -> None:
-    """The round of an action found among the round spans is its step's; a game whose spans say a
-    label was played in two stretches is read from its steps instead."""
-    steps = archive.table("steps").select("game_key", "seq", "round")
-    at = steps.select("game_key", "seq").gather_every(7)
-    spans = archive.round_spans(steps["game_key"].unique().to_list())
-    assert (spans["steps"] == spans["last"] - spans["first"] + 1).all()  # no such game among these
-    expected = steps.join(at, on=["game_key", "seq"])
-    same_rows(_rounds_at(archive, at, spans), expected)
-    one = spans["game_key"][0]
-    split = spans.with_columns(steps=pl.when(pl.col("game_key") == one).then(pl.col("steps") - 1).otherwise("steps"))
-    same_rows(_rounds_at(archive, at, split), expected)
 
 
 def test_train_rush_rounds_and_or_counts_are_those_of_every_step(archive: Archive) -> None:
@@ -161,11 +118,13 @@ def test_train_rush_rounds_and_or_counts_are_those_of_every_step(archive: Archiv
     assert_frame_equal(train_rush_distribution(archive), expected)
 
 
-def test_the_rush_page_read_gives_both_tables(archive: Archive) -> None:
+def test_the_rush_pages_games_are_those_with_a_rush(archive: Archive) -> None:
+    """The page lists the games :func:`train_rush` has rows for, and shows one game's rows as the
+    whole rush has them."""
     scope = counted_games(archive, everything=True)
-    per_game, distribution = train_rush_and_distribution(archive, scope)
-    assert_frame_equal(per_game, train_rush(archive, games=scope))
-    assert_frame_equal(distribution, train_rush_distribution(archive, scope))
+    per_game = train_rush(archive, games=scope)
+    assert_frame_equal(rush_games(archive, scope), per_game.select("game_key", "title").unique().sort("title", "game_key"))
+    assert rush_games(archive, counted_games(archive)).height < rush_games(archive).height  # the scope counts
     one = per_game["game_key"][0]
     assert_frame_equal(train_rush(archive, one), per_game.filter(pl.col("game_key") == one))
 
@@ -250,3 +209,88 @@ def test_shortfalls_are_those_of_the_whole_runs_table(archive: Archive) -> None:
     assert runs["shortfall"].null_count() < runs.height and (runs["shortfall"] > 0).any()
     assert_frame_equal(shortfalls_by_game(archive), totals(runs, "game_key", "title"))
     assert_frame_equal(shortfalls_by_player(archive), totals(runs.drop_nulls("player"), "title", "player"))
+
+
+def test_game_totals_are_each_games_counts(archive: Archive) -> None:
+    """The per-game summary ``game_totals`` holds what counting every action, step and event of
+    the game gives (records.summaries), for games with and without an end."""
+    actions = archive.table("actions").group_by("game_key").agg(
+        actions=pl.len().cast(pl.Int32), end_game_action=(pl.col("type") == "end_game").any())
+    players = archive.table("players").group_by("game_key").agg(players=pl.len().cast(pl.Int32))
+    rounds = archive.table("steps").group_by("game_key").agg(
+        operating_rounds=pl.col("round").filter(pl.col("round").str.starts_with("OR ")).n_unique().cast(pl.Int32))
+    ends = (archive.table("events").filter(pl.col("kind") == "game_end").sort("ordinal")
+            .group_by("game_key").agg(end_reason=pl.col("subject").first()))
+    expected = (archive.table("games").select(game_key="key").join(players, on="game_key", how="left")
+                .join(actions, on="game_key", how="left").join(rounds, on="game_key", how="left")
+                .join(ends, on="game_key", how="left"))
+    found = archive.table("game_totals")
+    assert found.height == archive.table("games").height
+    same_rows(found, expected.select(found.columns))
+    assert found["end_reason"].null_count() and found["end_reason"].drop_nulls().len()
+
+
+def test_train_firsts_are_each_types_first_event_with_its_round_and_president(archive: Archive) -> None:
+    """``train_firsts``: the first purchase and rust of each train type of each game, with the
+    round of its step, the operating rounds started by then, and the buyer's president after it
+    as the whole company_states table has them."""
+    events = archive.table("events").filter(pl.col("kind").is_in(["train", "rust"])).with_columns(
+        train_type=pl.col("subject").str.replace(r"-[^-]*$", ""))
+    firsts = events.filter(pl.col("ordinal") == pl.col("ordinal").min().over("game_key", "train_type", "kind"))
+    steps = archive.table("steps").sort("game_key", "seq").with_columns(
+        or_ordinal=(pl.col("round").str.starts_with("OR ") & pl.col("round").is_first_distinct().over("game_key"))
+        .cast(pl.Int32).cum_sum().over("game_key"))
+    states = archive.table("company_states").select("game_key", "seq", company="company", president="president")
+    titles = archive.table("games").select(game_key="key", title="title")
+    expected = (
+        firsts.join(titles, on="game_key")
+        .join(steps.select("game_key", "seq", "round", "or_ordinal"), on=["game_key", "seq"], how="left")
+        .with_columns(company=pl.when(pl.col("kind") == "train").then(pl.col("detail").str.split(" from ").list.first()))
+        .join(states, on=["game_key", "seq", "company"], how="left")
+    )
+    found = archive.table("train_firsts")
+    same_rows(found, expected.select(found.columns))
+    bought = found.filter(pl.col("kind") == "train")
+    assert bought["president"].null_count() < bought.height and found.filter(pl.col("kind") == "rust").height
+
+
+def test_final_presidents_are_the_presidents_after_each_games_last_action(archive: Archive) -> None:
+    states = archive.table("company_states")
+    last = states.filter(pl.col("seq") == pl.col("seq").max().over("game_key"))
+    same_rows(archive.table("final_presidents"), last.select("game_key", "company", "president"))
+
+
+def test_seat_factors_are_each_players_opening_holdings_and_results(archive: Archive) -> None:
+    """``seat_factors`` against the events, players, standings and title data: every player of a
+    replayed game has one seat, presidencies and first_par row, a private row per private bought
+    (``none`` without), a bot row where a bot sat, and the rank and title of the game."""
+    from replay.titles import title_named
+
+    factors = archive.table("seat_factors")
+    standings = archive.table("standings").join(archive.table("games").select(game_key="key", title="title"), on="game_key")
+    seats = standings.select("game_key", "seat", "title", "rank", "winner")
+    same_rows(factors.select(seats.columns).unique(), seats)
+    players = archive.table("players").select("game_key", pl.col("seat").cast(pl.Int16), detail="external_id").join(
+        seats, on=["game_key", "seat"])
+    events = archive.table("events").join(players, on=["game_key", "detail"])
+    privates = events.filter(pl.col("kind") == "private").select("game_key", "seat", value="subject")
+    with_private = players.join(privates, on=["game_key", "seat"], how="left").with_columns(pl.col("value").fill_null("none"))
+    pars = events.filter(pl.col("kind") == "par").sort("ordinal").group_by("game_key", "seat").agg(
+        value=pl.col("amount").first().cast(pl.Utf8))
+    with_par = players.join(pars, on=["game_key", "seat"], how="left").with_columns(pl.col("value").fill_null("none"))
+    bots = archive.table("seat_bots").with_columns(pl.col("seat").cast(pl.Int16)).join(players, on=["game_key", "seat"]).select(
+        "game_key", "seat", value="bot")
+    for factor, expected in (("private", with_private), ("first_par", with_par), ("bot", bots),
+                             ("seat", players.with_columns(value=pl.col("seat").cast(pl.Utf8)))):
+        same_rows(factors.filter(pl.col("factor") == factor).select("game_key", "seat", "value"),
+                  expected.select("game_key", "seat", "value"))
+    permanent = {(title, train.name) for title in set(standings["title"]) for train in title_named(title).trains
+                 if train.permanent}
+    firsts = archive.table("train_firsts").filter(pl.col("kind") == "train").sort("ordinal")
+    first = (firsts.filter(pl.struct("title", "train_type").map_elements(lambda r: (r["title"], r["train_type"]) in permanent,
+                                                                          return_dtype=pl.Boolean))
+             .group_by("game_key").first().filter(pl.col("round").is_not_null()))
+    yes_no = players.join(first.select("game_key", "president"), on="game_key").select(
+        "game_key", "seat", value=pl.when(pl.col("seat") == pl.col("president")).then(pl.lit("yes")).otherwise(pl.lit("no")))
+    same_rows(factors.filter(pl.col("factor") == "first_permanent").select("game_key", "seat", "value"), yes_no)
+    assert set(yes_no["value"]) == {"yes", "no"}

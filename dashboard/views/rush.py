@@ -15,9 +15,9 @@ from dashboard.text import md
 st.title("Train rush")
 db = data.db_path()
 everything = st.toggle(data.INCLUDE_ALL, value=False, help="Unfinished, illegal and mismatched games too.")
-rush, distribution, counted = data.load(data.rush, db, everything)
+distribution, rushed, counted = data.load(data.rush, db, everything)
 st.caption(counted)
-if rush.is_empty():
+if rushed.is_empty():
     st.info("No game counted here has bought a train yet.")
     st.stop()
 
@@ -26,16 +26,15 @@ titles = sorted(distribution["title"].unique().to_list())
 title = st.selectbox("Title", titles)
 of_title = distribution.filter(pl.col("title") == title)
 colours = train_colours(train_order(title, of_title["train_type"].to_list()))
-games = rush.filter(pl.col("title") == title)["game_key"].n_unique()
-st.caption(f"{games} {md(title)} games. An operating round count of n means the n-th OR was the latest started.")
+keys = rushed.filter(pl.col("title") == title)["game_key"].to_list()
+st.caption(f"{len(keys)} {md(title)} games. An operating round count of n means the n-th OR was the latest started.")
 bought_col, gone_col = st.columns(2)
 bought_col.plotly_chart(charts.rush_distribution(of_title, "bought", colours), key="bought")
 gone_col.plotly_chart(charts.rush_distribution(of_title, "gone", colours), key="gone")
 
 st.subheader("One game")
-keys = rush.filter(pl.col("title") == title)["game_key"].unique(maintain_order=True).to_list()
 key = st.selectbox("Game", keys)
-game = rush.filter(pl.col("game_key") == key).with_columns(step_number(pl.col("first_bought_seq", "gone_seq")))
+game = data.load(data.game_rush, db, key).with_columns(step_number(pl.col("first_bought_seq", "gone_seq")))
 rounds = data.load(data.rounds, db, key).with_columns(step_number(pl.col("first", "last")))  # as the review counts
 st.plotly_chart(charts.rush_timeline(game, rounds, colours), key="timeline")
 st.dataframe(game.drop("game_key", "title"), hide_index=True, width="stretch",

@@ -45,11 +45,11 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
     "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
-    "game_totals", "train_firsts", "final_presidents", "seat_factors",
+    "game_totals", "train_firsts", "final_presidents", "seat_factors", "seat_runs",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping). The
 state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`);
-the last four are per-game summaries (:mod:`records.summaries`)."""
+the last five are per-game summaries (:mod:`records.summaries`)."""
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 
@@ -72,13 +72,10 @@ _NEWEST_FIRST = "g.created DESC NULLS LAST, try_cast(g.source_id AS BIGINT) DESC
 that do not say when they were created count as the oldest."""
 
 _GAMES_QUERY = f"""
-WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit),
-seated AS (SELECT game_key, list(name ORDER BY seat) AS players FROM players
-           WHERE game_key IN (SELECT key FROM chosen) GROUP BY game_key)
-SELECT g.key, g.title, g.source, g.source_id, seated.players, g.status,
+WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit)
+SELECT g.key, g.title, g.source, g.source_id, t.player_names AS players, g.status,
        t.actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
 FROM games g SEMI JOIN chosen ON chosen.key = g.key
-LEFT JOIN seated ON seated.game_key = g.key
 JOIN game_totals t ON t.game_key = g.key
 ORDER BY {_GAME_ORDER}
 """
@@ -172,22 +169,20 @@ ORDER BY g.title, f.rule
 """
 
 _SHORTFALLS = """
-SELECT {columns}, count(*) AS runs,
-       count(*) FILTER (WHERE r.optimum - r.engine > 0) AS below_optimum,
-       coalesce(sum(r.optimum - r.engine), 0) AS left_on_table,
-       coalesce(sum(r.optimum), 0) AS best_possible,
-       count(*) FILTER (WHERE NOT r.proven) AS unproven
-FROM runs r JOIN games g ON g.key = r.game_key {joined}
+SELECT {keys}, sum(runs) AS runs, sum(below_optimum) AS below_optimum,
+       coalesce(sum(left_on_table), 0) AS left_on_table, coalesce(sum(best_possible), 0) AS best_possible,
+       sum(unproven) AS unproven
+FROM seat_runs {where}
 GROUP BY {keys}
 ORDER BY left_on_table DESC, {keys}
 """
+"""The revenue audit summed from each game's per-president totals (:mod:`records.summaries`)."""
 _SHORTFALL_TOTALS = {"runs": pl.Int64, "below_optimum": pl.Int64, "left_on_table": pl.Int64, "best_possible": pl.Int64,
                      "unproven": pl.Int64}
 SHORTFALLS_BY_GAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"game_key": pl.Utf8, "title": pl.Utf8, **_SHORTFALL_TOTALS}
 SHORTFALLS_BY_PLAYER_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "player": pl.Utf8, **_SHORTFALL_TOTALS}
-_SHORTFALLS_BY_GAME = _SHORTFALLS.format(columns="r.game_key, g.title", keys="r.game_key, g.title", joined="")
-_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(columns="g.title, p.name AS player", keys="g.title, p.name",
-                                           joined="JOIN players p ON p.game_key = r.game_key AND p.seat = r.seat")
+_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="")
+_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(keys="title, player", where="WHERE player IS NOT NULL")
 
 
 @dataclass(frozen=True)

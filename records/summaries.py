@@ -29,10 +29,11 @@ PERMANENT = "permanent_trains"
 _KEEP = f"game_key IN (SELECT game_key FROM {SUMMARISED})"
 
 _GAME_TOTALS = f"""
-SELECT g.key, coalesce(p.players, 0), coalesce(a.actions, 0), coalesce(a.end_game_action, false),
+SELECT g.key, coalesce(p.players, 0), coalesce(p.names, []), coalesce(a.actions, 0), coalesce(a.end_game_action, false),
        o.operating_rounds, e.end_reason
 FROM games g
-LEFT JOIN (SELECT game_key, count(*) AS players FROM players WHERE {_KEEP} GROUP BY game_key) p ON p.game_key = g.key
+LEFT JOIN (SELECT game_key, count(*) AS players, list(name ORDER BY seat) AS names FROM players WHERE {_KEEP}
+           GROUP BY game_key) p ON p.game_key = g.key
 LEFT JOIN (SELECT game_key, count(*) AS actions, bool_or(type = 'end_game') AS end_game_action
            FROM actions WHERE {_KEEP} GROUP BY game_key) a ON a.game_key = g.key
 LEFT JOIN (SELECT game_key, count(DISTINCT round) FILTER (WHERE starts_with(round, 'OR ')) AS operating_rounds
@@ -41,7 +42,7 @@ LEFT JOIN (SELECT game_key, arg_min(subject, ordinal) AS end_reason FROM events
            WHERE kind = 'game_end' AND {_KEEP} GROUP BY game_key) e ON e.game_key = g.key
 WHERE g.key IN (SELECT game_key FROM {SUMMARISED})
 """
-"""Per game: players seated, actions, whether one is an end_game, operating rounds played (NULL
+"""Per game: players seated and their names in seat order, actions, whether one is an end_game, operating rounds played (NULL
 without steps: not replayed), and the engine's end reason."""
 
 _TRAIN_FIRSTS = f"""
@@ -129,8 +130,21 @@ presided over after the last action, the par of the first company parred (``none
 they presided over the buyer of the game's first permanent train (games where one was bought at
 an action with a step). The permanent train types are title data: :data:`PERMANENT`."""
 
+_SEAT_RUNS = f"""
+SELECT r.game_key, g.title, r.seat, p.name, count(*),
+       count(*) FILTER (WHERE r.optimum - r.engine > 0), sum(r.optimum - r.engine), sum(r.optimum),
+       count(*) FILTER (WHERE NOT r.proven)
+FROM runs r
+JOIN games g ON g.key = r.game_key
+LEFT JOIN players p ON p.game_key = r.game_key AND p.seat = r.seat
+WHERE r.{_KEEP}
+GROUP BY r.game_key, g.title, r.seat, p.name
+"""
+"""The revenue audit per game and president: runs, those short of the optimum, the revenue left
+on the table and the optima, summed (sums of nothing are NULL, so totals over seats stay exact)."""
+
 SUMMARIES = {"game_totals": _GAME_TOTALS, "train_firsts": _TRAIN_FIRSTS, "final_presidents": _FINAL_PRESIDENTS,
-             "seat_factors": _SEAT_FACTORS}
+             "seat_factors": _SEAT_FACTORS, "seat_runs": _SEAT_RUNS}
 """Each summary table and the query that derives its rows for the games of :data:`SUMMARISED`, in
 the order they are derived (the factors read the first train and final presidents)."""
 

@@ -216,7 +216,8 @@ def test_game_totals_are_each_games_counts(archive: Archive) -> None:
     the game gives (records.summaries), for games with and without an end."""
     actions = archive.table("actions").group_by("game_key").agg(
         actions=pl.len().cast(pl.Int32), end_game_action=(pl.col("type") == "end_game").any())
-    players = archive.table("players").group_by("game_key").agg(players=pl.len().cast(pl.Int32))
+    players = archive.table("players").group_by("game_key").agg(
+        players=pl.len().cast(pl.Int32), player_names=pl.col("name").sort_by("seat"))
     rounds = archive.table("steps").group_by("game_key").agg(
         operating_rounds=pl.col("round").filter(pl.col("round").str.starts_with("OR ")).n_unique().cast(pl.Int32))
     ends = (archive.table("events").filter(pl.col("kind") == "game_end").sort("ordinal")

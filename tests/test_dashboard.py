@@ -162,6 +162,20 @@ def test_archive_page_filters_by_title_player_status_and_verdict(dashboard: AppT
     assert "1 of 9 games" in dashboard.caption[0].value
 
 
+def test_a_long_games_list_draws_its_first_rows_and_says_how_many_more(archive_db: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only :data:`dashboard.tables.SHOWN` rows reach the browser (a large archive's list would
+    make it wait seconds); the filters still count every game, and the caption says what is cut."""
+    monkeypatch.setattr("dashboard.tables.SHOWN", 4)
+    monkeypatch.setenv("RAILLEDGER_DB", str(archive_db))
+    page = AppTest.from_file(APP, default_timeout=60).run()
+    assert not page.exception
+    assert len(page.dataframe[0].value) == 4 and "9 of 9 games" in page.caption[0].value
+    assert "Showing the first 4 of 9 rows" in page.caption[1].value
+    page.multiselect[0].set_value(["18Texas"]).run()
+    assert len(page.dataframe[0].value) == 2 and not any("Showing" in caption.value for caption in page.caption)
+
+
 def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAILLEDGER_DB", str(tmp_path / "none.duckdb"))
     page = AppTest.from_file(APP, default_timeout=60).run()

@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.links import review_url
+from dashboard.tables import first_rows
 from dashboard.text import md
 
 
@@ -31,8 +32,11 @@ shown = shown.filter(pl.col("verdict").is_in(verdict))
 
 counts = ", ".join(f"{n} {kind}" for kind, n in games.group_by("verdict").len().sort("verdict").iter_rows())
 st.caption(f"{shown.height} of {games.height} games in {md(db)}: {md(counts)}. Flags count root causes only.")
+shown, cut = first_rows(shown)
+if cut:
+    st.caption(cut)
 st.dataframe(
-    shown.with_columns(review=pl.col("key").map_elements(review_url, return_dtype=pl.Utf8)),
+    shown.with_columns(review=pl.Series([review_url(key) for key in shown["key"]], dtype=pl.Utf8)),
     hide_index=True,
     width="stretch",
     column_config={"review": st.column_config.LinkColumn("review", display_text="open")},

@@ -6,6 +6,7 @@
 CREATE TABLE game_totals (
     game_key         VARCHAR NOT NULL,
     players          INTEGER NOT NULL,
+    player_names     VARCHAR[] NOT NULL, -- their names in seat order
     actions          INTEGER NOT NULL,   -- every action of the record, automatic ones included
     end_game_action  BOOLEAN NOT NULL,   -- the record holds an end_game action
     operating_rounds INTEGER,            -- distinct "OR" round labels of its steps; NULL without a replay
@@ -39,4 +40,16 @@ CREATE TABLE seat_factors (
     value    VARCHAR  NOT NULL,
     rank     SMALLINT NOT NULL,          -- the player's final rank (standings)
     winner   BOOLEAN  NOT NULL
+);
+
+CREATE TABLE seat_runs (
+    game_key      VARCHAR  NOT NULL,
+    title         VARCHAR  NOT NULL,
+    seat          SMALLINT,              -- the president who decided the runs; NULL for runs without one
+    player        VARCHAR,               -- that seat's name; NULL without a seat
+    runs          INTEGER  NOT NULL,
+    below_optimum INTEGER  NOT NULL,     -- runs short of the optimum
+    left_on_table BIGINT,                -- optimum minus the engine's total, summed (NULL: none to sum)
+    best_possible BIGINT,                -- the optima summed
+    unproven      INTEGER  NOT NULL      -- optima not proven
 );

@@ -407,19 +407,19 @@ class Archive:
                 outcomes.append(StoreOutcome.NEW if stored is None else StoreOutcome.REPLACED)
             self._delete_games([game.key for game, _ in writes if game.key in found])
             self._delete_rows("sources", [game.key for game in texts])
-            self._insert_games(writes)
+            inserted = {"games": self._insert_games(writes)}
             new = [game for game, _ in writes]
             for table, part in (("players", "players"), ("actions", "actions"), ("programs", "programs"),
                                 ("seat_bots", "bots")):
-                self._insert_rows(table, [(g.key, getattr(g.rows, part)) for g in new])
+                inserted[table] = self._insert_rows(table, [(g.key, getattr(g.rows, part)) for g in new])
             self._insert_rows("sources", [(g.key, {name: [value] for name, value in g.text.items()})
                                           for g in [*texts, *new] if g.text is not None])
             from records.replay_rows import ReplayRows
 
             for replayed in fields(ReplayRows):
-                self._insert_rows(replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new
-                                                  if g.replay_rows is not None])
-            summaries.summarise(self._con, [game.key for game in new])
+                inserted[replayed.name] = self._insert_rows(
+                    replayed.name, [(g.key, getattr(g.replay_rows, replayed.name)) for g in new if g.replay_rows is not None])
+            summaries.summarise(self._con, {table: rows for table, rows in inserted.items() if rows is not None})
         return outcomes
 
     @_reading
@@ -733,26 +733,29 @@ class Archive:
         if keys:
             self._con.execute(f"DELETE FROM {table} WHERE game_key IN (SELECT unnest(?))", [keys])
 
-    def _insert_games(self, games: list[tuple[EncodedGame, str | None]]) -> None:
-        """The ``games`` rows, one per game, with what the store adds: origin, time, engine, verdict."""
+    def _insert_games(self, games: list[tuple[EncodedGame, str | None]]) -> pl.DataFrame | None:
+        """The ``games`` rows, one per game, with what the store adds: origin, time, engine,
+        verdict; returns them (None without a game)."""
         now = datetime.now(timezone.utc).replace(tzinfo=None)
         rows = [{**game.rows.game, "origin": origin, "ingested_at": now, "engine": game.engine,
                  "replay_matches": game.matches, "verdict": game.verdict.kind, "verdict_detail": game.verdict.detail}
                 for game, origin in games]
-        if rows:
-            self._insert_columns("games", {name: [row[name] for row in rows] for name in rows[0]})
+        if not rows:
+            return None
+        return self._insert_columns("games", {name: [row[name] for row in rows] for name in rows[0]})
 
-    def _insert_rows(self, table: str, games: list[tuple[str, Mapping[str, list[Any]]]]) -> None:
-        """Insert the rows of several games (key, columns) into ``table`` with one statement."""
+    def _insert_rows(self, table: str, games: list[tuple[str, Mapping[str, list[Any]]]]) -> pl.DataFrame | None:
+        """Insert the rows of several games (key, columns) into ``table`` with one statement and
+        return them (None when there are none)."""
         games = [(key, columns) for key, columns in games if next(iter(columns.values()))]
         if not games:
-            return
+            return None
         names = list(games[0][1])
         keys = [key for key, columns in games for _ in columns[names[0]]]
-        self._insert_columns(table, {"game_key": keys, **{name: [v for _, columns in games for v in columns[name]]
-                                                         for name in names}})
+        return self._insert_columns(table, {"game_key": keys, **{name: [v for _, columns in games for v in columns[name]]
+                                                                for name in names}})
 
-    def _insert_columns(self, table: str, columns: Mapping[str, list[Any]]) -> None:
+    def _insert_columns(self, table: str, columns: Mapping[str, list[Any]]) -> pl.DataFrame:
         """Insert rows into ``table`` with one statement, from the columns as one polars frame.
 
         DuckDB scans the frame's Arrow columns directly: thousands of per-action rows cost a few milliseconds,
@@ -762,5 +765,7 @@ class Archive:
         """
         names = ", ".join(columns)
         # Through polars, which reads Python lists in Rust: pyarrow's own reading imports pandas on first use.
-        with registered(self._con, {_INCOMING: pl.DataFrame(dict(columns), strict=False, infer_schema_length=None)}):
+        rows = pl.DataFrame(dict(columns), strict=False, infer_schema_length=None)
+        with registered(self._con, {_INCOMING: rows}):
             self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")
+        return rows

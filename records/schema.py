@@ -275,14 +275,16 @@ def expected_catalog(version: int) -> Catalog:
 
 
 @cache
-def _reference(version: int) -> tuple[Catalog, Mapping[str, tuple[str, ...]]]:
-    """The catalog and each table's columns of the code's own schema at ``version``, from one
-    in-memory database: opening an archive reads them, so a reader's column check costs nothing more."""
+def _reference(version: int) -> tuple[Catalog, Mapping[str, Mapping[str, str]]]:
+    """The catalog and each table's columns with their types, in order, of the code's own schema
+    at ``version``, from one in-memory database: opening an archive reads them, so a reader's
+    column check costs nothing more."""
     with _made_by_code(version) as con:
         rows = con.execute(
-            "SELECT table_name, list(column_name ORDER BY column_index) FROM system.main.duckdb_columns() GROUP BY table_name"
+            "SELECT table_name, list(column_name ORDER BY column_index), list(data_type ORDER BY column_index) "
+            "FROM system.main.duckdb_columns() GROUP BY table_name"
         ).fetchall()
-        return _catalog(con), {name: tuple(columns) for name, columns in rows}
+        return _catalog(con), {name: dict(zip(columns, types)) for name, columns, types in rows}
 
 
 @cache
@@ -292,7 +294,14 @@ def game_tables() -> tuple[str, ...]:
     return tuple(sorted(name for name, columns in table_columns().items() if "game_key" in columns))
 
 
+@cache
 def table_columns() -> Mapping[str, tuple[str, ...]]:
     """Each table's columns in the code's own schema, so a reader naming columns is checked
     against them and no name from a file or a caller reaches a statement unchecked."""
+    return {table: tuple(columns) for table, columns in _reference(latest_version())[1].items()}
+
+
+def column_types() -> Mapping[str, Mapping[str, str]]:
+    """Each table's columns and their SQL types in the code's own schema: rows read before they
+    are stored (a batch of games being summarised) are typed as the table would type them."""
     return _reference(latest_version())[1]

@@ -7,7 +7,10 @@ import subprocess
 import sys
 
 HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
-         "replay", "records", "analytics", "dashboard")
+         "replay", "records", "analytics", "dashboard", "selfplay.simulate",
+         # the commands' own work, apart from the modules that declare them
+         "cli.reference", "cli.ingesting", "cli.storing", "cli.workers", "cli.output", "cli.bench", "cli.report_pages",
+         "cli.partitions")
 
 
 def _loaded_after(code: str) -> set[str]:

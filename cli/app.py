@@ -472,6 +472,9 @@ def bench(
     out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    help_s, help_cpu_s = benchmarks.help_cost()
+    out.print(f"railledger --help, whole process (the installed script, median of {benchmarks.HELP_RUNS} runs) on "
+              f"{benchmarks.machine()}: {help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")
     if ingest_copies:
         rate = benchmarks.ingest_rate(files, ingest_copies)
         out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "

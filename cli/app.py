@@ -4,7 +4,6 @@ Each command imports what it uses when it runs: ``railledger --help`` loads type
 option declarations only, not DuckDB, polars, rich's console, the engine or Streamlit.
 """
 
-import json
 import os
 import sys
 from enum import Enum
@@ -199,6 +198,8 @@ def convert(
 
     Example: railledger convert ../shared/fixtures/18MS/14375.json 14375.rln
     """
+    import json
+
     from ingest import notation
     from ingest.errors import RecordError
     from ingest.export import write_export
@@ -284,6 +285,8 @@ def replay_command(
 
     Example: railledger replay ../shared/fixtures/18MS --keep-going
     """
+    import json
+
     from cli.output import consoles, say
     from ingest.sources import expand, load
     from replay import replay_record
@@ -469,6 +472,9 @@ def bench(
     out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
               f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    help_s, help_cpu_s = benchmarks.help_cost()
+    out.print(f"railledger --help, whole process (the installed script, median of {benchmarks.HELP_RUNS} runs) on "
+              f"{benchmarks.machine()}: {help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")
     if ingest_copies:
         rate = benchmarks.ingest_rate(files, ingest_copies)
         out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "
@@ -645,6 +651,8 @@ def export(
 
 def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
     """The original export of one archived game, to ``output`` or stdout."""
+    import json
+
     from cli.output import consoles, say
     from ingest.export import write_export
 
@@ -668,6 +676,8 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
 def _csv_ready(frame: "pl.DataFrame") -> "pl.DataFrame":
     """CSV holds no lists (games.optional_rules) and no bytes (sources.text_zlib): lists are written
     as JSON text and bytes as base64, both of which read back exactly."""
+    import json
+
     import polars as pl
 
     lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]

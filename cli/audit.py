@@ -4,7 +4,6 @@ Its own module so that the command's table and JSON live apart from ``cli/app.py
 registers it.
 """
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -35,6 +34,8 @@ def audit(
 
     Example: railledger audit ../shared/fixtures/18MS/14375.json --json
     """
+    import json
+
     from cli.output import consoles
     from replay.optimizer.audit import audit_record
 

@@ -220,19 +220,32 @@ def scale_figures(folder: Path, records: list[Record], games: int) -> ScaleFigur
         replayed = fill(archive, records, min(games, len(records)))
         archive.copy_games(games - replayed)
     build_s = time.perf_counter() - start
-    stats_s, stats_peak = command_cost(["stats", "--db", str(db)])
+    stats = command_cost(["stats", "--db", str(db)])
     title = records[0].title
-    listing_s, _ = command_cost(["games", "--title", title, "--db", str(db)])
-    return ScaleFigures(games, replayed, build_s, db.stat().st_size, stats_s, stats_peak,
-                        f"games --title {title!r}", listing_s, dashboard_load_times(db))
+    listing = command_cost(["games", "--title", title, "--db", str(db)])
+    return ScaleFigures(games, replayed, build_s, db.stat().st_size, stats.seconds, stats.peak_bytes,
+                        f"games --title {title!r}", listing.seconds, dashboard_load_times(db))
 
 
-def command_cost(arguments: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak resident bytes of ``railledger ARGUMENTS`` run in a new process, its
+@dataclass(frozen=True)
+class CommandCost:
+    """One run of a railledger command in a new process."""
+
+    seconds: float  # wall
+    cpu_seconds: float  # user and system time of that process
+    peak_bytes: int  # its maximum resident set
+
+
+RAILLEDGER = Path(sys.executable).with_name("railledger")
+"""The command as users run it: the console script pip installed beside this interpreter."""
+
+
+def command_cost(arguments: list[str], program: tuple[str, ...] = (sys.executable, "-m", "cli")) -> CommandCost:
+    """What ``railledger ARGUMENTS`` costs run in a new process (``program`` starting it), its
     output thrown away; RuntimeError with its last line of errors if it fails."""
     with tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "cli", *arguments], stdout=subprocess.DEVNULL, stderr=errors,
+        child = subprocess.Popen([*program, *arguments], stdout=subprocess.DEVNULL, stderr=errors,
                                  stdin=subprocess.DEVNULL)
         _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not the largest child's so far
         seconds = time.perf_counter() - start
@@ -241,7 +254,20 @@ def command_cost(arguments: list[str]) -> tuple[float, int]:
             errors.seek(0)
             lines = errors.read().decode(errors="replace").strip().splitlines() or ["no output"]
             raise RuntimeError(f"railledger {' '.join(arguments)} failed ({child.returncode}): {lines[-1]}")
-    return seconds, usage.ru_maxrss * 1024  # Linux counts kilobytes
+    return CommandCost(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)  # Linux counts kilobytes
+
+
+HELP_RUNS = 11
+"""Runs of ``railledger --help`` timed, the median printed: on a machine shared with other work one
+run may take half again as long as the next."""
+
+
+def help_cost(runs: int = HELP_RUNS) -> tuple[float, float]:
+    """The median wall and CPU seconds of ``railledger --help`` over ``runs`` runs of the installed
+    script, each a new process with Python's own start in it: what a user waits for before any
+    command, as typer reads every command's options to list them."""
+    costs = [command_cost(["--help"], program=(str(RAILLEDGER),)) for _ in range(runs)]
+    return statistics.median(c.seconds for c in costs), statistics.median(c.cpu_seconds for c in costs)
 
 
 DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/players.py", "views/titles.py", "views/rush.py",

@@ -4,7 +4,6 @@ The record is replayed up to its canonical position N (the game before action N)
 lists every legal action there, in notation or as 18xx.games-style JSON action objects.
 """
 
-import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -30,6 +29,8 @@ def legal(
 
     Example: railledger legal ../shared/fixtures/18MS/14375.json --at 40 --json
     """
+    import json
+
     from cli.output import consoles, say
     from ingest import notation
 

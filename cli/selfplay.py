@@ -7,7 +7,6 @@ game loop and the replay are the ``selfplay`` package's; this module only reads 
 spreads the work and writes.
 """
 
-import json
 import os
 import time
 from collections import Counter
@@ -49,6 +48,8 @@ def play(
 
     Example: railledger play --title 18MS --players 3 --seed 7 --bots greedy,random,random --out g.json
     """
+    import json
+
     from cli.output import consoles, say
     from ingest import notation
     from selfplay.simulate import simulate as simulate_one

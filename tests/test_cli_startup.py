@@ -1,4 +1,5 @@
-"""``railledger --help`` loads the command line only: the heavy libraries wait for the command that uses them."""
+"""``railledger --help`` loads the command line only: the heavy libraries wait for the command that uses them,
+and the installed railledger adds no import hook that every Python start would pay for."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import subprocess
 import sys
 
 HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
-         "replay", "records", "analytics", "dashboard")
+         "replay", "records", "analytics", "dashboard", "selfplay.simulate",
+         # the commands' own work, apart from the modules that declare them
+         "cli.reference", "cli.ingesting", "cli.storing", "cli.workers", "cli.output", "cli.bench", "cli.report_pages",
+         "cli.partitions")
 
 
 def _loaded_after(code: str) -> set[str]:
@@ -30,3 +34,13 @@ def test_help_loads_no_heavy_library() -> None:
 
 def test_the_probe_sees_a_heavy_library_when_one_is_loaded() -> None:
     assert _loaded_after("import cli.storing") >= {"duckdb", "replay", "records"}
+
+
+def test_the_installed_railledger_puts_no_import_hook_in_every_python_start() -> None:
+    """An editable install of a flat layout may be a setuptools finder module that the interpreter
+    imports at each start, with pathlib, importlib.util and urllib (pyproject.toml names the root
+    so that it is a path line instead)."""
+    probe = ("import sys\nhooks = [*sys.meta_path, *sys.path_hooks]\n"
+             "print(*sorted({getattr(h, '__module__', '') or '' for h in hooks}))")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert not [name for name in run.stdout.split() if name.startswith("__editable__")]

@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.crosscheck import PLAYER_COUNTS, Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
+from cli.crosscheck import PLAYER_COUNTS
+from cli.reference import Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
 
 runner = CliRunner()
 

@@ -17,17 +17,20 @@ import duckdb
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
+from typer.testing import CliRunner
 
 import analytics.ratings
 from analytics.balance import POOLED
 from analytics.rated import rated_games
 from analytics.ratings import Ratings, Refresh, fingerprint, game_results, rate, ratings, store_ratings
 from analytics.titles import title_statistics
+from cli.app import app
 from ingest.model import Record
 from records import Archive, ArchiveError
 from records.archive import RatingBasis
 from records.schema import WHOLE_ARCHIVE_TABLES, game_tables, latest_version
 from replay import Replay
+from tests.conftest import fixture_files, needs_fixtures
 from tests.test_ratings import BY_HAND, LEFT_OUT, RATED, game
 
 MARK = 1000.0
@@ -274,3 +277,30 @@ def test_an_archive_of_the_previous_schema_gets_the_tables_and_rates_in_memory_u
         assert_ratings_equal(ratings(archive), computed(archive))
         assert store_ratings(archive) == (Refresh.RECOMPUTED, 4)
         assert_frame_equal(archive.rating_history(), computed(archive).history, check_exact=True)
+
+
+# ------------------------------------------------------------------------------ the commands
+
+
+@needs_fixtures
+def test_ingest_stores_the_ratings_once_at_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    store = analytics.ratings.store_ratings
+
+    def counted(archive: Archive) -> tuple[Refresh, int]:
+        calls.append(archive.count_games())
+        return store(archive)
+
+    monkeypatch.setattr(analytics.ratings, "store_ratings", counted)
+    db = tmp_path / "ingested.duckdb"
+    files = [str(path) for path in fixture_files()]
+    result = CliRunner().invoke(app, ["ingest", *files, "--db", str(db), "--allow-invalid", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert calls == [len(files)]  # once, after every game was stored
+    with Archive.open(db, read_only=True) as archive:
+        results = game_results(archive, rated_games(archive))
+        assert archive.rating_basis() == RatingBasis(fingerprint(results), results.height)
+        rated = results["game_key"].n_unique()
+    assert rated > 0 and f"ratings stored: {rated} rated game{'s' * (rated != 1)} rated from the first" in result.output
+    again = CliRunner().invoke(app, ["ingest", *files, "--db", str(db), "--allow-invalid", "--workers", "1"])
+    assert again.exit_code == 0 and "ratings stored" not in again.output and len(calls) == 2

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+from array import array
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -104,10 +105,11 @@ def ratings_of(archive: Archive, results: pl.DataFrame, pooled: bool = True) -> 
 def fingerprint(results: pl.DataFrame) -> str:
     """A digest of what :func:`rate` reads of ``results`` (:data:`RATED_COLUMNS`, row by row in
     their order) and of :data:`METHOD`: any game added, dropped, replaced by other results,
-    moved in play order or given another creation day changes it. Hashed row by row in polars:
-    a hundredth of a second for 100,000 games, where writing them out as text takes ten times that."""
+    moved in play order or given another creation day changes it. Hashed row by row in polars,
+    the row hashes then digested as 64-bit words (not through numpy, which a reader has not
+    imported): 0.04 s for 100,000 games, where writing the rows out as text takes 0.14 s."""
     digest = hashlib.sha256(METHOD.encode())
-    digest.update(results.select(RATED_COLUMNS).hash_rows().to_numpy().tobytes())
+    digest.update(array("Q", results.select(RATED_COLUMNS).hash_rows().to_list()).tobytes())
     return digest.hexdigest()
 
 

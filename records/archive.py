@@ -440,8 +440,9 @@ class Archive:
 
         This is how ``railledger bench`` grows a large archive (100,000 games) from a few replayed
         ones: inside DuckDB, with every row of the originals (read once, as Arrow) inserted again
-        under the copy's key, instead of replaying and storing each copy. Every table with a
-        ``game_key`` column is copied, whatever its columns (read from the code's own schema). A
+        under the copy's key, instead of replaying and storing each copy. Every per-game table
+        (:func:`records.schema.game_tables`) is copied, whatever its columns (read from the code's
+        own schema); the stored ratings are not, and no longer match the games until refreshed. A
         copy keeps the original's content hash and kept text, which name the original's id, so it
         is for measuring, not for keeping: ingesting the original's file again replaces nothing.
         ``batch`` copies go to a transaction, so a copy is whole or absent.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analytics.rated import ENDED_BY_HAND, rated_of
-from analytics.ratings import game_results, rate
+from analytics.ratings import game_results, ratings_of
 from records import Archive
 from replay.titles import SUPPORTED, title_named
 
@@ -38,7 +38,7 @@ class TitleStatistics:
     """Per title and end reason (in words): games, share of the title's counted games."""
     leaders: pl.DataFrame
     """Per title, its players' ratings over its counted games (:attr:`analytics.ratings.Ratings.table`
-    of the title's scope), best first."""
+    of the title's scope, as stored in the archive while they are up to date), best first."""
 
 
 def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatistics:
@@ -79,7 +79,7 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
         .with_columns(share=pl.col("games") / pl.col("games").sum().over("title"))
         .sort("title", "games", "reason", descending=[False, True, False])
     )
-    return TitleStatistics(summary, values, endings, rate(results, pooled=False).table)
+    return TitleStatistics(summary, values, endings, ratings_of(archive, results, pooled=False).table)
 
 
 def played_out(title: str) -> str:

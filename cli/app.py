@@ -75,7 +75,9 @@ def ingest(
     alone (without a replay); a changed one replaces the old. The archive is held only while
     games are written, a few tenths of a second at a time, so readers can use it during a long
     ingest. With --no-replay, stored replays
-    are kept, and a changed record whose stored version was replayed is refused.
+    are kept, and a changed record whose stored version was replayed is refused. At the end the
+    player ratings kept in the archive are brought up to date (the games after the stored ones
+    rated, or every game again when earlier ones changed), so readers load them.
 
     Every game gets a verdict (valid, illegal, result mismatch, unfinished, no engine, not
     replayed), stored with it and counted in the summary. A game that is illegal or whose result
@@ -89,7 +91,7 @@ def ingest(
     """
     from cli.ingesting import Tally, ingest_files, print_summary
     from cli.output import consoles, say
-    from cli.storing import ArchiveUnavailable, IngestRun
+    from cli.storing import ArchiveUnavailable, IngestRun, refresh_ratings
     from cli.workers import ClusterUnavailable, workers as pool_of
     from ingest.sources import expand
 
@@ -105,6 +107,9 @@ def ingest(
         print_summary(tally, db)
         raise _fail(f"stopped: {exc}") from None
     print_summary(tally, db)
+    rated = refresh_ratings(run)
+    if rated is not None:
+        say(consoles()[0], rated)
     if tally.invalid and not allow_invalid:
         count = len(tally.invalid)
         say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "
@@ -423,7 +428,8 @@ def bench(
     repeat: Annotated[int, typer.Option(help="Timed repetitions per stage (medians are reported).")] = 20,
     scale_games: Annotated[
         int, typer.Option("--scale-games", min=0, help="Also build an archive of this many games (the records replayed "
-                          "once, then copied) and time stats, games --title and every dashboard page on it (0: skip).")
+                          "once, then copied, then its ratings stored) and time stats, games --title, ratings and every "
+                          "dashboard page on it (0: skip).")
     ] = 0,
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
@@ -500,15 +506,17 @@ def _bench_scale(benchmarks: Any, records: list["Record"], games: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         found = benchmarks.scale_figures(Path(folder), records, games)
     out.print(f"archive of {found.games:,} games ({found.replayed} replayed and stored, the rest copies of them) on "
-              f"{benchmarks.machine()}: built in {found.build_s:.0f} s, {found.file_bytes / 1e9:.2f} GB")
+              f"{benchmarks.machine()}: built in {found.build_s:.0f} s, its ratings rated and stored (as an ingest "
+              f"does at its end) in {found.ratings_s:.1f} s, {found.file_bytes / 1e9:.2f} GB")
     out.print(f"railledger stats on it, whole process: {found.stats_s:.2f} s, peak memory {found.stats_peak_bytes / 1e6:,.0f} MB; "
-              f"railledger {found.listing}: {found.listing_s:.2f} s")
+              f"railledger {found.listing}: {found.listing_s:.2f} s; railledger ratings (stored): {found.rated_s:.2f} s")
     table = Table(title=f"dashboard pages on {found.games:,} games (s)")
     for column in ("page", "first load", "rerun"):
         table.add_column(column, justify="left" if column == "page" else "right")
     for page, first, rerun in found.pages:
         table.add_row(page, f"{first:.2f}", f"{rerun:.2f}")
     out.print(table)
+    out.print("(the players and titles pages load the ratings stored after building, as after an ingest)")
 
 
 @app.command()

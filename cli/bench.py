@@ -196,35 +196,44 @@ def fill(archive: Archive, records: list[Record], games: int, replay: bool = Tru
 
 @dataclass(frozen=True)
 class ScaleFigures:
-    """What a large archive costs: building it, ``railledger stats`` and ``games --title`` each run
-    whole in a new process as a user runs them, and every dashboard page (:func:`dashboard_load_times`)."""
+    """What a large archive costs: building it and storing its ratings, ``railledger stats``,
+    ``games --title`` and ``ratings`` each run whole in a new process as a user runs them, and
+    every dashboard page (:func:`dashboard_load_times`)."""
 
     games: int
     replayed: int  # games replayed and stored; the rest are copies of them (Archive.copy_games)
     build_s: float
+    ratings_s: float  # rating every game and storing the ratings, as an ingest does at its end
     file_bytes: int
     stats_s: float
     stats_peak_bytes: int  # the stats process's maximum resident set
     listing: str  # the games --title command timed
     listing_s: float
+    rated_s: float  # railledger ratings, reading the stored ratings
     pages: list[tuple[str, float, float]]
 
 
 def scale_figures(folder: Path, records: list[Record], games: int) -> ScaleFigures:
     """Build an archive of ``games`` games in ``folder`` (each record replayed and stored once,
     then copied inside DuckDB up to ``games``: replaying every copy would take hours for the same
-    rows) and time what a user waits for on it."""
+    rows), store its ratings as an ingest would (copies are not ingested, and without them every
+    reader would rate the games again), and time what a user waits for on it."""
+    from analytics.ratings import store_ratings
+
     db = folder / "scale.duckdb"
     start = time.perf_counter()
     with Archive.open(db) as archive:
         replayed = fill(archive, records, min(games, len(records)))
         archive.copy_games(games - replayed)
-    build_s = time.perf_counter() - start
+        build_s = time.perf_counter() - start
+        store_ratings(archive)
+    ratings_s = time.perf_counter() - start - build_s
     stats = command_cost(["stats", "--db", str(db)])
     title = records[0].title
     listing = command_cost(["games", "--title", title, "--db", str(db)])
-    return ScaleFigures(games, replayed, build_s, db.stat().st_size, stats.seconds, stats.peak_bytes,
-                        f"games --title {title!r}", listing.seconds, dashboard_load_times(db))
+    rated = command_cost(["ratings", "--db", str(db)])
+    return ScaleFigures(games, replayed, build_s, ratings_s, db.stat().st_size, stats.seconds, stats.peak_bytes,
+                        f"games --title {title!r}", listing.seconds, rated.seconds, dashboard_load_times(db))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ def ratings(
     Only valid finished games count: finished, with a recorded result the replay matched without
     a flag; ranks come from the final values (ties share a rank). Games the players ended by
     hand are left out unless --manual-ends. Players are listed by the ordinal mu - 3 sigma and
-    known by their 18xx.games user id (the name in hotseat games).
+    known by their 18xx.games user id (the name in hotseat games). The ratings every ingest keeps
+    in the archive are printed while they are those of its games; otherwise they are rated here.
 
     Example: railledger ratings --title 18MS --db games.duckdb
     """

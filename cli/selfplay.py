@@ -92,14 +92,15 @@ def simulate(
     again. Prints the games played, how many replayed with no flag to their result, the action
     counts, how they ended, and each bot's wins. Exit 1 when any game could not be played or its
     replay disagrees. The games are played by --workers processes, or by the workers of the Dask
-    cluster at --cluster (docs/scale.md); this process alone writes the archive.
+    cluster at --cluster (docs/scale.md); this process alone writes the archive, and brings the
+    player ratings kept in it up to date at the end (bots' games are not rated themselves).
 
     Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random --rotate
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from cli.output import consoles, say
-    from cli.storing import ArchiveUnavailable, IngestRun
+    from cli.storing import ArchiveUnavailable, IngestRun, refresh_ratings
     from cli.workers import ClusterUnavailable, workers as pool_of
     from replay import engine_version
     from selfplay.play import game_id
@@ -130,6 +131,9 @@ def simulate(
     except ClusterUnavailable as exc:
         raise fail(str(exc)) from None
     _summary(title, results, outcomes, time.perf_counter() - started, pool.where, db)
+    rated = refresh_ratings(run)
+    if rated is not None:
+        say(consoles(soft_wrap=True)[0], rated)
     if any(not game.verified for game in results) or outcomes["failed"]:
         raise typer.Exit(code=1)
 

@@ -211,3 +211,23 @@ class IngestRun:
             stored = item.stored or archive.stored(item.encoded.key)  # not replayed: the stored replay and its verdict stay
             return stored.verdict if stored is not None else None
         return item.encoded.verdict
+
+
+def refresh_ratings(run: IngestRun) -> str | None:
+    """Bring the archive's stored ratings (:func:`analytics.ratings.store_ratings`) up to date
+    once a command has stored its games, not after each game (each refresh reads every rated
+    game's results), and say in one line what was rated, or None when no game was. A failure is
+    said, not raised: the games are stored, and readers rate in memory until the next refresh."""
+    from analytics.ratings import Refresh, store_ratings
+
+    try:
+        with run.archive() as archive:
+            done, games = store_ratings(archive)
+    except (ArchiveUnavailable, ArchiveError) as exc:
+        return f"ratings not stored ({exc}); readers rate the games themselves until an ingest stores them"
+    if done is Refresh.UP_TO_DATE or not games:
+        return None
+    rated = f"{games:,} rated game{'' if games == 1 else 's'}"
+    if done is Refresh.EXTENDED:
+        return f"ratings stored: {rated} rated after the stored ones"
+    return f"ratings stored: {rated} rated from the first"

@@ -185,6 +185,21 @@ _SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="")
 _SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(keys="title, player", where="WHERE player IS NOT NULL")
 
 
+RATING_HISTORY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "scope": pl.Utf8, "player": pl.Utf8, "game": pl.Int64, "game_key": pl.Utf8, "created": pl.Utf8,
+    "mu": pl.Float64, "sigma": pl.Float64, "ordinal": pl.Float64}
+"""The columns of the stored ratings (``rating_history`` without its position)."""
+
+
+@dataclass(frozen=True)
+class RatingBasis:
+    """What stored ratings were computed from: a fingerprint of the rated results (made by
+    :mod:`analytics.ratings`, opaque here) and how many rows of results it covers."""
+
+    fingerprint: str
+    results: int
+
+
 @dataclass(frozen=True)
 class Stored:
     """What the archive holds of a game, as an ingest needs it before deciding to replay it."""
@@ -430,8 +445,9 @@ class Archive:
 
         This is how ``railledger bench`` grows a large archive (100,000 games) from a few replayed
         ones: inside DuckDB, with every row of the originals (read once, as Arrow) inserted again
-        under the copy's key, instead of replaying and storing each copy. Every table with a
-        ``game_key`` column is copied, whatever its columns (read from the code's own schema). A
+        under the copy's key, instead of replaying and storing each copy. Every per-game table
+        (:func:`records.schema.game_tables`) is copied, whatever its columns (read from the code's
+        own schema); the stored ratings are not, and no longer match the games until refreshed. A
         copy keeps the original's content hash and kept text, which name the original's id, so it
         is for measuring, not for keeping: ingesting the original's file again replaces nothing.
         ``batch`` copies go to a transaction, so a copy is whole or absent.
@@ -470,6 +486,38 @@ class Archive:
         with registered(self._con, {_INCOMING: originals, _MATCHING: mapping}):
             self._con.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {chosen} "
                               f"FROM {_MATCHING} m JOIN {_INCOMING} o ON o.{on} = m.old_key ORDER BY m.n, o.{_ROW}")
+
+    @_reading
+    def rating_basis(self) -> RatingBasis | None:
+        """What the stored ratings were computed from; None when none are stored."""
+        row = one_row(self._con, "SELECT fingerprint, results FROM rating_basis")
+        return None if row is None else RatingBasis(str(row[0]), int(row[1]))
+
+    @_reading
+    def rating_history(self) -> pl.DataFrame:
+        """The stored ratings (:attr:`analytics.ratings.Ratings.history`), in the order they were
+        computed; empty when none are stored. Whether they are still those of the archive's games
+        is the caller's to judge from :meth:`rating_basis`."""
+        query = f"SELECT {', '.join(RATING_HISTORY_SCHEMA)} FROM rating_history ORDER BY position"
+        return self._frame(query, {}, RATING_HISTORY_SCHEMA)
+
+    @_reading
+    def store_ratings(self, history: pl.DataFrame, basis: RatingBasis, extend: bool = False) -> None:
+        """Keep ``history`` (:attr:`analytics.ratings.Ratings.history` rows) as the stored ratings
+        of ``basis``, in one transaction: in place of those stored, or after them with ``extend``
+        (the ratings of games played after the stored ones, rated from where those left off)."""
+        if self.read_only:
+            raise ArchiveError(f"archive {self.path} is open read-only; it cannot store ratings")
+        with transaction(self._con):
+            if not extend:
+                self._con.execute("DELETE FROM rating_history")
+            (start,) = one_row(self._con, "SELECT coalesce(max(position) + 1, 0) FROM rating_history")  # type: ignore[misc]
+            rows = history.select(list(RATING_HISTORY_SCHEMA)).cast(RATING_HISTORY_SCHEMA)  # type: ignore[arg-type]
+            self._insert_frame("rating_history", rows.with_columns(
+                position=pl.int_range(start, start + rows.height, dtype=pl.Int64)))
+            self._con.execute("DELETE FROM rating_basis")
+            self._con.execute("INSERT INTO rating_basis VALUES (?, ?, ?)",
+                              [basis.fingerprint, basis.results, datetime.now(timezone.utc).replace(tzinfo=None)])
 
     @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
@@ -763,9 +811,13 @@ class Archive:
         a round trip per row. The names are the code's own (the columns of :mod:`records.codec`
         and :mod:`records.replay_rows`), never the record's; the values are the Arrow table's.
         """
-        names = ", ".join(columns)
         # Through polars, which reads Python lists in Rust: pyarrow's own reading imports pandas on first use.
         rows = pl.DataFrame(dict(columns), strict=False, infer_schema_length=None)
-        with registered(self._con, {_INCOMING: rows}):
-            self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")
+        self._insert_frame(table, rows)
         return rows
+
+    def _insert_frame(self, table: str, frame: pl.DataFrame) -> None:
+        """Insert the rows of ``frame`` into ``table``, its columns by name (the code's own names)."""
+        names = ", ".join(frame.columns)
+        with registered(self._con, {_INCOMING: frame}):
+            self._con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_INCOMING}")

@@ -287,11 +287,21 @@ def _reference(version: int) -> tuple[Catalog, Mapping[str, Mapping[str, str]]]:
         return _catalog(con), {name: dict(zip(columns, types)) for name, columns, types in rows}
 
 
+WHOLE_ARCHIVE_TABLES = frozenset({"rating_history", "rating_basis"})
+"""Tables holding a result of every game together (the stored ratings), not rows of one game,
+although ``rating_history`` names a game per row: copying a game must not copy them (a copy's
+ratings are not its original's, they depend on every game before it), and deleting one must not
+delete part of them. They say what they were computed from, so a change to the games leaves
+them out of date, and readers see it."""
+
+
 @cache
 def game_tables() -> tuple[str, ...]:
-    """Tables holding rows of one game (they have a ``game_key`` column), besides ``games`` itself:
-    read from the code's own schema, so no name in a file ever reaches a statement."""
-    return tuple(sorted(name for name, columns in table_columns().items() if "game_key" in columns))
+    """Tables holding rows of one game (they have a ``game_key`` column), besides ``games`` itself
+    and :data:`WHOLE_ARCHIVE_TABLES`: read from the code's own schema, so no name in a file ever
+    reaches a statement."""
+    return tuple(sorted(name for name, columns in table_columns().items()
+                        if "game_key" in columns and name not in WHOLE_ARCHIVE_TABLES))
 
 
 @cache

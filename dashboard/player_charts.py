@@ -10,12 +10,20 @@ from dashboard.charts import layout
 from dashboard.colours import PALETTE, assign
 
 
+POINTS = 1_000
+"""Games drawn per line at most: a line of every game of a player with thousands of them takes
+the browser seconds and shows nothing more."""
+
+
 def rating_history(history: pl.DataFrame) -> go.Figure:
     """One player's rating after each of their games, a line per scope (a title, all titles):
-    the rating (ordinal, mu - 3 sigma) solid, and a band for the skill estimate mu +- sigma."""
+    the rating (ordinal, mu - 3 sigma) solid, and a band for the skill estimate mu +- sigma. A
+    line of more than :data:`POINTS` games draws every n-th one and the last, and says so."""
     figure = go.Figure()
     colours = assign(history["scope"].unique(maintain_order=True).to_list(), PALETTE)
+    every = -(-history.group_by("scope").len()["len"].max() // POINTS) if history.height else 1  # type: ignore[operator]
     for (scope,), rows in history.sort("game").group_by("scope", maintain_order=True):
+        rows = rows.filter((pl.int_range(pl.len()) % every == 0) | (pl.int_range(pl.len()) == pl.len() - 1))
         games, mu, sigma = rows["game"].to_list(), rows["mu"], rows["sigma"]
         colour = colours[str(scope)]
         figure.add_scatter(
@@ -29,7 +37,8 @@ def rating_history(history: pl.DataFrame) -> go.Figure:
                           "skill %{customdata[2]:.2f} ± %{customdata[3]:.2f}<extra>%{fullData.name}</extra>")
     if history.height and history["game"].max() <= 20:  # type: ignore[operator]
         figure.update_xaxes(dtick=1)  # whole games, not 2.5
-    return layout(figure, "Rating after each game (band: skill ± uncertainty)", "game", "rating (μ − 3σ)")
+    drawn = "each game" if every == 1 else f"one game in {every}"
+    return layout(figure, f"Rating after {drawn} (band: skill ± uncertainty)", "game", "rating (μ − 3σ)")
 
 
 def values_by_players(values: pl.DataFrame) -> go.Figure:

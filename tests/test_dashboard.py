@@ -201,6 +201,20 @@ def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard
     assert set(log[log["step"] != FLAGGED_SEQ + 1]["flag"]) == {""}
 
 
+def test_review_of_a_large_archive_offers_a_few_games_and_finds_the_others(dashboard: AppTest,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """With more games than :data:`dashboard.tables.SHOWN`, the picker offers the first few and
+    the linked one, and a search box finds any other by part of its key."""
+    monkeypatch.setattr("dashboard.tables.SHOWN", 2)
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY)
+    assert page.selectbox[0].value == FLAGGED_KEY and len(page.selectbox[0].options) == 3  # the linked one first
+    assert "Offering 3 of 9 games" in page.caption[0].value
+    page.text_input[0].input("texas").run()
+    assert sorted(page.selectbox[0].options) == sorted([FLAGGED_KEY, TEXAS_KEY, TEXAS_SHORT_KEY])[:3]
+    page.text_input[0].input("no such game").run()
+    assert page.selectbox[0].options == [FLAGGED_KEY]  # the linked game stays on offer
+
+
 def test_review_jumps_to_the_previous_and_next_flag(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step="2")
     previous_flag, next_flag = page.button[2], page.button[3]

@@ -274,3 +274,18 @@ def ratings_leader(db: Path) -> str:
     with Archive.open(db, read_only=True) as archive:
         table = ratings(archive).table.filter(pl.col("scope") == "18MS")
     return str(table["name"][0])
+
+
+def test_a_long_rating_history_draws_at_most_its_points_and_always_the_last_game() -> None:
+    from dashboard.player_charts import POINTS, rating_history
+
+    games = 2 * POINTS + 500
+    history = pl.DataFrame({"scope": ["18MS"] * games, "player": ["p"] * games, "game": list(range(1, games + 1)),
+                            "game_key": [f"k{n}" for n in range(games)], "created": [None] * games,
+                            "mu": [25.0] * games, "sigma": [8.0] * games, "ordinal": [float(n) for n in range(games)]})
+    figure = rating_history(history)
+    line = figure.data[1]
+    assert len(line.x) <= POINTS and line.x[-1] == games and line.x[0] == 1
+    assert "one game in 3" in figure.layout.title.text
+    short = rating_history(history.head(5))
+    assert list(short.data[1].x) == [1, 2, 3, 4, 5] and "each game" in short.layout.title.text

@@ -14,6 +14,7 @@ from analytics.balance import POOLED
 from analytics.ratings import head_to_head
 from dashboard import data, player_charts
 from dashboard.links import player_url, review_url
+from dashboard.tables import first_rows
 from dashboard.text import md
 
 RATING_COLUMNS = {
@@ -87,10 +88,13 @@ st.subheader("Games")
 played = data.load(data.games_of, db, player)
 counted = set(rated.results["game_key"].to_list())
 st.caption(f"{md(overall['name'])} sat in {played.height} archived games; {overall['games']} of them are rated.")
+played, cut = first_rows(played, "review a game from the archive page")
+if cut:
+    st.caption(cut)
 st.dataframe(
     played.with_columns(
         rated=pl.col("game_key").is_in(list(counted)),
-        review=pl.col("game_key").map_elements(review_url, return_dtype=pl.Utf8),
+        review=pl.Series([review_url(key) for key in played["game_key"]], dtype=pl.Utf8),
     ).select("game_key", "title", "created", "status", "players", "seat", "value", "rank", "rated", "end_reason", "review"),
     hide_index=True, width="stretch",
     column_config={"game_key": "Game", "title": "Title", "created": "Created", "status": "Status",

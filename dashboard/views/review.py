@@ -17,6 +17,7 @@ import streamlit as st
 from dashboard import charts, data, review_parts as parts
 from dashboard.board import add_routes, map_figure
 from dashboard.colours import company_colours, player_colours
+from dashboard.tables import SHOWN
 from dashboard.text import md
 
 DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
@@ -29,7 +30,17 @@ if not keys:
     st.stop()
 
 asked = st.query_params.get("game")
-key = st.selectbox("Game", keys, index=keys.index(asked) if asked in keys else 0)
+offered = keys
+if len(keys) > SHOWN:  # a hundred thousand options would reach the browser on every run
+    found = st.text_input("Find a game", placeholder="part of its key or id")
+    offered = [k for k in keys if found.lower() in k.lower()][:SHOWN] if found else keys[:SHOWN]
+    if asked in keys and asked not in offered:
+        offered = [asked, *offered]
+    st.caption(f"Offering {len(offered):,} of {len(keys):,} games; type part of a key to find another.")
+if not offered:
+    st.info("No game's key has that in it.")
+    st.stop()
+key = st.selectbox("Game", offered, index=offered.index(asked) if asked in offered else 0)
 st.query_params["game"] = key
 game = data.load(data.tables, db, key)
 last = game.steps.height - 1

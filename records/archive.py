@@ -45,11 +45,11 @@ GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
     "round_player_values", "round_company_prices", "events", "standings", "flags", "runs", "sources", "seat_bots",
-    "game_totals", "train_firsts", "final_presidents", "seat_factors", "seat_runs",
+    "game_totals", "train_firsts", "seat_factors", "seat_runs",
 )
 """Every table a reader may ask for (``schema_version`` is the archive's own bookkeeping). The
 state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`);
-the last five are per-game summaries (:mod:`records.summaries`)."""
+the last four are per-game summaries (:mod:`records.summaries`)."""
 
 SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
 

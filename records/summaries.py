@@ -75,16 +75,6 @@ round label's first step starts it), and for a purchase the buying company and i
 then. An event at an action without a step has no round, count or president, as the state
 tables have no row there."""
 
-_FINAL_PRESIDENTS = f"""
-SELECT c.game_key, c.company, arg_max_null(c.president, c.seq)
-FROM {{company_changes}} c
-JOIN (SELECT game_key, max(seq) AS seq FROM {{steps}} WHERE {_KEEP} GROUP BY game_key) l
-  ON l.game_key = c.game_key AND c.seq <= l.seq
-GROUP BY c.game_key, c.company
-"""
-"""Per game and company: its president after the game's last action with a step (the company's
-latest state then)."""
-
 _SEAT_FACTORS = f"""
 WITH seated AS (
     SELECT s.game_key, g.title, CAST(s.seat AS BIGINT) AS seat, p.external_id, s.rank, s.winner
@@ -96,9 +86,14 @@ bought AS (  -- the players' own events of the opening: privates bought, pars
     SELECT e.game_key, e.kind, e.ordinal, e.subject, e.amount, p.seat
     FROM {{events}} e JOIN seated p ON p.game_key = e.game_key AND p.external_id = e.detail
     WHERE e.kind IN ('private', 'par') AND e.{_KEEP}),
-presiding AS (
+presiding AS (  -- companies per president after the game's last action with a step (their latest state then)
     SELECT game_key, CAST(president AS BIGINT) AS seat, count(*) AS companies
-    FROM {{final_presidents}} WHERE game_key IN (SELECT game_key FROM seated) GROUP BY ALL),
+    FROM (SELECT c.game_key, c.company, arg_max_null(c.president, c.seq) AS president
+          FROM {{company_changes}} c
+          JOIN (SELECT game_key, max(seq) AS seq FROM {{steps}} WHERE {_KEEP} GROUP BY game_key) l
+            ON l.game_key = c.game_key AND c.seq <= l.seq
+          GROUP BY c.game_key, c.company)
+    GROUP BY ALL),
 first_permanent AS (  -- each game's first permanent train bought where the archive keeps a state
     SELECT f.game_key, arg_min_null(f.president, f.ordinal) AS president, arg_min_null(f.round, f.ordinal) AS round
     FROM {{train_firsts}} f
@@ -145,10 +140,10 @@ GROUP BY r.game_key, g.title, r.seat, p.name
 """The revenue audit per game and president: runs, those short of the optimum, the revenue left
 on the table and the optima, summed (sums of nothing are NULL, so totals over seats stay exact)."""
 
-SUMMARIES = {"game_totals": _GAME_TOTALS, "train_firsts": _TRAIN_FIRSTS, "final_presidents": _FINAL_PRESIDENTS,
-             "seat_factors": _SEAT_FACTORS, "seat_runs": _SEAT_RUNS}
+SUMMARIES = {"game_totals": _GAME_TOTALS, "train_firsts": _TRAIN_FIRSTS, "seat_factors": _SEAT_FACTORS,
+             "seat_runs": _SEAT_RUNS}
 """Each summary table and the query that derives its rows for the games of :data:`SUMMARISED`, in
-the order they are derived (the factors read the first train and final presidents)."""
+the order they are derived (the factors read the first trains)."""
 
 SOURCES = ("games", "players", "actions", "steps", "events", "company_changes", "standings", "seat_bots", "runs")
 """The stored tables the summaries are derived from (the queries name them, and the summaries

@@ -255,12 +255,6 @@ def test_train_firsts_are_each_types_first_event_with_its_round_and_president(ar
     assert bought["president"].null_count() < bought.height and found.filter(pl.col("kind") == "rust").height
 
 
-def test_final_presidents_are_the_presidents_after_each_games_last_action(archive: Archive) -> None:
-    states = archive.table("company_states")
-    last = states.filter(pl.col("seq") == pl.col("seq").max().over("game_key"))
-    same_rows(archive.table("final_presidents"), last.select("game_key", "company", "president"))
-
-
 def test_seat_factors_are_each_players_opening_holdings_and_results(archive: Archive) -> None:
     """``seat_factors`` against the events, players, standings and title data: every player of a
     replayed game has one seat, presidencies and first_par row, a private row per private bought

@@ -26,12 +26,6 @@ CREATE TABLE train_firsts (
     president  SMALLINT                  -- the buyer's president's seat after that action (first bought only)
 );
 
-CREATE TABLE final_presidents (
-    game_key  VARCHAR  NOT NULL,
-    company   VARCHAR  NOT NULL,
-    president SMALLINT                   -- seat after the game's last action; NULL with none
-);
-
 CREATE TABLE seat_factors (
     game_key VARCHAR  NOT NULL,
     seat     SMALLINT NOT NULL,

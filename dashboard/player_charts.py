@@ -3,12 +3,13 @@ size, how games end."""
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import polars as pl
 
 from dashboard.charts import layout
 from dashboard.colours import PALETTE, assign
-
 
 POINTS = 1_000
 """Games drawn per line at most: a line of every game of a player with thousands of them takes
@@ -21,9 +22,11 @@ def rating_history(history: pl.DataFrame) -> go.Figure:
     line of more than :data:`POINTS` games draws every n-th one and the last, and says so."""
     figure = go.Figure()
     colours = assign(history["scope"].unique(maintain_order=True).to_list(), PALETTE)
-    every = -(-history.group_by("scope").len()["len"].max() // POINTS) if history.height else 1  # type: ignore[operator]
+    longest = int(history.group_by("scope").len()["len"].max() or 0)  # type: ignore[arg-type]
+    every = max(1, math.ceil(longest / POINTS))
+    index = pl.int_range(pl.len())
     for (scope,), rows in history.sort("game").group_by("scope", maintain_order=True):
-        rows = rows.filter((pl.int_range(pl.len()) % every == 0) | (pl.int_range(pl.len()) == pl.len() - 1))
+        rows = rows.filter((index % every == 0) | (index == pl.len() - 1))
         games, mu, sigma = rows["game"].to_list(), rows["mu"], rows["sigma"]
         colour = colours[str(scope)]
         figure.add_scatter(

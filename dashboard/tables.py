@@ -8,14 +8,16 @@ work on every row; only what is drawn is cut, and the caption says so.
 from __future__ import annotations
 
 import polars as pl
+import streamlit as st
 
 SHOWN = 1_000
 """Rows of a table drawn at most."""
 
 
-def first_rows(frame: pl.DataFrame, narrow: str = "narrow the filters") -> tuple[pl.DataFrame, str]:
-    """The first :data:`SHOWN` rows of ``frame`` and, when some were left out, a sentence saying
-    so and how to see the others (``narrow``); an empty sentence when every row is shown."""
+def first_rows(frame: pl.DataFrame, narrow: str = "narrow the filters") -> pl.DataFrame:
+    """The first :data:`SHOWN` rows of ``frame``; when some are left out, a caption above the
+    table says how many and how to see the others (``narrow``)."""
     if frame.height <= SHOWN:
-        return frame, ""
-    return frame.head(SHOWN), f"Showing the first {SHOWN:,} of {frame.height:,} rows; {narrow} to see the others."
+        return frame
+    st.caption(f"Showing the first {SHOWN:,} of {frame.height:,} rows; {narrow} to see the others.")
+    return frame.head(SHOWN)

@@ -85,7 +85,6 @@ _GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 _MATCHING = "matching_rows"
 """The name :meth:`Archive.select` gives a caller's frame of keys for the one query that joins it."""
 
-
 _SUMMARY_QUERY = """
 SELECT g.title, count(*) AS games, coalesce(sum(t.actions), 0) AS actions
 FROM games g JOIN game_totals t ON t.game_key = g.key

@@ -70,7 +70,8 @@ SELECT v.game_key, v.title, v.train_type, v.kind, v.seq, v.ordinal, v.round,
 FROM events_of v
 """
 """Per game, train type and kind (``train``: first bought, ``rust``: first gone): the first such
-event, the round label of the step after it, how many operating rounds had started by then (a
+event (a train's type is its id without the last ``-n``; a diesel bought as a 4D keeps its
+``2D-n`` id, so it counts as a 2D: the card it came from), the round label of the step after it, how many operating rounds had started by then (a
 round label's first step starts it), and for a purchase the buying company and its president
 then. An event at an action without a step has no round, count or president, as the state
 tables have no row there."""

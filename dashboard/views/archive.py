@@ -32,9 +32,7 @@ shown = shown.filter(pl.col("verdict").is_in(verdict))
 
 counts = ", ".join(f"{n} {kind}" for kind, n in games.group_by("verdict").len().sort("verdict").iter_rows())
 st.caption(f"{shown.height} of {games.height} games in {md(db)}: {md(counts)}. Flags count root causes only.")
-shown, cut = first_rows(shown)
-if cut:
-    st.caption(cut)
+shown = first_rows(shown)
 st.dataframe(
     shown.with_columns(review=pl.Series([review_url(key) for key in shown["key"]], dtype=pl.Utf8)),
     hide_index=True,

@@ -88,9 +88,7 @@ st.subheader("Games")
 played = data.load(data.games_of, db, player)
 counted = set(rated.results["game_key"].to_list())
 st.caption(f"{md(overall['name'])} sat in {played.height} archived games; {overall['games']} of them are rated.")
-played, cut = first_rows(played, "review a game from the archive page")
-if cut:
-    st.caption(cut)
+played = first_rows(played, "review a game from the archive page")
 st.dataframe(
     played.with_columns(
         rated=pl.col("game_key").is_in(list(counted)),

@@ -23,9 +23,7 @@ else:
     st.plotly_chart(charts.flags_by_rule(summary), key="rules")
     st.dataframe(summary, hide_index=True, width="stretch")
     st.subheader("Flagged actions")
-    flags, cut = first_rows(flags, "review a game")
-    if cut:
-        st.caption(cut)
+    flags = first_rows(flags, "review a game")
     links = [review_url(k, s) for k, s in zip(flags["game_key"], flags["seq"])]
     st.dataframe(
         flags.with_columns(review=pl.Series(links, dtype=pl.Utf8)),
@@ -45,9 +43,7 @@ st.caption(f"{runs} runs audited against the best run the company could make (th
 st.subheader("By president")
 st.dataframe(by_player, hide_index=True, width="stretch")
 st.subheader("By game")
-by_game, cut = first_rows(by_game, "most left on the table first; review a game")
-if cut:
-    st.caption(cut)
+by_game = first_rows(by_game, "most left on the table first; review a game")
 st.dataframe(
     by_game.with_columns(review=pl.Series([review_url(k, 0) for k in by_game["game_key"]], dtype=pl.Utf8)),
     hide_index=True,

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from cli.output import cell, consoles, say
 from cli.storing import ArchiveUnavailable, IngestRun, Known, Prepared, prepare
-from cli.workers import Workers
+from cli.workers import COLLECT_SECONDS, Workers, gathered
 from ingest.sources import FileText, read_file
 from records import Archive, ArchiveError
 from records.archive import Stored
@@ -100,21 +100,13 @@ def by_file(stored: Known) -> dict[str, dict[str, tuple[str, Stored]]]:
     return files
 
 
-def batches(work: Iterator[tuple[str, Future[list[Prepared]]]], seconds: float = BATCH_SECONDS,
+def batches(work: Iterator[tuple[str, Future[list[Prepared]]]], seconds: float = COLLECT_SECONDS,
             most: int = 256) -> Iterator[list[list[Prepared]]]:
-    """The prepared records of each file (named by the first of each pair) in order, grouped: the
-    next file's (waited for) and those of every following one already done, up to ``most`` files
-    or ``seconds`` of collecting, so that a writer waits for the workers only when it has
-    nothing to write."""
-    following = next(work, None)
-    while following is not None:
-        batch = [_settled(*following)]
-        started = time.monotonic()
-        following = next(work, None)
-        while following is not None and following[1].done() and len(batch) < most and time.monotonic() - started < seconds:
-            batch.append(_settled(*following))
-            following = next(work, None)
-        yield batch
+    """The prepared records of each file (named by the first of each pair) in order, grouped as
+    :func:`cli.workers.gathered` groups them, so that the writer stores many games in each of
+    its transactions (see :func:`_write`) while the workers go on."""
+    for group in gathered(work, seconds, most):
+        yield [_settled(name, future) for name, future in group]
 
 
 def _settled(name: str, future: Future[list[Prepared]]) -> list[Prepared]:
@@ -160,19 +152,23 @@ def _before_writing(run: IngestRun, item: Prepared) -> Outcome | None:
 
 
 def _write(run: IngestRun, items: list[Prepared]) -> list[Outcome]:
-    """Store prepared records in opens of the archive that write for about :data:`BATCH_SECONDS`
-    each, as many games to a transaction (up to :data:`GAMES_PER_WRITE`) as the time the last ones
-    took says fit in what is left; their outcomes in order."""
+    """Store prepared records, their outcomes in order: in opens of the archive that each write
+    one transaction of up to :data:`GAMES_PER_WRITE` games, and more while :data:`BATCH_SECONDS`
+    of writing last.
+
+    A transaction's cost is mostly fixed (a statement per table, the summaries derived once):
+    0.23 s for one game and 0.37 s for 32 on a 2-core AMD EPYC. A first transaction as large as
+    the games at hand therefore holds the file scarcely longer than a single game would, and
+    stores them at a twentieth of the cost each.
+    """
     outcomes: list[Outcome] = []
-    seconds_a_game = BATCH_SECONDS  # until measured: one game to the first transaction
     while len(outcomes) < len(items):
         with run.archive() as archive:
             opened = time.monotonic()
-            while len(outcomes) < len(items) and (left := BATCH_SECONDS - (time.monotonic() - opened)) > 0:
-                size = max(1, min(GAMES_PER_WRITE, int(left / seconds_a_game)))
-                started = time.monotonic()
-                outcomes.extend(_write_together(run, archive, items[len(outcomes):len(outcomes) + size]))
-                seconds_a_game = max((time.monotonic() - started) / size, 1e-3)
+            while True:
+                outcomes.extend(_write_together(run, archive, items[len(outcomes):len(outcomes) + GAMES_PER_WRITE]))
+                if len(outcomes) == len(items) or time.monotonic() - opened >= BATCH_SECONDS:
+                    break
     return outcomes
 
 

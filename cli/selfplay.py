@@ -124,10 +124,10 @@ def simulate(
         with pool_of(1 if len(todo) <= 1 else min(workers, len(todo)), cluster) as pool, \
                 Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task(f"playing {title}", total=len(todo))
-            for game, encoded in _played(title, todo, pool, max_actions):
-                results.append(game)
-                outcomes[_store(run, game, encoded)] += 1
-                progress.advance(task)
+            for played in _played(title, todo, pool, max_actions):
+                results.extend(game for game, _ in played)
+                outcomes.update(_store(run, played))
+                progress.advance(task, len(played))
     except ClusterUnavailable as exc:
         raise fail(str(exc)) from None
     _summary(title, results, outcomes, time.perf_counter() - started, pool.where, db)
@@ -161,39 +161,63 @@ def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions:
 
 
 def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: "Workers",
-            max_actions: int) -> Iterator[tuple["Simulated", "EncodedGame | None"]]:
-    """Each game played, replayed and shaped by ``pool``'s workers, in seed order; a worker that
-    died or could not send its game back (a process killed, a cluster lost) is that game's error."""
+            max_actions: int) -> Iterator[list[tuple["Simulated", "EncodedGame | None"]]]:
+    """The games played, replayed and shaped by ``pool``'s workers, in seed order, in groups
+    (:func:`cli.workers.gathered`) for the writer to store together; a worker that died or could
+    not send its game back (a process killed, a cluster lost) is that game's error."""
+    from cli.workers import gathered
     from selfplay.simulate import Simulated
 
     games = pool.results(play_for_archive, ((title, seed, seats, max_actions) for seed, seats in todo))
-    for (seed, seats), future in zip(todo, games):
-        try:
-            yield future.result()
-        except Exception as exc:
-            yield Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0), None
+    for group in gathered(zip(todo, games)):
+        played = []
+        for (seed, seats), future in group:
+            try:
+                played.append(future.result())
+            except Exception as exc:
+                played.append((Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0), None))
+        yield played
 
 
-def _store(run: "IngestRun", game: "Simulated", encoded: "EncodedGame | None") -> str:
-    """Store one game with its replay, from its columns when the worker made them; the outcome's
-    name, or "failed"."""
+def _store(run: "IngestRun", played: list[tuple["Simulated", "EncodedGame | None"]]) -> list[str]:
+    """Store games with their replays in one open of the archive: those the workers shaped into
+    columns in one transaction (or each alone when one is refused, so a failure is one game's),
+    the others from their replays; each one's outcome name, or "failed"."""
     from cli.output import consoles, say
     from cli.storing import ArchiveUnavailable
     from records import ArchiveError
 
-    if game.played is None:
-        return "failed"
-    origin = f"railledger simulate (seed {game.seed})"
+    outcomes = ["failed"] * len(played)
+    shaped = {n: columns for n, (game, columns) in enumerate(played) if game.played is not None and columns is not None}
     try:
         with run.archive() as archive:
-            if encoded is not None:
-                outcome = archive.store_encoded(encoded, origin)
-            else:
-                outcome = archive.store(game.played.record, origin=origin, replay=game.replay, runs=game.runs)
-    except (ArchiveUnavailable, ArchiveError, ValueError) as exc:
-        say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
-        return "failed"
-    return outcome.value
+            try:
+                together = archive.store_many([(columns, _origin(played[n][0])) for n, columns in shaped.items()]) if shaped else []
+            except (ArchiveError, ValueError):
+                together = []  # a game is refused: each alone below says which
+            for n, outcome in zip(shaped, together):
+                outcomes[n] = outcome.value
+            for n, (game, columns) in enumerate(played):
+                if game.played is None or (n in shaped and together):
+                    continue
+                try:
+                    if columns is not None:
+                        outcomes[n] = archive.store_encoded(columns, _origin(game)).value
+                    else:
+                        outcomes[n] = archive.store(game.played.record, origin=_origin(game), replay=game.replay,
+                                                    runs=game.runs).value
+                except (ArchiveError, ValueError) as exc:
+                    say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
+    except ArchiveUnavailable as exc:
+        for game, _ in played:
+            if game.played is not None:
+                say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
+    return outcomes
+
+
+def _origin(game: "Simulated") -> str:
+    """Where a simulated game comes from, as the archive keeps it."""
+    return f"railledger simulate (seed {game.seed})"
 
 
 def _summary(title: str, results: list["Simulated"], outcomes: Counter[str], seconds: float, where: str, db: Path) -> None:

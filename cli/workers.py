@@ -14,12 +14,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 R = TypeVar("R")
+K = TypeVar("K")
 
 CONNECT_TIMEOUT = 20.0
 """Seconds to wait for a Dask scheduler to answer before the command gives up with one line."""
@@ -74,6 +75,35 @@ def workers(count: int, cluster: str | None = None) -> Iterator[Workers]:
     else:
         with ProcessPoolExecutor(count, initializer=_leave_with, initargs=(os.getpid(),)) as pool:
             yield Workers(pool, count, f"{count} local processes")
+
+
+COLLECT_SECONDS = 1.0
+"""How long the one writer waits for more of the workers' results before it stores what it has.
+Storing games costs mostly a fixed price per transaction (a statement per table, the summaries
+derived once: 0.23 s for one game, 0.37 s for 32, on a 2-core AMD EPYC), so what the workers
+finish in a second goes to the archive together, and the writer leaves them more of the machine."""
+
+
+def gathered(work: Iterator[tuple[K, Future[R]]], seconds: float = COLLECT_SECONDS,
+             most: int = 256) -> Iterator[list[tuple[K, Future[R]]]]:
+    """``work``'s (label, future) pairs in order, grouped: the next one (waited for) and the
+    following ones done within ``seconds`` of it, up to ``most``; every future of a group is done."""
+    following = next(work, None)
+    while following is not None:
+        wait([following[1]])
+        group = [following]
+        until = time.monotonic() + seconds
+        following = next(work, None)
+        while following is not None and len(group) < most and _done_by(following[1], until):
+            group.append(following)
+            following = next(work, None)
+        yield group
+
+
+def _done_by(future: Future[R], until: float) -> bool:
+    """Whether ``future`` is done, waiting for it until the ``until`` of time.monotonic()."""
+    wait([future], timeout=max(0.0, until - time.monotonic()))
+    return future.done()
 
 
 PARENT_CHECK_SECONDS = 1.0

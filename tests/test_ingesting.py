@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -40,11 +41,17 @@ def test_results_come_in_the_order_given_whatever_order_they_finish_in() -> None
     assert origins == [f"f{n}" for n in range(40)]
 
 
-def test_a_batch_takes_every_result_already_done_and_stops_at_the_first_not_done() -> None:
+def test_a_batch_takes_the_results_done_within_its_time_and_stops_at_the_first_not_done() -> None:
+    late: Future[list[Prepared]] = Future()
     waiting: Future[list[Prepared]] = Future()
-    work = iter([("a", done(prepared("a"))), ("b", done(prepared("b"))), ("c", waiting), ("d", done(prepared("d")))])
-    grouped = batches(work)
-    assert [[item.origin for items in batch for item in items] for batch in [next(grouped)]] == [["a", "b"]]
+    work = iter([("a", done(prepared("a"))), ("b", late), ("c", waiting), ("d", done(prepared("d")))])
+    grouped = batches(work, seconds=0.5)
+    timer = threading.Timer(0.05, late.set_result, [prepared("b")])  # done while the batch is collected
+    timer.start()
+    started = time.monotonic()
+    assert [item.origin for items in next(grouped) for item in items] == ["a", "b"]
+    assert time.monotonic() - started >= 0.5  # it waited its time for "c", then wrote without it
+    timer.join()
     waiting.set_result(prepared("c"))
     assert [[item.origin for items in batch for item in items] for batch in grouped] == [["c", "d"]]
 

@@ -13,6 +13,9 @@ from typing import Protocol, TypeVar
 
 Answer = TypeVar("Answer")
 
+_UNKNOWN = object()
+"""Not asked yet at this moment (None and False are answers)."""
+
 
 class Changing(Protocol):
     moment: int
@@ -35,7 +38,7 @@ class Memo:
         if self.moment != game.moment:
             self.answers = {}
             self.moment = game.moment
-        if question in self.answers:
-            return self.answers[question]  # type: ignore[return-value]
-        known = self.answers[question] = answer()
-        return known
+        known = self.answers.get(question, _UNKNOWN)
+        if known is _UNKNOWN:
+            known = self.answers[question] = answer()
+        return known  # type: ignore[return-value]

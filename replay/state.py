@@ -8,9 +8,9 @@ steps change the game only through it; :class:`replay.game.Game` adds the round 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ingest.model import Player, PlayerId
@@ -27,6 +27,9 @@ MARKET = "market"  # the open market (bank pool)
 
 Holder = PlayerId | str
 """Who holds a certificate or cash: a player id, a corporation symbol, IPO or MARKET."""
+
+_ARRIVAL = attrgetter("acquired", "number")
+"""A holder's certificates in the order it got them (ties in charter order)."""
 
 
 class ChangeLog:
@@ -174,6 +177,26 @@ class Event:
     detail: str | None = None  # who: player id, buyer, seller/source
 
 
+class Change:
+    """One :meth:`GameState.changing` block. A class rather than a generator: a replay opens
+    several blocks per action, and a generator's context manager costs three times as much."""
+
+    __slots__ = ("game", "outer")
+
+    def __init__(self, game: GameState) -> None:
+        self.game = game
+        self.outer = False
+
+    def __enter__(self) -> None:
+        self.outer = self.game.mutating
+        self.game.mutating = True
+        self.game.moment += 1
+
+    def __exit__(self, *_: object) -> None:
+        self.game.moment += 1
+        self.game.mutating = self.outer
+
+
 class TitleState:
     """What a title keeps per game beyond the generic state (a subclass per title, typed)."""
 
@@ -249,8 +272,7 @@ class GameState:
                 object.__setattr__(entity, "change_log", log)
         return log
 
-    @contextmanager
-    def changing(self) -> Iterator[None]:
+    def changing(self) -> Change:
         """The state changes inside this block: what steps remembered of it no longer holds,
         and nothing asked meanwhile is kept. Blocks nest (a round opened while another ends);
         only the outermost one ends the change.
@@ -259,14 +281,7 @@ class GameState:
         blocks is asked of one state: a round handing the turn on asks which step waits after
         each change it makes, and the next ``is_legal`` asks the same again, so the answers are
         kept from one change to the next (:class:`~replay.memo.Memo`)."""
-        outer = self.mutating
-        self.mutating = True
-        self.moment += 1
-        try:
-            yield
-        finally:
-            self.moment += 1
-            self.mutating = outer
+        return Change(self)
 
     # ------------------------------------------------------------------ events and phases
 
@@ -334,7 +349,10 @@ class GameState:
 
     def held(self, owner: Holder, sym: str) -> list[Share]:
         """A holder's certificates of a company in the order the holder got them."""
-        return sorted((s for s in self.shares_of[sym] if s.owner == owner), key=lambda s: (s.acquired, s.number))
+        shares = [s for s in self.shares_of[sym] if s.owner == owner]
+        if len(shares) > 1:
+            shares.sort(key=_ARRIVAL)
+        return shares
 
     def percent(self, owner: Holder, sym: str) -> int:
         return sum(s.percent for s in self.shares_of[sym] if s.owner == owner)

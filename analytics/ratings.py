@@ -231,10 +231,10 @@ def head_to_head(results: pl.DataFrame, player: str) -> pl.DataFrame:
 def player_games(archive: Archive, player: str) -> pl.DataFrame:
     """Every archived game ``player`` sat in, rated or not, in play order: game_key, title,
     created, status, players, seat, name, value and rank (null without a replay), end_reason."""
-    seats = archive.table("players").filter(pl.col("external_id") == player).select(
-        "game_key", pl.col("seat").cast(pl.Int64), "name")
-    standings = archive.table("standings").select(
-        "game_key", pl.col("seat").cast(pl.Int64), pl.col("value").cast(pl.Int64), pl.col("rank").cast(pl.Int64))
+    seats = archive.select("players", ["game_key", "seat", "name"], where={"external_id": [player]})
+    standings = archive.select("standings", ["game_key", "seat", "value", "rank"], matching=seats.select("game_key", "seat"))
+    seats = seats.with_columns(pl.col("seat").cast(pl.Int64))
+    standings = standings.with_columns(pl.col("seat", "value", "rank").cast(pl.Int64))
     return (
         archive.game_facts().rename({"key": "game_key"})
         .join(seats, on="game_key")

@@ -56,29 +56,39 @@ SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, 
 _GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
 """The order games are listed in: by title, then source id (numerically where it is a number)."""
 
-_GAMES_MATCHING = """
-FROM games g
-WHERE ($title IS NULL OR lower(g.title) = lower($title))
+_GAMES_WANTED = """($title IS NULL OR lower(g.title) = lower($title))
   AND ($player IS NULL OR EXISTS (
         SELECT 1 FROM players p
         WHERE p.game_key = g.key
-          AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))
-"""
-"""The games a listing asks for: of a title (ignoring case), with a player (part of a name, or a
-whole external id, ignoring case); NULL for either asks nothing of it."""
+          AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))"""
+"""The games ``g`` a listing asks for: of a title (ignoring case), with a player (part of a name,
+or a whole external id, ignoring case); NULL for either asks nothing of it."""
+
+_GAMES_MATCHING = f"FROM games g WHERE {_GAMES_WANTED}"
 
 _NEWEST_FIRST = "g.created DESC NULLS LAST, try_cast(g.source_id AS BIGINT) DESC NULLS LAST, g.source_id DESC, g.key DESC"
 """Newest game first: by creation day, then source id (numerically where it is a number); games
 that do not say when they were created count as the oldest."""
 
+_GAMES_COLUMNS = """g.key, g.title, g.source, g.source_id, t.player_names AS players, g.status,
+       t.actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine"""
+
 _GAMES_QUERY = f"""
+SELECT {_GAMES_COLUMNS}
+FROM games g JOIN game_totals t ON t.game_key = g.key
+WHERE {_GAMES_WANTED}
+ORDER BY {_GAME_ORDER}
+"""
+
+_NEWEST_GAMES_QUERY = f"""
 WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit)
-SELECT g.key, g.title, g.source, g.source_id, t.player_names AS players, g.status,
-       t.actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine
+SELECT {_GAMES_COLUMNS}
 FROM games g SEMI JOIN chosen ON chosen.key = g.key
 JOIN game_totals t ON t.game_key = g.key
 ORDER BY {_GAME_ORDER}
 """
+"""The newest of the matching games; all of them are listed without choosing them first, which
+cost 0.17 s of a page's 0.44 s at 100,000 games."""
 
 _GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 
@@ -673,7 +683,9 @@ class Archive:
         whole external id, ignoring case. ``newest`` keeps only that many of the matching games,
         the newest (by creation day, then source id); :meth:`count_games` says how many matched.
         """
-        return self._frame(_GAMES_QUERY, {"title": title, "player": player, "limit": newest}, GAMES_SCHEMA)
+        if newest is None:
+            return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
+        return self._frame(_NEWEST_GAMES_QUERY, {"title": title, "player": player, "limit": newest}, GAMES_SCHEMA)
 
     @_reading
     def count_games(self, title: str | None = None, player: str | None = None) -> int:

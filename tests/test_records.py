@@ -8,6 +8,7 @@ import re
 import select
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -318,6 +319,10 @@ def test_games_filters_by_title_and_player(db: Path) -> None:
         assert archive.games(newest=5)["source_id"].to_list() == ["5", "3", "20"]
         assert [archive.count_games(), archive.count_games(title="18ms"), archive.count_games(player="dor"),
                 archive.count_games(title="1871", player="ann")] == [3, 2, 1, 0]
+        # the same rows as Python values, for a command that prints them without polars
+        for asked in ({}, {"title": "18ms"}, {"player": "101", "newest": 1}, {"title": "1871", "player": "ann"}):
+            assert archive.game_rows(**asked) == archive.games(**asked).to_dicts()
+        assert isinstance(archive.game_rows()[0]["ingested_at"], datetime)
         summary = archive.summary()
         assert summary.rows() == [("1871", 1, 4), ("18MS", 2, 8)]
 

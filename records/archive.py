@@ -187,8 +187,7 @@ GROUP BY {keys}
 ORDER BY left_on_table DESC, {keys}
 """
 """The revenue audit summed from each game's per-president totals (:mod:`records.summaries`)."""
-_SHORTFALL_TOTALS = {"runs": int, "below_optimum": int, "left_on_table": int, "best_possible": int,
-                     "unproven": int}
+_SHORTFALL_TOTALS = {"runs": int, "below_optimum": int, "left_on_table": int, "best_possible": int, "unproven": int}
 SHORTFALLS_BY_GAME_SCHEMA: Columns = {"game_key": str, "title": str, **_SHORTFALL_TOTALS}
 SHORTFALLS_BY_PLAYER_SCHEMA: Columns = {"title": str, "player": str, **_SHORTFALL_TOTALS}
 _SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="")
@@ -694,11 +693,12 @@ class Archive:
 
     @_reading
     def game_rows(self, title: str | None = None, player: str | None = None, newest: int | None = None) -> list[dict[str, Any]]:
-        """The rows of :meth:`games`, each a dict of its :data:`GAMES_SCHEMA` columns (``players`` a
-        list of names), as Python values read without polars: a command printing a few dozen
-        games spends less on them than on importing it."""
-        rows = self._con.execute(_GAMES_QUERY, {"title": title, "player": player, "limit": newest}).fetchall()
-        return [dict(zip(GAMES_SCHEMA, row)) for row in rows]
+        """The rows of :meth:`games`, each a dict of its columns (``players`` a list of names), as
+        Python values read without polars: a command printing a few dozen games spends less on
+        them than on importing it."""
+        result = self._con.execute(_GAMES_QUERY, {"title": title, "player": player, "limit": newest})
+        names = [column[0] for column in result.description]
+        return [dict(zip(names, row)) for row in result.fetchall()]
 
     @_reading
     def count_games(self, title: str | None = None, player: str | None = None) -> int:

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DB ?= railledger.duckdb
 FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 
-.PHONY: demo test conformance bench crosscheck selfplay install clean
+.PHONY: demo test conformance bench crosscheck selfplay reference install clean
 
 install: $(STAMP)
 
@@ -63,6 +63,12 @@ selfplay: $(STAMP)
 	$(BIN)/railledger simulate --title 18Texas --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
 	$(BIN)/railledger simulate --title "The Old Prince 1871" --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
 	exit $$status
+
+# The latest schema the migrations build, kept (records/migrations/reference.json) so that opening
+# an archive compares its catalog without building that schema in memory: run after adding a
+# migration or changing DuckDB (a test fails until then; until then, opens build it).
+reference: $(STAMP)
+	$(BIN)/python -c "from records.schema import keep_reference; keep_reference()"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

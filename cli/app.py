@@ -145,17 +145,17 @@ def games(
     from cli.output import cell, consoles
 
     with _reading(db, wait) as archive:
-        frame = archive.games(title=title, player=player, newest=limit or None)
-        matched = archive.count_games(title=title, player=player) if limit and frame.height == limit else frame.height
+        rows = archive.game_rows(title=title, player=player, newest=limit or None)
+        matched = archive.count_games(title=title, player=player) if limit and len(rows) == limit else len(rows)
     shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
-    if frame.height < matched:
-        shown = f"the newest {frame.height:,} of {shown} (--limit 0 lists every one)"
+    if len(rows) < matched:
+        shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
     table = Table(title=cell(shown))
     table.add_column("key", no_wrap=True)
     for column in ("title", "players", "status", "actions", "verdict"):
         table.add_column(column, justify="right" if column == "actions" else "left")
-    for row in frame.iter_rows(named=True):
-        players = row["players"] if isinstance(row["players"], str) else ", ".join(row["players"])
+    for row in rows:
+        players = ", ".join(row["players"])
         table.add_row(*map(cell, (row["key"], row["title"], players, row["status"] or "", row["actions"], _verdict_text(row))))
     consoles()[0].print(table)
 

@@ -1,4 +1,9 @@
-"""The archive: a DuckDB file of canonical game records, written one whole game at a time."""
+"""The archive: a DuckDB file of canonical game records, written one whole game at a time.
+
+polars is imported by the methods that make or take frames, not with the module: a command
+that lists a few games (``railledger games``) reads them as Python rows and would spend a fifth
+of a second of its start importing it.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, ParamSpec, Sequence, TypeVar
 
 import duckdb
-import polars as pl
 
 from ingest.model import Record, SourceText
 from records import codec, schema, summaries
@@ -20,6 +24,8 @@ from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.states import STATE_TABLES, state_query
 
 if TYPE_CHECKING:  # the rules engine is imported by what stores games, not by every reader (games, stats)
+    import polars as pl
+
     from records.replay_rows import ReplayRows
     from replay import Replay
     from replay.optimizer.audit import RunAudit
@@ -28,19 +34,24 @@ if TYPE_CHECKING:  # the rules engine is imported by what stores games, not by e
 P = ParamSpec("P")
 T = TypeVar("T")
 
-GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "key": pl.Utf8,
-    "title": pl.Utf8,
-    "source": pl.Utf8,
-    "source_id": pl.Utf8,
-    "players": pl.List(pl.Utf8),
-    "status": pl.Utf8,
-    "actions": pl.Int64,
-    "seed": pl.Int64,
-    "ingested_at": pl.Datetime("us"),
-    "verdict": pl.Utf8,
-    "verdict_detail": pl.Utf8,
-    "engine": pl.Utf8,
+Columns = Mapping[str, type]
+"""A frame's columns and their types, named by the Python types polars reads as its own (str:
+String, int: Int64, float: Float64, bool: Boolean, datetime: Datetime("us"), list[str]:
+List(String)), so that declaring them does not import polars."""
+
+GAMES_SCHEMA: Columns = {
+    "key": str,
+    "title": str,
+    "source": str,
+    "source_id": str,
+    "players": list[str],
+    "status": str,
+    "actions": int,
+    "seed": int,
+    "ingested_at": datetime,
+    "verdict": str,
+    "verdict_detail": str,
+    "engine": str,
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
@@ -51,7 +62,7 @@ ARCHIVE_TABLES = (
 state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`);
 the last four are per-game summaries (:mod:`records.summaries`)."""
 
-SUMMARY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "games": pl.Int64, "actions": pl.Int64}
+SUMMARY_SCHEMA: Columns = {"title": str, "games": int, "actions": int}
 
 _GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
 """The order games are listed in: by title, then source id (numerically where it is a number)."""
@@ -103,22 +114,22 @@ ORDER BY g.title
 """
 
 
-FACTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "key": pl.Utf8,
-    "title": pl.Utf8,
-    "source": pl.Utf8,
-    "source_id": pl.Utf8,
-    "created": pl.Utf8,
-    "duration": pl.Int64,
-    "status": pl.Utf8,
-    "has_result": pl.Boolean,
-    "replay_matches": pl.Boolean,
-    "players": pl.Int64,
-    "actions": pl.Int64,
-    "operating_rounds": pl.Int64,
-    "end_reason": pl.Utf8,
-    "end_game_action": pl.Boolean,
-    "order": pl.Int64,
+FACTS_SCHEMA: Columns = {
+    "key": str,
+    "title": str,
+    "source": str,
+    "source_id": str,
+    "created": str,
+    "duration": int,
+    "status": str,
+    "has_result": bool,
+    "replay_matches": bool,
+    "players": int,
+    "actions": int,
+    "operating_rounds": int,
+    "end_reason": str,
+    "end_game_action": bool,
+    "order": int,
 }
 
 _FACTS_QUERY = """
@@ -132,8 +143,8 @@ WHERE $title IS NULL OR lower(g.title) = lower($title)
 ORDER BY "order"
 """
 
-FACTOR_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "title": pl.Utf8, "factor": pl.Utf8, "value": pl.Utf8, "games": pl.Int64, "wins": pl.Int64, "rank_sum": pl.Int64}
+FACTOR_COUNTS_SCHEMA: Columns = {
+    "title": str, "factor": str, "value": str, "games": int, "wins": int, "rank_sum": int}
 
 _FACTOR_COUNTS = """
 SELECT f.title, f.factor, f.value, count(*) AS games, count(*) FILTER (WHERE f.winner) AS wins, sum(f.rank) AS rank_sum
@@ -142,8 +153,8 @@ WHERE f.game_key IN (SELECT key FROM games WHERE $selfplay IS NULL OR (source = 
 GROUP BY ALL
 """
 
-RUSH_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "title": pl.Utf8, "train_type": pl.Utf8, "kind": pl.Utf8, "or_ordinal": pl.Int64, "games": pl.Int64}
+RUSH_COUNTS_SCHEMA: Columns = {
+    "title": str, "train_type": str, "kind": str, "or_ordinal": int, "games": int}
 
 _RUSH_COUNTS = """
 SELECT f.title, f.train_type, f.kind, f.or_ordinal, count(*) AS games
@@ -153,21 +164,21 @@ GROUP BY ALL
 """
 """A game has one row per train type and kind in ``train_firsts``, so its rows count games."""
 
-RUSH_GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"game_key": pl.Utf8, "title": pl.Utf8}
+RUSH_GAMES_SCHEMA: Columns = {"game_key": str, "title": str}
 
 _RUSH_GAMES = """
 SELECT DISTINCT f.game_key, f.title FROM train_firsts f WHERE f.kind = 'train' {counted}
 """
 
-REPLAYED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"key": pl.Utf8, "verdict": pl.Utf8}
+REPLAYED_SCHEMA: Columns = {"key": str, "verdict": str}
 
 _REPLAYED_QUERY = """
 SELECT g.key, g.verdict FROM games g
 WHERE ($title IS NULL OR lower(g.title) = lower($title)) AND g.key IN (SELECT game_key FROM standings)
 """
 
-FLAG_COUNTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "title": pl.Utf8, "rule": pl.Utf8, "flags": pl.Int64, "games": pl.Int64}
+FLAG_COUNTS_SCHEMA: Columns = {
+    "title": str, "rule": str, "flags": int, "games": int}
 
 _FLAG_COUNTS_QUERY = """
 SELECT g.title, f.rule, count(*) AS flags, count(DISTINCT f.game_key) AS games
@@ -186,17 +197,16 @@ GROUP BY {keys}
 ORDER BY left_on_table DESC, {keys}
 """
 """The revenue audit summed from each game's per-president totals (:mod:`records.summaries`)."""
-_SHORTFALL_TOTALS = {"runs": pl.Int64, "below_optimum": pl.Int64, "left_on_table": pl.Int64, "best_possible": pl.Int64,
-                     "unproven": pl.Int64}
-SHORTFALLS_BY_GAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"game_key": pl.Utf8, "title": pl.Utf8, **_SHORTFALL_TOTALS}
-SHORTFALLS_BY_PLAYER_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {"title": pl.Utf8, "player": pl.Utf8, **_SHORTFALL_TOTALS}
+_SHORTFALL_TOTALS = {"runs": int, "below_optimum": int, "left_on_table": int, "best_possible": int, "unproven": int}
+SHORTFALLS_BY_GAME_SCHEMA: Columns = {"game_key": str, "title": str, **_SHORTFALL_TOTALS}
+SHORTFALLS_BY_PLAYER_SCHEMA: Columns = {"title": str, "player": str, **_SHORTFALL_TOTALS}
 _SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="")
 _SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(keys="title, player", where="WHERE player IS NOT NULL")
 
 
-RATING_HISTORY_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "scope": pl.Utf8, "player": pl.Utf8, "game": pl.Int64, "game_key": pl.Utf8, "created": pl.Utf8,
-    "mu": pl.Float64, "sigma": pl.Float64, "ordinal": pl.Float64}
+RATING_HISTORY_SCHEMA: Columns = {
+    "scope": str, "player": str, "game": int, "game_key": str, "created": str,
+    "mu": float, "sigma": float, "ordinal": float}
 """The columns of the stored ratings (``rating_history`` without its position)."""
 
 
@@ -461,6 +471,8 @@ class Archive:
         is for measuring, not for keeping: ingesting the original's file again replaces nothing.
         ``batch`` copies go to a transaction, so a copy is whole or absent.
         """
+        import polars as pl
+
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store copies")
         originals = self._arrow("SELECT key, source, source_id FROM games ORDER BY key", {})
@@ -515,6 +527,8 @@ class Archive:
         """Keep ``history`` (:attr:`analytics.ratings.Ratings.history` rows) as the stored ratings
         of ``basis``, in one transaction: in place of those stored, or after them with ``extend``
         (the ratings of games played after the stored ones, rated from where those left off)."""
+        import polars as pl
+
         if self.read_only:
             raise ArchiveError(f"archive {self.path} is open read-only; it cannot store ratings")
         with transaction(self._con):
@@ -664,10 +678,12 @@ class Archive:
         return self._of_games(_RUSH_GAMES, games, {}, RUSH_GAMES_SCHEMA)
 
     def _of_games(self, query: str, games: Collection[str] | None, params: Mapping[str, Any],
-                  columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
+                  columns: Columns) -> pl.DataFrame:
         """A query of per-game summaries over these games (all with None): its ``{counted}`` is
         the condition on ``f.game_key``, the keys matched as a frame rather than as thousands of
         list parameters."""
+        import polars as pl
+
         if games is None:
             return self._frame(query.format(counted=""), params, columns)
         keys = pl.DataFrame({"game_key": list(games)}, schema={"game_key": pl.Utf8})
@@ -686,6 +702,15 @@ class Archive:
         if newest is None:
             return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
         return self._frame(_NEWEST_GAMES_QUERY, {"title": title, "player": player, "limit": newest}, GAMES_SCHEMA)
+
+    @_reading
+    def game_rows(self, title: str | None = None, player: str | None = None, newest: int | None = None) -> list[dict[str, Any]]:
+        """The rows of :meth:`games`, each a dict of its columns (``players`` a list of names), as
+        Python values read without polars: a command printing a few dozen games spends less on
+        them than on importing it."""
+        result = self._con.execute(_GAMES_QUERY, {"title": title, "player": player, "limit": newest})
+        names = [column[0] for column in result.description]
+        return [dict(zip(names, row)) for row in result.fetchall()]
 
     @_reading
     def count_games(self, title: str | None = None, player: str | None = None) -> int:
@@ -735,19 +760,25 @@ class Archive:
             return self._frame(_SHORTFALLS_BY_PLAYER, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
         return self._frame(_SHORTFALLS_BY_GAME, {}, SHORTFALLS_BY_GAME_SCHEMA)
 
-    def _frame(self, query: str, params: Mapping[str, Any], columns: Mapping[str, pl.DataType | type[pl.DataType]]) -> pl.DataFrame:
+    def _frame(self, query: str, params: Mapping[str, Any], columns: Columns) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows
         as Python tuples cost twice the query."""
+        import polars as pl
+
         return self._arrow(query, params).cast(pl.Schema(columns))
 
     def _arrow(self, query: str, params: Mapping[str, Any]) -> pl.DataFrame:
         """A query's result as a frame through the Arrow C stream interface: columns, not Python
         tuples, and no pyarrow to import (half a second of a command's start)."""
+        import polars as pl
+
         return pl.DataFrame(self._con.sql(query, params=dict(params)))
 
     @_reading
     def summary(self) -> pl.DataFrame:
         """Per title: how many games and how many actions (automatic ones included)."""
+        import polars as pl
+
         rows = self._con.execute(_SUMMARY_QUERY).fetchall()
         return pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
 
@@ -822,6 +853,8 @@ class Archive:
         a round trip per row. The names are the code's own (the columns of :mod:`records.codec`
         and :mod:`records.replay_rows`), never the record's; the values are the Arrow table's.
         """
+        import polars as pl
+
         # Through polars, which reads Python lists in Rust: pyarrow's own reading imports pandas on first use.
         rows = pl.DataFrame(dict(columns), strict=False, infer_schema_length=None)
         self._insert_frame(table, rows)

@@ -12,12 +12,14 @@ import random
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import duckdb
-import polars as pl
 
 from records.errors import ArchiveBusy, ArchiveDamaged, ArchiveError
+
+if TYPE_CHECKING:  # frames come from the callers that make them; opening an archive needs no polars
+    import polars as pl
 
 NOTICE_AFTER = 0.5
 """Seconds of waiting before ``on_wait`` is told: brief turns between processes say nothing."""
@@ -112,6 +114,8 @@ class _ArrowStream:
     of a command's start. Each scan takes a new stream, so a statement may read it twice."""
 
     def __init__(self, frame: pl.DataFrame) -> None:
+        import polars as pl
+
         # A column of nulls only (polars' Null type) goes out with no validity bitmap, which
         # DuckDB's stream reader refuses; as text it is NULL in a column of any type.
         self._frame = frame.with_columns(pl.col(pl.Null).cast(pl.Utf8))

@@ -7,15 +7,18 @@ applies each missing version in order, each in its own transaction together with
 edited: a schema change is a new file.
 
 Before anything else runs on a file, :func:`prepare` holds its catalog to the schema the code's
-own migrations make (applied to an in-memory database): the same tables with the same columns
-and constraints, and no view, macro, sequence, type, index or schema besides. A file that differs
-is refused, because the archive runs SQL against that catalog (a macro in a file even shadows
-DuckDB's own functions), and the identifiers the archive uses come from the code, never from the
-file. A file shorter than its own block count says (a copy cut short) is refused as damaged.
+own migrations make (applied to an in-memory database, or as :data:`KEPT_REFERENCE` keeps it):
+the same tables with the same columns and constraints, and no view, macro, sequence, type,
+index or schema besides. A file that differs is refused, because the archive runs SQL against
+that catalog (a macro in a file even shadows DuckDB's own functions), and the identifiers the
+archive uses come from the code, never from the file. A file shorter than its own block count
+says (a copy cut short) is refused as damaged.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from contextlib import contextmanager
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 import duckdb
 
@@ -131,7 +134,7 @@ def _applied_version(con: duckdb.DuckDBPyConnection, path: Path, found: Catalog)
     if not found.tables:
         return 0
     # Every version makes schema_version alike: the latest's definition (which an open of an
-    # up-to-date file builds anyway) spares building version 1's schema in memory too.
+    # up-to-date file reads anyway) spares building version 1's schema in memory too.
     if found.definitions.get("schema_version") != expected_catalog(latest_version()).definitions["schema_version"]:
         raise ForeignArchive(f"{path} is a DuckDB file but not a railledger archive (it has no schema_version table of railledger's)")
     versions = [v for (v,) in con.execute("SELECT version FROM schema_version ORDER BY version").fetchall()]
@@ -274,17 +277,76 @@ def expected_catalog(version: int) -> Catalog:
     return _reference(version)[0]
 
 
+Reference = tuple[Catalog, Mapping[str, Mapping[str, str]]]
+"""The catalog of the code's own schema, and each of its tables' columns with their types, in order."""
+
+
 @cache
-def _reference(version: int) -> tuple[Catalog, Mapping[str, Mapping[str, str]]]:
-    """The catalog and each table's columns with their types, in order, of the code's own schema
-    at ``version``, from one in-memory database: opening an archive reads them, so a reader's
-    column check costs nothing more."""
+def _reference(version: int) -> Reference:
+    """The code's own schema at ``version``: opening an archive reads it, so a reader's column
+    check costs nothing more. The latest one comes from :data:`KEPT_REFERENCE` when that file was
+    made from these migrations by this DuckDB, any other from the migrations themselves."""
+    if version == latest_version():
+        kept = _kept_reference()
+        if kept is not None:
+            return kept
+    return _built_reference(version)
+
+
+def _built_reference(version: int) -> Reference:
+    """The code's own schema at ``version``, from one in-memory database the migrations build."""
     with _made_by_code(version) as con:
+        catalog = _catalog(con)
         rows = con.execute(
             "SELECT table_name, list(column_name ORDER BY column_index), list(data_type ORDER BY column_index) "
             "FROM system.main.duckdb_columns() GROUP BY table_name"
         ).fetchall()
-        return _catalog(con), {name: dict(zip(columns, types)) for name, columns, types in rows}
+        return catalog, {name: dict(zip(columns, types)) for name, columns, types in rows if name in catalog.tables}
+
+
+KEPT_REFERENCE = MIGRATIONS_DIR / "reference.json"
+"""The latest schema the migrations build (:func:`_built_reference`), kept with the fingerprint of
+the migrations and the DuckDB version it was built from: building it costs a process that opens
+an archive a tenth of a second (a second DuckDB database, every migration, its catalog written
+out), more than the rest of the check. The definitions are DuckDB's own text, which another
+version may write differently, so the file stands for the migrations only under the DuckDB and
+the migrations it names; otherwise they are built. Written by :func:`keep_reference` (``make
+reference``); a test fails while it is not what the migrations build."""
+
+
+def _migrations_fingerprint() -> str:
+    """A digest of everything the code's schema is built from: the version table and every migration."""
+    digest = hashlib.sha256(_VERSION_TABLE.encode())
+    for migration in migrations():
+        digest.update(f"\0{migration.version}\0{migration.name}\0{migration.sql}".encode())
+    return digest.hexdigest()
+
+
+def reference_document() -> dict[str, Any]:
+    """What :data:`KEPT_REFERENCE` holds: the latest schema built from the migrations now, with
+    what it was built from."""
+    catalog, columns = _built_reference(latest_version())
+    return {"duckdb": duckdb.__version__, "migrations": _migrations_fingerprint(),
+            "definitions": dict(sorted(catalog.definitions.items())),
+            "columns": {table: dict(columns[table]) for table in sorted(columns)}}
+
+
+def keep_reference() -> None:
+    """Write :data:`KEPT_REFERENCE` from the migrations, for this DuckDB."""
+    KEPT_REFERENCE.write_text(json.dumps(reference_document(), indent=1) + "\n", encoding="utf-8")
+
+
+def _kept_reference() -> Reference | None:
+    """The schema :data:`KEPT_REFERENCE` holds, when it was built from these migrations by this
+    DuckDB version; else None (the file is part of the code, like the migrations: its names are
+    the code's own)."""
+    try:
+        kept = json.loads(KEPT_REFERENCE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if kept.get("duckdb") != duckdb.__version__ or kept.get("migrations") != _migrations_fingerprint():
+        return None
+    return Catalog(kept["definitions"]), kept["columns"]
 
 
 WHOLE_ARCHIVE_TABLES = frozenset({"rating_history", "rating_basis"})

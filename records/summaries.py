@@ -17,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 
+from typing import TYPE_CHECKING
+
 import duckdb
-import polars as pl
 
 from records import schema
 from records.connection import registered
+
+if TYPE_CHECKING:  # imported when games are summarised: opening an archive to read it needs no polars
+    import polars as pl
 
 SUMMARISED = "summarised_games"
 """The relation of the game keys being summarised (registered by :func:`summarise`)."""
@@ -163,6 +167,8 @@ def summarise(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pl.DataFrame] 
     A batch is read from its own rows (and the summaries it derives first from those), not from
     the tables: at 100,000 games, finding a few games' rows among tens of millions took seconds
     for every write (no index serves those scans)."""
+    import polars as pl
+
     if batch is None:
         with registered(con, {SUMMARISED: pl.DataFrame(con.sql("SELECT key AS game_key FROM games")),
                               PERMANENT: _permanent_types()}):
@@ -195,6 +201,8 @@ def _typed(table: str, columns: Sequence[str]) -> str:
 def _permanent_types() -> pl.DataFrame:
     """[title, train_type] of every permanent train type of the titles with an engine (the only
     games with standings), from the title data."""
+    import polars as pl
+
     from replay.titles import SUPPORTED, title_named
 
     pairs = [(title, train.name) for title in sorted(SUPPORTED) for train in title_named(title).trains if train.permanent]

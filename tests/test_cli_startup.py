@@ -1,10 +1,15 @@
 """``railledger --help`` loads the command line only: the heavy libraries wait for the command that uses them,
-and the installed railledger adds no import hook that every Python start would pay for."""
+``railledger games`` no more than it reads with, and the installed railledger adds no import hook that every
+Python start would pay for."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+from ingest import notation
+from records import Archive
 
 HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
          "replay", "records", "analytics", "dashboard", "selfplay.simulate",
@@ -13,13 +18,26 @@ HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "
          "cli.partitions")
 
 
-def _loaded_after(code: str) -> set[str]:
-    """The heavy modules a fresh interpreter holds after running ``code`` (listed on stderr, apart
-    from what ``code`` prints)."""
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(code: str) -> tuple[set[str], str]:
+    """The heavy modules a fresh interpreter holds after running ``code`` (listed on stderr), and
+    what ``code`` printed on stdout."""
     probe = f"{code}\nimport sys\nsys.stderr.write('\\n'.join(sys.modules))"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     modules = set(run.stderr.split())
-    return {name for name in HEAVY if name in modules}
+    return {name for name in HEAVY if name in modules}, run.stdout
+
+
+def _loaded_after(code: str) -> set[str]:
+    return _run(code)[0]
+
+
+def _command(*argv: str) -> str:
+    """Code running ``railledger ARGV`` as the installed command does, asserting that it succeeds."""
+    return (f"import sys\nsys.argv = {['railledger', *argv]!r}\nfrom cli.app import main\n"
+            "try:\n    main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code")
 
 
 def test_importing_the_command_line_loads_no_heavy_library() -> None:
@@ -27,9 +45,20 @@ def test_importing_the_command_line_loads_no_heavy_library() -> None:
 
 
 def test_help_loads_no_heavy_library() -> None:
-    code = ("import sys\nsys.argv = ['railledger', '--help']\nfrom cli.app import main\n"
-            "try:\n    main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code")
-    assert _loaded_after(code) == set()
+    assert _loaded_after(_command("--help")) == set()
+
+
+def test_listing_games_loads_neither_polars_nor_the_rules_engine(tmp_path: Path) -> None:
+    """``railledger games`` prints a few dozen rows read as Python values: importing polars (a fifth
+    of a second) or the engine would cost more than reading them from 100,000 games."""
+    db = tmp_path / "archive.duckdb"
+    with Archive.open(db) as archive:
+        for path in sorted(EXAMPLES.glob("*.rln")):
+            archive.store(notation.read(path.read_text(encoding="utf-8")))
+    loaded, printed = _run(_command("games", "--title", "18MS", "--db", str(db)))
+    assert "railledger/example-18ms-opening" in printed and "1 game in" in printed
+    assert loaded >= {"duckdb", "records", "rich.console"}  # it did read the archive and print
+    assert loaded & {"polars", "pyarrow", "replay", "analytics", "plotly", "streamlit", "openskill"} == set()
 
 
 def test_the_probe_sees_a_heavy_library_when_one_is_loaded() -> None:

@@ -8,8 +8,9 @@ import re
 import select
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import duckdb
 import polars as pl
@@ -21,6 +22,7 @@ from tests.conftest import fixture_params
 from ingest import notation
 from ingest.export import read_export
 from ingest.model import Action, Entity, Player, Record
+from records import schema
 from records.schema import game_tables, latest_version, migrations
 from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
 from records.archive import ARCHIVE_TABLES
@@ -318,6 +320,10 @@ def test_games_filters_by_title_and_player(db: Path) -> None:
         assert archive.games(newest=5)["source_id"].to_list() == ["5", "3", "20"]
         assert [archive.count_games(), archive.count_games(title="18ms"), archive.count_games(player="dor"),
                 archive.count_games(title="1871", player="ann")] == [3, 2, 1, 0]
+        # the same rows as Python values, for a command that prints them without polars
+        for asked in ({}, {"title": "18ms"}, {"player": "101", "newest": 1}, {"title": "1871", "player": "ann"}):
+            assert archive.game_rows(**asked) == archive.games(**asked).to_dicts()
+        assert isinstance(archive.game_rows()[0]["ingested_at"], datetime)
         summary = archive.summary()
         assert summary.rows() == [("1871", 1, 4), ("18MS", 2, 8)]
 
@@ -442,6 +448,56 @@ def test_a_catalog_railledger_did_not_make_is_refused(db: Path, statement: str, 
         Archive.open(db)
 
 
+def test_the_kept_reference_is_what_the_migrations_build() -> None:
+    """Opening an archive compares its catalog with the kept one: it must be the migrations' own."""
+    kept = json.loads(schema.KEPT_REFERENCE.read_text(encoding="utf-8"))
+    assert kept == schema.reference_document(), f"{schema.KEPT_REFERENCE} is stale: run 'make reference'"
+
+
+@pytest.fixture
+def fresh_reference() -> Iterator[None]:
+    """The code's schema found again by the next open, as in a new process, and after the test."""
+    found = (schema._reference, schema.table_columns, schema.game_tables)
+    for cached in found:
+        cached.cache_clear()
+    yield
+    for cached in found:
+        cached.cache_clear()
+
+
+def test_an_archive_is_checked_without_building_the_schema_in_memory(
+        db: Path, monkeypatch: pytest.MonkeyPatch, fresh_reference: None) -> None:
+    Archive.open(db).close()
+
+    def built(version: int) -> None:
+        raise AssertionError(f"built version {version} in memory")
+
+    monkeypatch.setattr(schema, "_made_by_code", built)
+    monkeypatch.setattr(schema, "_verified", {})  # as a new process: nothing checked yet
+    with Archive.open(db, read_only=True) as archive:
+        assert archive.schema_version == latest_version()
+
+
+@pytest.mark.parametrize("stale", ["duckdb", "migrations"])
+def test_a_reference_kept_for_other_migrations_or_another_duckdb_is_not_used(
+        db: Path, monkeypatch: pytest.MonkeyPatch, fresh_reference: None, stale: str) -> None:
+    if stale == "duckdb":
+        monkeypatch.setattr(duckdb, "__version__", "0.0.1")
+    else:
+        last = migrations()[-1]
+        changed = (*migrations()[:-1], dataclasses.replace(last, sql=last.sql + "\nCREATE TABLE added (x INTEGER);"))
+        monkeypatch.setattr(schema, "migrations", lambda: changed)
+    assert schema._kept_reference() is None
+    assert ("added" in schema.expected_catalog(latest_version()).tables) == (stale == "migrations")
+    Archive.open(db).close()  # built from the migrations, as they are now
+    monkeypatch.setattr(schema, "_verified", {})
+    con = duckdb.connect(str(db))
+    con.execute("ALTER TABLE games ADD COLUMN extra VARCHAR")
+    con.close()
+    with pytest.raises(ForeignArchive, match="the columns or constraints of 'games' differ"):
+        Archive.open(db, read_only=True)
+
+
 def test_per_game_tables_come_from_the_code_schema() -> None:
     """Every table a reader asks for, the per-action states stored as their tables of changes."""
     stored = {table.changes for table in STATE_TABLES.values()}
@@ -489,8 +545,6 @@ def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
 def test_a_fresh_process_check_of_a_file_leaves_tables_readable(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each command is a new process, so its open checks the file; DuckDB 2 kept a result of
     that check unfinished and refused every later table read (``railledger stats`` failed)."""
-    from records import schema
-
     with Archive.open(db) as archive:
         archive.store(hand_made())
     monkeypatch.setattr(schema, "_verified", {})  # as a new process: nothing checked yet

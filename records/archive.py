@@ -101,6 +101,14 @@ ORDER BY {_GAME_ORDER}
 """The newest of the matching games; all of them are listed without choosing them first, which
 cost 0.17 s of a page's 0.44 s at 100,000 games."""
 
+
+
+def _games_query(title: str | None, player: str | None, newest: int | None) -> tuple[str, dict[str, Any]]:
+    """The listing's query and its parameters: the newest ``newest`` games, or every one."""
+    wanted = {"title": title, "player": player}
+    return (_GAMES_QUERY, wanted) if newest is None else (_NEWEST_GAMES_QUERY, {**wanted, "limit": newest})
+
+
 _GAMES_COUNT = f"SELECT count(*) {_GAMES_MATCHING}"
 
 _MATCHING = "matching_rows"
@@ -699,16 +707,14 @@ class Archive:
         whole external id, ignoring case. ``newest`` keeps only that many of the matching games,
         the newest (by creation day, then source id); :meth:`count_games` says how many matched.
         """
-        if newest is None:
-            return self._frame(_GAMES_QUERY, {"title": title, "player": player}, GAMES_SCHEMA)
-        return self._frame(_NEWEST_GAMES_QUERY, {"title": title, "player": player, "limit": newest}, GAMES_SCHEMA)
+        return self._frame(*_games_query(title, player, newest), GAMES_SCHEMA)
 
     @_reading
     def game_rows(self, title: str | None = None, player: str | None = None, newest: int | None = None) -> list[dict[str, Any]]:
         """The rows of :meth:`games`, each a dict of its columns (``players`` a list of names), as
         Python values read without polars: a command printing a few dozen games spends less on
         them than on importing it."""
-        result = self._con.execute(_GAMES_QUERY, {"title": title, "player": player, "limit": newest})
+        result = self._con.execute(*_games_query(title, player, newest))
         names = [column[0] for column in result.description]
         return [dict(zip(names, row)) for row in result.fetchall()]
 

@@ -290,8 +290,9 @@ def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
     waits for when moving a slider or a filter. The app is the real one (AppTest), so the figures
     include Streamlit's own script run, not the browser's rendering.
     """
-    import streamlit as st  # only this benchmark needs Streamlit
-    from streamlit.testing.v1 import AppTest
+    from streamlit.testing.v1 import AppTest  # only this benchmark needs Streamlit
+
+    from dashboard.data import forget
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     app_file = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
@@ -304,7 +305,7 @@ def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
             app = AppTest.from_file(app_file, default_timeout=120)
             if page != DASHBOARD_PAGES[0]:
                 app.run()
-            st.cache_data.clear()  # every page starts cold: nothing read from the archive yet
+            forget()  # every page starts cold: nothing read from the archive yet
             start = time.perf_counter()
             if page == DASHBOARD_PAGES[0]:
                 app.run()  # the default page

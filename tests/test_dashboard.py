@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from cli.app import app
+from dashboard import data
 from dashboard.text import md
 from tests.conftest import make_known
 
@@ -377,7 +377,7 @@ def _hold(db: Path, seconds: float) -> "subprocess.Popen[str]":
 
 
 def test_a_page_waits_for_a_brief_writer_and_shows_fresh_data(dashboard: AppTest) -> None:
-    st.cache_data.clear()  # the next run must read the archive
+    data.forget()  # the next run must read the archive
     holder = _hold(dashboard_db(dashboard), 2)
     try:
         dashboard.run()
@@ -391,10 +391,8 @@ def test_a_page_waits_for_a_brief_writer_and_shows_fresh_data(dashboard: AppTest
 def test_a_page_shows_its_last_good_data_with_a_note_while_the_archive_stays_busy(
     dashboard: AppTest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dashboard import data
-
     monkeypatch.setattr(data, "WAIT", 0.5)
-    st.cache_data.clear()
+    data.forget()
     holder = _hold(dashboard_db(dashboard), 60)
     try:
         dashboard.run()

@@ -230,10 +230,10 @@ def test_the_ratings_command_prints_each_title_then_all(db: Path) -> None:
 def _page(db: Path, monkeypatch: pytest.MonkeyPatch, path: str, **query: str):  # type: ignore[no-untyped-def]
     from streamlit.testing.v1 import AppTest
 
-    import streamlit as st
+    from dashboard.data import forget
 
     monkeypatch.setenv("RAILLEDGER_DB", str(db))
-    st.cache_data.clear()
+    forget()
     page = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py"),
                              default_timeout=60).run()
     page.query_params.update(query)

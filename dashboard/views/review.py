@@ -30,10 +30,11 @@ if not keys:
     st.stop()
 
 asked = st.query_params.get("game")
-offered = keys
+offered = list(keys[:SHOWN])
 if len(keys) > SHOWN:  # a hundred thousand options would reach the browser on every run
     found = st.text_input("Find a game", placeholder="part of its key or id")
-    offered = [k for k in keys if found.lower() in k.lower()][:SHOWN] if found else keys[:SHOWN]
+    if found:
+        offered = [k for k in keys if found.lower() in k.lower()][:SHOWN]
     if asked in keys and asked not in offered:
         offered = [asked, *offered]
     st.caption(f"Offering {len(offered):,} of {len(keys):,} games; type part of a key to find another.")

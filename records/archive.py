@@ -23,7 +23,7 @@ from records.connection import WaitNotice, connect, one_row, registered, transac
 from records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
 from records.states import STATE_TABLES, state_query
 
-if TYPE_CHECKING:  # the rules engine is imported by what stores games, not by every reader (games, stats)
+if TYPE_CHECKING:  # imported where used: polars by the methods that make or take frames, the engine by what stores games
     import polars as pl
 
     from records.replay_rows import ReplayRows

@@ -104,10 +104,23 @@ class Board:
             other = neighbour(hex_id, edge, self.title.layout)
             if other is None or other not in self.hexes:
                 raise Violation("tile-edge", f"tile {name} on {hex_id} would run track off the map")
-            neighbour_spec = self.title.map[other]
-            if neighbour_spec.get("color") in ("red", "gray") and opposite(edge) not in self.tile(other).edges:
+            if self.blank_side(other, opposite(edge)):
                 raise Violation("tile-edge", f"tile {name} on {hex_id} runs track into a blank side of {other}")
         return turned
+
+    def blank_side(self, hex_id: str, edge: int) -> bool:
+        """Whether track may not run into this side of a board hex: a red or gray hex (whose
+        tile never changes) without track out of it."""
+        return self.title.map[hex_id].get("color") in ("red", "gray") and edge not in self.tile(hex_id).edges
+
+    def open_edges(self, hex_id: str) -> frozenset[int]:
+        """The sides of a board hex a tile may run track out of (:meth:`check_lay` refuses any
+        other): those facing a board hex, but not a blank side of a red or gray one."""
+        return frozenset(
+            edge for edge in range(6)
+            if (other := neighbour(hex_id, edge, self.title.layout)) is not None and other in self.hexes
+            and not self.blank_side(other, opposite(edge))
+        )
 
     def label_for(self, hex_id: str, colour: str) -> str | None:
         """The label a tile of ``colour`` on this hex must carry (printed, or from a colour on)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
@@ -21,7 +21,7 @@ from replay.errors import Violation
 from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.geometry import NEXT_COLOUR, TileGeometry, legal_rotations
-from replay.network import network_of
+from replay.network import network_of, network_seen
 from replay.state import CompanyState
 from replay.steps.companies import BuyCompany
 
@@ -60,7 +60,9 @@ class Lay:
 class TrackLaying(OperatingStep):
     """What a track step and a private's track ability share: checking a lay and putting it down."""
 
-
+    lays_join_network: ClassVar[bool] = False
+    """Whether the step's check refuses every lay that does not join the company's network
+    (``check_tile`` with ``needs_route``), so that listing may skip those unchecked."""
 
     def check_tile(self, action: Action, lay_cost: int, needs_route: bool = True, as_if: str | None = None) -> Lay:
         """Every rule of a tile lay but whose lay it is; returns the lay with its cost."""
@@ -103,7 +105,9 @@ class TrackLaying(OperatingStep):
                        tiles: tuple[str, ...] | None = None, as_if: str | None = None) -> Iterator[Action]:
         """Every (hex, tile, rotation) worth checking: hexes touching the network (or those
         given), tiles of the phase's colours left in the supply, rotations keeping the old track.
-        Each is then checked by the step itself, so what is yielded is legal."""
+        Each is then checked by the step itself, so what is yielded is legal; a rotation whose
+        track would leave the hex's open sides, or (:attr:`lays_join_network`) miss the
+        network's, is skipped unchecked, since the check refuses it (most lays listed are)."""
         game = self.game
         board = game.board
         if hexes is None:
@@ -113,6 +117,7 @@ class TrackLaying(OperatingStep):
         offered = [(catalogue[name], board.free_copy(name)) for name in tiles or sorted(catalogue)
                    if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
         free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
+        network = network_seen(game, self.corporation) if self.lays_join_network else None
         for hex_id in hexes:
             if hex_id not in board.hexes:
                 continue
@@ -120,10 +125,15 @@ class TrackLaying(OperatingStep):
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
             following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
+            open_edges = board.open_edges(hex_id)
+            joining = None if network is None else frozenset(e for e in range(6) if (hex_id, e) in network.sides)
             for new, tile_id in free:
                 if new.color != following:
                     continue
                 for rotation in legal_rotations(old, new, board.label_for(hex_id, new.color) or old.label):
+                    edges = new.rotated(rotation).edges
+                    if not edges <= open_edges or (joining is not None and edges.isdisjoint(joining)):
+                        continue
                     action = make_action("lay_tile", entity, hex=hex_id, tile=tile_id, rotation=rotation)
                     try:
                         self.check(action)
@@ -147,6 +157,7 @@ class Track(TrackLaying):
 
     name = "track"
     timing = "track"
+    lays_join_network = True
 
     def tile_lays(self) -> tuple[TileLay, ...]:
         """The lays the company has this turn (a title may give more, e.g. on a first turn)."""

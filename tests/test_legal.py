@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from replay.board import Board
 from replay.game import Game
 from replay.memo import Memo
 from replay.moves import move_key
-from replay.steps.track import Track
+from replay.steps.track import TrackLaying
 from tests.conftest import fixture_params
 from tests.perft import COUNTS, TEST_GAMES, name_of, positions, record_of
 
@@ -136,8 +135,7 @@ def test_lays_skipped_unchecked_are_lays_the_check_refuses(path: Path, monkeypat
     each offers the same actions."""
     record = record_of(path)
     listed = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
-    monkeypatch.setattr(Board, "open_edges", lambda board, hex_id: frozenset(range(6)))
-    monkeypatch.setattr(Track, "lays_join_network", False)
+    monkeypatch.setattr(TrackLaying, "worth_checking", staticmethod(lambda edges, open_edges, joining: True))
     unskipped = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
     assert unskipped == listed
     assert any("lay_tile" in action for actions in listed for action in actions), "the game lays no tile"

@@ -131,8 +131,7 @@ class TrackLaying(OperatingStep):
                 if new.color != following:
                     continue
                 for rotation in legal_rotations(old, new, board.label_for(hex_id, new.color) or old.label):
-                    edges = new.rotated(rotation).edges
-                    if not edges <= open_edges or (joining is not None and edges.isdisjoint(joining)):
+                    if not self.worth_checking(new.rotated(rotation).edges, open_edges, joining):
                         continue
                     action = make_action("lay_tile", entity, hex=hex_id, tile=tile_id, rotation=rotation)
                     try:
@@ -140,6 +139,13 @@ class TrackLaying(OperatingStep):
                     except Violation:
                         continue
                     yield action
+
+    @staticmethod
+    def worth_checking(edges: frozenset[int], open_edges: frozenset[int], joining: frozenset[int] | None) -> bool:
+        """Whether a lay with track out of ``edges`` could pass the check: none leaves the
+        hex's ``open_edges`` and, where the lay must join the network, one is a side of it in
+        ``joining``."""
+        return edges <= open_edges and (joining is None or not edges.isdisjoint(joining))
 
     def reachable_hexes(self) -> set[str]:
         """Hexes a lay could join the company's network in."""

@@ -119,7 +119,7 @@ class TrackLaying(OperatingStep):
         free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
         network = network_seen(game, self.corporation) if self.lays_join_network else None
         for hex_id in hexes:
-            if hex_id not in board.hexes:
+            if hex_id not in board.hexes or not self.lays_open_on(hex_id):
                 continue
             old = board.tile(hex_id)
             if as_if is not None and old.color == "white":
@@ -139,6 +139,11 @@ class TrackLaying(OperatingStep):
                     except Violation:
                         continue
                     yield action
+
+    def lays_open_on(self, hex_id: str) -> bool:
+        """Whether the step could take any lay on this board hex now (listing skips a hex
+        where it could not, unchecked)."""
+        return True
 
     @staticmethod
     def worth_checking(edges: frozenset[int], open_edges: frozenset[int], joining: frozenset[int] | None) -> bool:
@@ -173,6 +178,13 @@ class Track(TrackLaying):
         lays = self.tile_lays()
         turn = self.round.turn
         return lays[turn.lays] if turn.lays < len(lays) else None
+
+    def lays_open_on(self, hex_id: str) -> bool:
+        """A lay is left and may be one on this hex: a new tile on a blank hex, an upgrade on
+        another (:meth:`do_lay_tile` refuses every lay on it otherwise; an 1871 or Texas
+        second lay is yellow only)."""
+        lay = self.next_lay()
+        return lay is not None and lay.allows(self.is_upgrade(hex_id), self.round.turn)
 
     def can_lay(self) -> bool:
         """Open while a lay is left and affordable, a private could still lay track in it, or a

@@ -48,6 +48,7 @@ class Board:
         self.version = 0  # bumped by every tile and station: what was computed of the map is valid until it changes
         self.laid: list[str] = []  # hexes in the order tiles went on them
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
+        self.open_sides: dict[str, frozenset[int]] = {}  # hex -> :meth:`open_edges`, found once
 
     def tile(self, hex_id: str) -> TileGeometry:
         return self.hexes[hex_id].geometry
@@ -100,14 +101,34 @@ class Board:
                 f"tile {name} at rotation {rotation} is no legal {what} of {hex_id} ({old.name}, {old.color})",
             )
         turned = geometry.rotated(rotation)
-        for edge in turned.edges:
+        if turned.edges <= self.open_edges(hex_id):
+            return turned
+        for edge in turned.edges:  # which side is not open, for the message
             other = neighbour(hex_id, edge, self.title.layout)
             if other is None or other not in self.hexes:
                 raise Violation("tile-edge", f"tile {name} on {hex_id} would run track off the map")
-            neighbour_spec = self.title.map[other]
-            if neighbour_spec.get("color") in ("red", "gray") and opposite(edge) not in self.tile(other).edges:
+            if self.blank_side(other, opposite(edge)):
                 raise Violation("tile-edge", f"tile {name} on {hex_id} runs track into a blank side of {other}")
         return turned
+
+    def blank_side(self, hex_id: str, edge: int) -> bool:
+        """Whether track may not run into this side of a board hex: a red or gray hex (whose
+        tile never changes) without track out of it."""
+        return self.title.map[hex_id].get("color") in ("red", "gray") and edge not in self.tile(hex_id).edges
+
+    def open_edges(self, hex_id: str) -> frozenset[int]:
+        """The sides of a board hex a tile may run track out of (:meth:`check_lay` refuses any
+        other): those facing a board hex, but not a blank side of a red or gray one. They never
+        change (the board's hexes are fixed, red and gray ones take no tile), so each hex's are
+        found once: every tile lay listed or checked asks."""
+        known = self.open_sides.get(hex_id)
+        if known is None:
+            known = self.open_sides[hex_id] = frozenset(
+                edge for edge in range(6)
+                if (other := neighbour(hex_id, edge, self.title.layout)) is not None and other in self.hexes
+                and not self.blank_side(other, opposite(edge))
+            )
+        return known
 
     def label_for(self, hex_id: str, colour: str) -> str | None:
         """The label a tile of ``colour`` on this hex must carry (printed, or from a colour on)."""

@@ -78,13 +78,17 @@ def fresh_network(game: GameState, corporation: str) -> Network:
     return network
 
 
+def network_seen(game: GameState, corporation: str) -> Network:
+    """What :func:`network_of` answers now, without keeping it: a look ahead at what a check
+    will see (listing tile lays) must not keep an answer the check itself might never ask."""
+    kept = game.graph.networks.get(corporation)
+    return kept if kept is not None else fresh_network(game, corporation)
+
+
 def network_of(game: GameState, corporation: str) -> Network:
     """What the company reaches, as 18xx.games would answer now (see :class:`GraphCache`)."""
-    kept = game.graph.networks.get(corporation)
-    if kept is not None:
-        return kept
-    network = fresh_network(game, corporation)
-    if game.applying:
+    network = network_seen(game, corporation)
+    if game.applying and corporation not in game.graph.networks:
         game.graph.networks[corporation] = network
         game.graph.routes.setdefault(corporation, network.route)
     return network

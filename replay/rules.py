@@ -221,20 +221,29 @@ class Rules(TitleData):
 
     def bank_trains(self, game: GameState) -> list[Train]:
         """The trains the bank sells now: the next new train, new trains of types an earlier
-        purchase unlocked, and one of each type given back to it (18xx.games' depot)."""
-        unlocked = {t.card for t in game.trains.values() if t.owner is not None or t.rusted}
+        purchase unlocked, and one of each type given back to it (18xx.games' depot).
+
+        Steps and bots ask it several times per action (each a walk of every train), so it is
+        remembered for the moment of the game (:class:`~replay.memo.Memo`)."""
+        return list(game.memo.recall(game, "bank trains", lambda: self.find_bank_trains(game)))
+
+    def find_bank_trains(self, game: GameState) -> list[Train]:
+        """:meth:`bank_trains`, computed: most trains left are copies of the next one, so a
+        type already offered is passed over before its unlocking is looked up."""
+        unlocked: set[str] | None = None
         offered: list[Train] = []
         names: set[str] = set()
-        first = True
         for train in game.trains.values():
-            if train.owner is not None or train.rusted or train.reserved or train.discarded:
+            if train.owner is not None or train.rusted or train.reserved or train.discarded or train.card in names:
                 continue
-            spec = self.train_type(train.card)
-            if first or (spec.available_after is not None and spec.available_after in unlocked):
-                if train.card not in names:
-                    offered.append(train)
-                    names.add(train.card)
-                first = False
+            if offered:  # not the next train: only a type an earlier purchase unlocked
+                after = self.train_type(train.card).available_after
+                if unlocked is None:
+                    unlocked = {t.card for t in game.trains.values() if t.owner is not None or t.rusted}
+                if after is None or after not in unlocked:
+                    continue
+            offered.append(train)
+            names.add(train.card)
         returned: dict[str, Train] = {}
         for train in game.trains.values():
             if train.discarded and train.owner is None and not train.rusted:

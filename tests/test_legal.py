@@ -12,6 +12,7 @@ import pytest
 from replay.game import Game
 from replay.memo import Memo
 from replay.moves import move_key
+from replay.steps.track import Track, TrackLaying
 from tests.conftest import fixture_params
 from tests.perft import COUNTS, TEST_GAMES, name_of, positions, record_of
 
@@ -125,3 +126,18 @@ def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None
     clock.mutating = True
     assert (memo.recall(clock, "q", answer), memo.recall(clock, "q", answer)) == (3, 4)
     assert asked == [0, 1, 1, 1]
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
+def test_lays_skipped_unchecked_are_lays_the_check_refuses(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing tile lays skips, without the full check, hexes where the turn's next lay may not
+    go and rotations whose track leaves the hex's open sides or misses the network: at every
+    position, listing every hex and rotation and checking each offers the same actions."""
+    record = record_of(path)
+    listed = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
+    monkeypatch.setattr(TrackLaying, "worth_checking", staticmethod(lambda edges, open_edges, joining: True))
+    for step in (TrackLaying, Track):
+        monkeypatch.setattr(step, "lays_open_on", lambda step, hex_id: True)
+    unskipped = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
+    assert unskipped == listed
+    assert any("lay_tile" in action for actions in listed for action in actions), "the game lays no tile"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
@@ -21,7 +21,7 @@ from replay.errors import Violation
 from replay.flow import Effects, make_action, reads
 from replay.steps.base import OperatingStep
 from replay.geometry import NEXT_COLOUR, TileGeometry, legal_rotations
-from replay.network import network_of
+from replay.network import network_of, network_seen
 from replay.state import CompanyState
 from replay.steps.companies import BuyCompany
 
@@ -60,7 +60,9 @@ class Lay:
 class TrackLaying(OperatingStep):
     """What a track step and a private's track ability share: checking a lay and putting it down."""
 
-
+    lays_join_network: ClassVar[bool] = False
+    """Whether the step's check refuses every lay that does not join the company's network
+    (``check_tile`` with ``needs_route``), so that listing may skip those unchecked."""
 
     def check_tile(self, action: Action, lay_cost: int, needs_route: bool = True, as_if: str | None = None) -> Lay:
         """Every rule of a tile lay but whose lay it is; returns the lay with its cost."""
@@ -103,7 +105,9 @@ class TrackLaying(OperatingStep):
                        tiles: tuple[str, ...] | None = None, as_if: str | None = None) -> Iterator[Action]:
         """Every (hex, tile, rotation) worth checking: hexes touching the network (or those
         given), tiles of the phase's colours left in the supply, rotations keeping the old track.
-        Each is then checked by the step itself, so what is yielded is legal."""
+        Each is then checked by the step itself, so what is yielded is legal; a rotation whose
+        track would leave the hex's open sides, or (:attr:`lays_join_network`) miss the
+        network's, is skipped unchecked, since the check refuses it (most lays listed are)."""
         game = self.game
         board = game.board
         if hexes is None:
@@ -113,23 +117,40 @@ class TrackLaying(OperatingStep):
         offered = [(catalogue[name], board.free_copy(name)) for name in tiles or sorted(catalogue)
                    if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
         free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
+        network = network_seen(game, self.corporation) if self.lays_join_network else None
         for hex_id in hexes:
-            if hex_id not in board.hexes:
+            if hex_id not in board.hexes or not self.lays_open_on(hex_id):
                 continue
             old = board.tile(hex_id)
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
             following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
+            open_edges = board.open_edges(hex_id)
+            joining = None if network is None else frozenset(e for e in range(6) if (hex_id, e) in network.sides)
             for new, tile_id in free:
                 if new.color != following:
                     continue
                 for rotation in legal_rotations(old, new, board.label_for(hex_id, new.color) or old.label):
+                    if not self.worth_checking(new.rotated(rotation).edges, open_edges, joining):
+                        continue
                     action = make_action("lay_tile", entity, hex=hex_id, tile=tile_id, rotation=rotation)
                     try:
                         self.check(action)
                     except Violation:
                         continue
                     yield action
+
+    def lays_open_on(self, hex_id: str) -> bool:
+        """Whether the step could take any lay on this board hex now (listing skips a hex
+        where it could not, unchecked)."""
+        return True
+
+    @staticmethod
+    def worth_checking(edges: frozenset[int], open_edges: frozenset[int], joining: frozenset[int] | None) -> bool:
+        """Whether a lay with track out of ``edges`` could pass the check: none leaves the
+        hex's ``open_edges`` and, where the lay must join the network, one is a side of it in
+        ``joining``."""
+        return edges <= open_edges and (joining is None or not edges.isdisjoint(joining))
 
     def reachable_hexes(self) -> set[str]:
         """Hexes a lay could join the company's network in."""
@@ -147,6 +168,7 @@ class Track(TrackLaying):
 
     name = "track"
     timing = "track"
+    lays_join_network = True
 
     def tile_lays(self) -> tuple[TileLay, ...]:
         """The lays the company has this turn (a title may give more, e.g. on a first turn)."""
@@ -156,6 +178,13 @@ class Track(TrackLaying):
         lays = self.tile_lays()
         turn = self.round.turn
         return lays[turn.lays] if turn.lays < len(lays) else None
+
+    def lays_open_on(self, hex_id: str) -> bool:
+        """A lay is left and may be one on this hex: a new tile on a blank hex, an upgrade on
+        another (:meth:`do_lay_tile` refuses every lay on it otherwise; an 1871 or Texas
+        second lay is yellow only)."""
+        lay = self.next_lay()
+        return lay is not None and lay.allows(self.is_upgrade(hex_id), self.round.turn)
 
     def can_lay(self) -> bool:
         """Open while a lay is left and affordable, a private could still lay track in it, or a

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ingest.model import PlayerId
-from replay.data import CorporationSpec, Phase
+from replay.data import Ability, CorporationSpec, Phase
 from replay.flow import Round
 from replay.market import Cell
 from replay.rounds.privates import PrivatesRound
@@ -80,6 +80,12 @@ class Title1871(Title):
         super().__init__()
         self.hunslet = self.private_with("purchase_train")
         self.union_bank_private = self.private_with("act_for_bank")
+        self.lay_restrictions: tuple[tuple[str, Ability | None, Ability | None], ...] = tuple(
+            (c.sym, c.ability("blocks_hexes_consent"), c.ability("tile")) for c in self.companies
+            if c.ability("blocks_hexes_consent") is not None or c.ability("tile") is not None
+        )
+        """Privates restricting tile lays: (private, its hex block needing consent, its special
+        tiles), found once, since every tile lay listed is checked against them."""
         companies = self.companies_file
         self.branches = tuple(b["sym"] for b in companies["branches"])
         peir = companies["peir"]

@@ -37,14 +37,12 @@ class Track1871(Track):
 
     def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
         game = self.game
-        acting = title_of(game).acting_president(game, self.corporation)
-        for spec in game.title.companies:
-            company = game.companies[spec.sym]
-            consent = spec.ability("blocks_hexes_consent")
+        title = title_of(game)
+        for sym, consent, tile in title.lay_restrictions:
+            company = game.companies[sym]
             if consent is not None and hex_id in consent.get("hexes", ()) and not company.closed \
-                    and company.owner is not None and company.owner != acting:
+                    and company.owner is not None and company.owner != title.acting_president(game, self.corporation):
                 raise Violation("private-block", f"{hex_id} needs the consent of the {company.name} owner (12.2)")
-            tile = spec.ability("tile")
             # the president himself: a Union Bank president owns no private, whoever owns the bank (REF)
             if tile is not None and geometry.name in tile.get("tiles", ()) and (company.closed or company.owner != game.president(self.corporation)):
                 raise Violation("private-sbc", f"tile {geometry.name} is laid only by a company whose president owns {company.name} (11.3)")

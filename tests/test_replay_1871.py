@@ -390,3 +390,22 @@ def test_the_union_bank_owner_keeps_his_turn_while_the_bank_could_buy() -> None:
     assert game.round.current == player("Ada")
     assert not [a for a in offered if a.type == "buy_shares" and a.entity == player("Ada")]
     assert game.is_legal(Action("pass", player("Ada"), 680, 0, {}))
+
+
+def test_the_pools_branch_shares_exchanged_in_a_split_go_to_the_end_of_its_order() -> None:
+    """Found by ``make crosscheck`` in a game 18xx.games' own engine played (refplay seed 300001):
+    when the Southern splits off SB, the bank pool gives its parent shares for SB shares as the
+    players do, and 18xx.games moves the branch shares it takes, the pool's first (SB_1, SB_2),
+    to the end of the pool's order. So when Player 3 later sells SB's president's certificate
+    keeping 10% of it (action 302), the share he takes back from the pool is its first, SB_8, and
+    SB_1 is left for Player 2 to buy (action 304); with the pool in charter order he took SB_1
+    and that purchase was refused."""
+    record = notation.read((Path(__file__).parent / "reference_games" / "1871-split-pool-order.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    for action in record.actions:
+        game.process(action)
+        if action.id == 302:
+            assert {s.id: s.owner for s in game.shares_of["SB"] if s.id in ("SB_1", "SB_8")} == {"SB_1": "market", "SB_8": 3}
+    replay = replay_record(record, keep_going=True)
+    assert not replay.flags and replay.matches_record

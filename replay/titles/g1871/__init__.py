@@ -66,7 +66,7 @@ class State1871(TitleState):
 class Title1871(Title):
     name = "The Old Prince 1871"
     package = "g1871"
-    revision = 4  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales
+    revision = 5  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales; 5: the pool's branch shares after a split
     home_token_at_float = True
     ipo_at_market_price = True  # treasury shares of a split company sell at the market price
     buy_then_sell = False
@@ -342,9 +342,8 @@ class Title1871(Title):
             count = sum(s.percent for s in given) // 20
             for share in given[:count]:
                 game.move_share(share.id, IPO)
-            if holder != MARKET:
-                for share in plain(MARKET, branch)[:count]:
-                    game.move_share(share.id, holder)
+            for share in plain(MARKET, branch)[:count]:
+                game.move_share(share.id, holder)  # the pool's own go to the end of its order (notes.md 8)
         pool = len(plain(MARKET, branch))
         par = game.corporations[branch].par_price
         assert par is not None

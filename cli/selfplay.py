@@ -188,30 +188,29 @@ def _store(run: "IngestRun", played: list[tuple["Simulated", "EncodedGame | None
     from records import ArchiveError
 
     outcomes = ["failed"] * len(played)
-    shaped = {n: columns for n, (game, columns) in enumerate(played) if game.played is not None and columns is not None}
+    storable = [(n, game, game.played.record, columns) for n, (game, columns) in enumerate(played) if game.played is not None]
+    shaped = [(n, columns, _origin(game)) for n, game, _, columns in storable if columns is not None]
     try:
         with run.archive() as archive:
             try:
-                together = archive.store_many([(columns, _origin(played[n][0])) for n, columns in shaped.items()]) if shaped else []
+                together = archive.store_many([(columns, origin) for _, columns, origin in shaped]) if shaped else []
+                for (n, _, _), outcome in zip(shaped, together):
+                    outcomes[n] = outcome.value
+                alone = [entry for entry in storable if entry[3] is None]
             except (ArchiveError, ValueError):
-                together = []  # a game is refused: each alone below says which
-            for n, outcome in zip(shaped, together):
-                outcomes[n] = outcome.value
-            for n, (game, columns) in enumerate(played):
-                if game.played is None or (n in shaped and together):
-                    continue
+                alone = storable  # a game is refused: each alone says which
+            for n, game, record, columns in alone:
                 try:
                     if columns is not None:
-                        outcomes[n] = archive.store_encoded(columns, _origin(game)).value
-                    else:
-                        outcomes[n] = archive.store(game.played.record, origin=_origin(game), replay=game.replay,
-                                                    runs=game.runs).value
+                        stored = archive.store_encoded(columns, _origin(game))
+                    else:  # the worker could not shape it into columns: storing it says why
+                        stored = archive.store(record, origin=_origin(game), replay=game.replay, runs=game.runs)
+                    outcomes[n] = stored.value
                 except (ArchiveError, ValueError) as exc:
-                    say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
+                    say(consoles(soft_wrap=True)[1], f"{record.key}: not stored: {exc}")
     except ArchiveUnavailable as exc:
-        for game, _ in played:
-            if game.played is not None:
-                say(consoles(soft_wrap=True)[1], f"{game.played.record.key}: not stored: {exc}")
+        for _, _, record, _ in storable:
+            say(consoles(soft_wrap=True)[1], f"{record.key}: not stored: {exc}")
     return outcomes
 
 

@@ -12,7 +12,8 @@ and frozen dataclasses of them, which nothing changes in place, and on 100,000 g
 ratings alone took 0.65 s of the Players page's first load and unpickling 0.42 s of every rerun.
 Clear it with :func:`forget`.
 
-An ingest holds the file for a moment per game; an open waits up to :data:`WAIT` seconds for it.
+An ingest holds the file for one transaction at a time (up to 32 games, a few tenths of a second);
+an open waits up to :data:`WAIT` seconds for it.
 When a read still fails (a long write, a file being replaced), :func:`load` shows the last data
 that loader read, with a note saying when it was read and why it is not newer.
 """

@@ -311,7 +311,8 @@ an archive a tenth of a second (a second DuckDB database, every migration, its c
 out), more than the rest of the check. The definitions are DuckDB's own text, which another
 version may write differently, so the file stands for the migrations only under the DuckDB and
 the migrations it names; otherwise they are built. Written by :func:`keep_reference` (``make
-reference``); a test fails while it is not what the migrations build."""
+reference``); a test fails while it was made from other migrations, or, under its own DuckDB,
+is not what they build."""
 
 
 def _migrations_fingerprint() -> str:

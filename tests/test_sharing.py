@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -108,7 +109,10 @@ def test_an_ingest_and_a_looping_reader_share_the_archive(tmp_path: Path) -> Non
                 process.wait(timeout=10)
     assert writer.returncode == 0, writer_errors
     assert reader.returncode == 0, reader_errors
-    assert lister is not None and lister.returncode == 0 and "in use" not in lister.stderr, lister.stderr
+    # the lister may have to wait for a transaction (it says so when that lasts over half a
+    # second, as on a loaded machine), but it gets its turn and lists the games
+    assert lister is not None and lister.returncode == 0 and "gave up" not in lister.stderr, lister.stderr
+    assert re.search(r"\d+ games? in ", lister.stdout), lister.stdout
     seen = json.loads(read)
     assert seen["during"] >= 2, seen  # the reader got in between the writer's transactions
     assert seen["games"] == len(records)

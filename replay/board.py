@@ -46,6 +46,7 @@ class Board:
         self.supply: dict[str, int] = dict(title.tiles.counts)
         self.terrain_paid: set[str] = set()
         self.version = 0  # bumped by every tile and station: what was computed of the map is valid until it changes
+        self.changes: list[tuple[str, str | None]] = []  # (hex, corporation placing a station) of each version bump
         self.laid: list[str] = []  # hexes in the order tiles went on them
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
         self.open_sides: dict[str, frozenset[int]] = {}  # hex -> :meth:`open_edges`, found once
@@ -180,13 +181,23 @@ class Board:
         self.hexes[hex_id] = Placed(tile_id, turned, rotation, moved)
         self.hex_of_tile[tile_id] = hex_id
         self.laid.append(hex_id)
-        self.version += 1
+        self.changed(hex_id, None)
         return cost
 
     def place_token(self, hex_id: str, city: int, slot: int, corporation: str) -> None:
         self.tokens_in(hex_id, city)[slot] = corporation
         self.station_hexes.add(hex_id)
+        self.changed(hex_id, corporation)
+
+    def changed(self, hex_id: str, corporation: str | None) -> None:
+        """A tile or a station (of ``corporation``) changed ``hex_id``: a new version."""
+        self.changes.append((hex_id, corporation))
         self.version += 1
+
+    def unchanged_since(self, version: int, hexes: frozenset[str], corporation: str) -> bool:
+        """Whether no change after ``version`` touched these hexes or placed a station of the
+        corporation: what was read of them then still holds."""
+        return not any(hex_id in hexes or placer == corporation for hex_id, placer in self.changes[version:])
 
     def tokened(self, corporation: str) -> list[tuple[str, int]]:
         """Cities (hex, index) holding one of the corporation's stations."""

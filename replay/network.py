@@ -51,7 +51,9 @@ class GraphCache:
         self.networks: dict[str, Network] = {}
         self.tokens: dict[str, bool] = {}
         self.routes: dict[str, bool] = {}
-        self.fresh: dict[str, tuple[int, Network]] = {}  # by board version: a pure memo, not state
+        self.fresh: dict[str, tuple[int, Network, frozenset[str]]] = {}
+        """Corporation -> (board version, its reach then, the hexes the walk read): a pure memo,
+        not state; it holds while no later change touched those hexes (:func:`fresh_network`)."""
 
     def clear(self) -> None:
         """A tile lay or a step's station: forget reach, but keep every route found."""
@@ -69,12 +71,24 @@ class GraphCache:
 
 
 def fresh_network(game: GameState, corporation: str) -> Network:
-    """What the company reaches on the board as it is now."""
+    """What the company reaches on the board as it is now.
+
+    A walk reads only the tiles and stations of the hexes its network's stops and sides lie in
+    (and the company's own stations), so its answer holds until a tile or station changes one
+    of those hexes or the company places a station: a lay far away, by another company, leaves
+    it as it was, and most walks of a replay are saved."""
+    board = game.board
     memo = game.graph.fresh.get(corporation)
-    if memo is not None and memo[0] == game.board.version:
-        return memo[1]
+    if memo is not None:
+        version, network, read = memo
+        if version == board.version:
+            return network
+        if board.unchanged_since(version, read, corporation):
+            game.graph.fresh[corporation] = (board.version, network, read)
+            return network
     network = _Walk(game, corporation).network()
-    game.graph.fresh[corporation] = (game.board.version, network)
+    read = frozenset(hex_id for hex_id, _ in network.nodes) | frozenset(hex_id for hex_id, _ in network.sides)
+    game.graph.fresh[corporation] = (board.version, network, read)
     return network
 
 

@@ -57,6 +57,23 @@ def fields_read(method: Callable[..., Effects]) -> frozenset[str]:
     return found
 
 
+_HANDLERS: dict[tuple[type[Step], str], tuple[Callable[[Step, Action], Effects], frozenset[str]] | None] = {}
+"""(step class, action type) -> its handler and the fields it reads, or None: a step takes the
+same types for good, and the round asks every step whether it takes each action."""
+
+
+def _handler_of(step: type[Step], kind: str) -> tuple[Callable[[Step, Action], Effects], frozenset[str]] | None:
+    key = (step, kind)
+    try:
+        return _HANDLERS[key]
+    except KeyError:
+        pass
+    method = getattr(step, f"do_{kind}", None)
+    found = None if method is None or (kind == "pass" and not step.can_pass) else (method, fields_read(method))
+    _HANDLERS[key] = found
+    return found
+
+
 def check_declared_range(action: Action, name: str, low: int, high: int, rule: str, what: str) -> None:
     """A range an action declares (``legal_actions()`` writes one on actions with a free amount,
     and a record may keep it) must be the range the engine computes."""
@@ -117,15 +134,15 @@ class Step:
 
     def offers_now(self, entity: Entity) -> frozenset[str]:
         """:meth:`offers`, remembered for this state of the game (see :meth:`offers_any_now`)."""
-        return self.memo.recall(self.game, ("offers", entity.kind, entity.id), lambda: self.offers(entity))
+        return self.memo.recall(self.game, ("offers", entity.kind, entity.id), self.offers, entity)
 
     def offers_any_now(self, entity: Entity) -> bool:
         """:meth:`offers_any`, remembered for this state of the game."""
-        return self.memo.recall(self.game, ("any", entity.kind, entity.id), lambda: self.offers_any(entity))
+        return self.memo.recall(self.game, ("any", entity.kind, entity.id), self.offers_any, entity)
 
     def offers_kind_now(self, entity: Entity, kind: str) -> bool:
         """:meth:`offers_kind`, remembered for this state of the game."""
-        return self.memo.recall(self.game, (kind, entity.kind, entity.id), lambda: self.offers_kind(entity, kind))
+        return self.memo.recall(self.game, (kind, entity.kind, entity.id), self.offers_kind, entity, kind)
 
     def blocking(self) -> bool:
         if not self.blocks:
@@ -153,17 +170,17 @@ class Step:
 
     def takes(self, kind: str) -> bool:
         """Whether actions of this type are ever this step's."""
-        return hasattr(self, f"do_{kind}") and (kind != "pass" or self.can_pass)
+        return _handler_of(type(self), kind) is not None
 
     def handler(self, action: Action) -> Effects:
-        method: Callable[[Action], Effects] | None = getattr(self, f"do_{action.type}", None)
-        if method is None or not self.takes(action.type):
+        found = _handler_of(type(self), action.type)
+        if found is None:
             raise Violation("action-type", f"{action.type} is not an action of the {self.name} step")
-        known = fields_read(method)
+        method, known = found
         for name, value in action.fields.items():
             if name not in known and value not in DEFAULT_VALUES:
                 raise Violation("field-unsupported", f"{action.type} declares {name}={value!r}, which the {self.name} step has no rule for")
-        return method(action)
+        return method(self, action)
 
     def check(self, action: Action) -> None:
         """Raise a Violation if ``action`` is illegal in this step; changes nothing."""

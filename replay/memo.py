@@ -9,7 +9,7 @@ the game changes: a game counts its changes (``moment``) and says while it is ch
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 Answer = TypeVar("Answer")
 
@@ -31,14 +31,16 @@ class Memo:
         self.moment = -1
         self.answers: dict[Hashable, object] = {}
 
-    def recall(self, game: Changing, question: Hashable, answer: Callable[[], Answer]) -> Answer:
-        """``answer()``, computed once per moment of ``game`` (every time while it changes)."""
+    def recall(self, game: Changing, question: Hashable, answer: Callable[..., Answer], *arguments: Any) -> Answer:
+        """``answer(*arguments)``, computed once per moment of ``game`` (every time while it
+        changes). The arguments are passed rather than bound in a closure: a replay asks
+        several questions per action, most of them answered already."""
         if game.mutating:
-            return answer()
+            return answer(*arguments)
         if self.moment != game.moment:
             self.answers = {}
             self.moment = game.moment
         known = self.answers.get(question, _UNKNOWN)
         if known is _UNKNOWN:
-            known = self.answers[question] = answer()
+            known = self.answers[question] = answer(*arguments)
         return known  # type: ignore[return-value]

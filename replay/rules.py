@@ -225,7 +225,7 @@ class Rules(TitleData):
 
         Steps and bots ask it several times per action (each a walk of every train), so it is
         remembered for the moment of the game (:class:`~replay.memo.Memo`)."""
-        return list(game.memo.recall(game, "bank trains", lambda: self.find_bank_trains(game)))
+        return list(game.memo.recall(game, "bank trains", self.find_bank_trains, game))
 
     def find_bank_trains(self, game: GameState) -> list[Train]:
         """:meth:`bank_trains`, computed: most trains left are copies of the next one, so a

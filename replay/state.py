@@ -375,7 +375,7 @@ class GameState:
 
     def certificates(self, pid: PlayerId) -> int:
         """Certificates counting against the limit: shares outside the yellow zone, and privates."""
-        return self.memo.recall(self, ("certificates", pid), lambda: self.count_certificates(pid))
+        return self.memo.recall(self, ("certificates", pid), self.count_certificates, pid)
 
     def count_certificates(self, pid: PlayerId) -> int:
         yellow = {sym for sym, cell in self.market.position.items() if cell.zone == "yellow"}

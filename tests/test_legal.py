@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from replay import network
 from replay.game import Game
 from replay.memo import Memo
 from replay.moves import move_key
@@ -91,9 +92,9 @@ def test_every_remembered_answer_is_the_answer_at_that_moment(path: Path, monkey
     recall = Memo.recall
     stale: list[str] = []
 
-    def checked(memo: Memo, game: object, question: object, answer: object) -> object:
-        known = recall(memo, game, question, answer)  # type: ignore[arg-type]
-        fresh = answer()  # type: ignore[operator]
+    def checked(memo: Memo, game: object, question: object, answer: object, *arguments: object) -> object:
+        known: object = recall(memo, game, question, answer, *arguments)  # type: ignore[arg-type]
+        fresh = answer(*arguments)  # type: ignore[operator]
         if fresh != known:
             stale.append(f"{question!r}: remembered {known!r}, now {fresh!r}")
         return known
@@ -108,6 +109,36 @@ def test_every_remembered_answer_is_the_answer_at_that_moment(path: Path, monkey
             game.process(action)
         assert not stale, f"{action.label}: {stale[0]}"
     assert not stale
+
+
+@pytest.mark.parametrize("path", [*(pytest.param(p, id=p.stem) for p in [*TEST_GAMES, *SELFPLAY_GAMES]),
+                                  *fixture_params()])
+def test_a_reach_kept_across_changes_is_a_fresh_walk(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fresh_network keeps a company's reach while no later tile or station touched the hexes
+    its walk read: every answer it gives is here compared with a walk of the board as it is, at
+    every moment of the record, and the kept answers must have been used (a lay elsewhere)."""
+    kept_answers = 0
+    original = network.fresh_network
+
+    def checked(game: Game, corporation: str) -> network.Network:
+        nonlocal kept_answers
+        memo = game.graph.fresh.get(corporation)
+        answer = original(game, corporation)
+        if memo is not None and memo[0] != game.board.version and memo[1] is answer:
+            kept_answers += 1
+        walked = network._Walk(game, corporation).network()
+        assert answer == walked, f"{corporation} at #{game.index}: kept reach differs from the board's"
+        return answer
+
+    monkeypatch.setattr(network, "fresh_network", checked)
+    record = record_of(path)
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    for action in record.actions:
+        if game.is_legal(action):
+            game.process(action)
+    if any(a.type == "lay_tile" for a in record.actions[:200]) and len(record.actions) > 200:
+        assert kept_answers, "no reach was kept across a change"
 
 
 def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None:

@@ -56,6 +56,7 @@ class OperatingRound(Round):
         for train in game.trains.values():
             train.operated = False
         self.queue: list[str] = game.floated_in_order()
+        self.entities = {sym: Entity("corporation", sym) for sym in game.corporations}  # ``current``, asked all the time
         self.position = 0
         self.done = False
         self.turn = OperatingTurn(self.queue[0], False) if self.queue else OperatingTurn("", False)
@@ -69,7 +70,7 @@ class OperatingRound(Round):
     @property
     def current(self) -> Entity | None:
         sym = self.corporation
-        return None if sym is None else Entity("corporation", sym)
+        return None if sym is None else self.entities[sym]
 
     @property
     def finished(self) -> bool:

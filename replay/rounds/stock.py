@@ -28,6 +28,7 @@ class StockRound(Round):
         self.number = game.sr_number
         start = game.order.index(game.priority)
         self.players: list[PlayerId] = game.order[start:] + game.order[:start]
+        self.entities = {pid: Entity("player", pid) for pid in self.players}  # ``current``, asked all the time
         self.position = 0
         self.marked: set[PlayerId] = set()  # passed without acting since they last acted
         self.sold: dict[PlayerId, set[str]] = {}  # companies each player sold this round
@@ -42,7 +43,7 @@ class StockRound(Round):
     def current(self) -> Entity | None:
         if self.done:
             return None
-        return Entity("player", self.players[self.position])
+        return self.entities[self.players[self.position]]
 
     @property
     def finished(self) -> bool:

@@ -290,6 +290,8 @@ class BuySellParShares(Step):
 
     def sales(self, pid: PlayerId) -> Iterator[tuple[list[Share], int]]:
         """Every bundle the player may sell now."""
+        if self.sale_order_problem() is not None:
+            return  # no sale at this point of the turn, whatever the bundle (sale_problem says why)
         for sym in self.game.corporations:
             for shares, percent in sale_bundles(self.game, pid, sym):
                 if self.sale_problem(pid, shares, percent) is None:

@@ -471,6 +471,12 @@ class Bankrupt(BuyTrain):
     def offers(self, entity: Entity) -> frozenset[str]:
         return frozenset({"bankrupt"}) if entity == self.round.current and self.can_go_bankrupt() else frozenset()
 
+    def offers_kind(self, entity: Entity, kind: str) -> bool:
+        """Only a bankruptcy: the purchases and sales it inherits are the train step's (the round
+        asks every step about each, and whether the company is bankrupt costs a look at every
+        bundle its president could sell)."""
+        return kind == "bankrupt" and super().offers_kind(entity, kind)
+
     def legal(self) -> Iterator[Action]:
         current = self.round.current
         if current is not None and self.offers(current):

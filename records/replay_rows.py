@@ -42,14 +42,25 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
     companies = _Changes("seq", "company", "position", "price", "market_row", "market_col", "cash", "trains",
                          "tokens", "president", "floated", "closed")
     value: object  # a column's value, in the loops below
+    shaped_players: dict[PlayerId, tuple[int, object]] = {}  # the position and view each last row came from
+    shaped_companies: dict[str, tuple[int, object]] = {}
     for seq, (action, snap) in enumerate(zip(record.actions, replay.snapshots)):
         steps["seq"].append(seq)
         steps["action_id"].append(action.label)
         steps["round"].append(snap.round)
         steps["phase"].append(snap.phase)
         for position, (pid, view) in enumerate(snap.players):
+            # a snapshot keeps the very view of what did not change, so its row would be the last one
+            last = shaped_players.get(pid)
+            if last is not None and last[1] is view and last[0] == position:
+                continue
+            shaped_players[pid] = (position, view)
             players.add(seq, seats[pid], (position, view.cash, view.value, ",".join(f"{c}={p}" for c, p in view.shares)))
         for position, (sym, company) in enumerate(snap.corporations):
+            last = shaped_companies.get(sym)
+            if last is not None and last[1] is company and last[0] == position:
+                continue
+            shaped_companies[sym] = (position, company)
             row, col = company.cell if company.cell else (None, None)
             president = None if company.president is None else seats.get(company.president)
             companies.add(seq, sym, (position, company.price, row, col, company.cash, ",".join(company.trains),

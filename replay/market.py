@@ -25,6 +25,9 @@ class StockMarket:
         self.rows = rows
         self.position: dict[str, Cell] = {}
         self.stacks: dict[tuple[int, int], list[str]] = {}
+        self.moved: set[str] | None = None
+        """Companies whose token was placed, moved or removed, noted once a snapshot asks
+        (:meth:`replay.state.GameState.track_changes`); None: nobody asks."""
 
     def cell(self, row: int, column: int) -> Cell | None:
         if 0 <= row < len(self.rows) and 0 <= column < len(self.rows[row]):
@@ -39,11 +42,15 @@ class StockMarket:
         self.remove(company)
         self.position[company] = cell
         self.stacks.setdefault((cell.row, cell.column), []).append(company)
+        if self.moved is not None:
+            self.moved.add(company)
 
     def remove(self, company: str) -> None:
         cell = self.position.pop(company, None)
         if cell is not None:
             self.stacks[(cell.row, cell.column)].remove(company)
+            if self.moved is not None:
+                self.moved.add(company)
 
     def price(self, company: str) -> int:
         return self.position[company].price

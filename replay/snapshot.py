@@ -178,8 +178,9 @@ class Snapshots:
         price changed, noting the holders and corporations whose views that touches; note the
         corporations that placed a token."""
         game = self.game
-        for sym, corp in game.corporations.items():
-            cell = game.market.position.get(sym)
+        position = game.market.position
+        for sym in share_corps | self.log.prices:
+            cell = position.get(sym)
             price = (cell.price, (cell.row, cell.column)) if cell is not None else None
             held = self.holdings.get(sym)
             if held is None or sym in share_corps or held.price != price:
@@ -187,9 +188,11 @@ class Snapshots:
                 held = self.holdings[sym] = self._count(sym, price)
                 touched_holders.update(held.by_owner)
                 touched_corps.add(sym)
-            tokens = len(corp.tokens_placed)
-            if self.tokens.get(sym) != tokens:
-                self.tokens[sym] = tokens
+        known = self.tokens
+        for sym, corp in game.corporations.items():
+            tokens = len(corp.tokens_placed)  # changed in place: compared, not logged
+            if known.get(sym) != tokens:
+                known[sym] = tokens
                 touched_corps.add(sym)
 
     def _player_views(self, touched: set[Holder], holders: set[Holder]) -> None:

@@ -34,11 +34,11 @@ _ARRIVAL = attrgetter("acquired", "number")
 
 class ChangeLog:
     """What changed since a snapshot was last taken, as far as a snapshot shows it: the players,
-    corporations, companies whose fields changed, the corporations whose certificates moved, and
-    the owners of trains that changed hands, rusted or were renamed. :mod:`replay.snapshot`
+    corporations, companies whose fields changed, the corporations whose certificates or share
+    price moved, and the owners of trains that changed hands, rusted or were renamed. :mod:`replay.snapshot`
     rebuilds only their views and clears the log."""
 
-    __slots__ = ("players", "corporations", "companies", "shares", "trains")
+    __slots__ = ("players", "corporations", "companies", "shares", "trains", "prices")
 
     def __init__(self) -> None:
         self.players: set[Holder] = set()
@@ -46,9 +46,10 @@ class ChangeLog:
         self.companies: set[str] = set()
         self.shares: set[str] = set()  # corporations whose certificates changed owner (or size)
         self.trains: set[str | None] = set()  # owners that got or lost a train, None the bank
+        self.prices: set[str] = set()  # corporations whose share price token moved (the market notes them)
 
     def clear(self) -> None:
-        for changed in (self.players, self.corporations, self.companies, self.shares, self.trains):
+        for changed in (self.players, self.corporations, self.companies, self.shares, self.trains, self.prices):
             changed.clear()
 
 
@@ -270,6 +271,7 @@ class GameState:
         for entities in (self.players, self.corporations, self.companies, self.shares, self.trains):
             for entity in entities.values():
                 object.__setattr__(entity, "change_log", log)
+        self.market.moved = log.prices
         return log
 
     def changing(self) -> Change:

@@ -380,8 +380,11 @@ class GameState:
         return self.memo.recall(self, ("certificates", pid), self.count_certificates, pid)
 
     def count_certificates(self, pid: PlayerId) -> int:
-        yellow = {sym for sym, cell in self.market.position.items() if cell.zone == "yellow"}
-        count = sum(1 for s in self.shares.values() if s.owner == pid and s.corporation not in yellow)
+        # a list of owners counted in C: the stock turn asks for every player it weighs
+        count = [s.owner for s in self.shares.values()].count(pid)
+        for sym, cell in self.market.position.items():
+            if cell.zone == "yellow":
+                count -= [s.owner for s in self.shares_of[sym]].count(pid)
         return count + sum(
             1 for c in self.companies.values() if c.owner == pid and not c.closed and self.title.private_counts(c.sym)
         )

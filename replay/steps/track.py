@@ -45,6 +45,10 @@ class TileLay:
         return permission is True or (permission == "unless upgraded" and not turn.upgraded)
 
 
+ONE_LAY = (TileLay(),)
+"""The generic turn: one tile lay, a new tile or an upgrade."""
+
+
 @dataclass(frozen=True)
 class Lay:
     """A checked tile lay: what goes down and what it costs."""
@@ -172,7 +176,7 @@ class Track(TrackLaying):
 
     def tile_lays(self) -> tuple[TileLay, ...]:
         """The lays the company has this turn (a title may give more, e.g. on a first turn)."""
-        return (TileLay(),)
+        return ONE_LAY
 
     def next_lay(self) -> TileLay | None:
         lays = self.tile_lays()

@@ -27,13 +27,15 @@ from .title import title_of
 
 
 SECOND_YELLOW = 20
+YELLOW_THEN_YELLOW = (TileLay(), TileLay(lay="unless upgraded", upgrade=False, cost=SECOND_YELLOW, rule="tile-two-yellow"))
+"""A tile lay, then a second yellow one for $20 unless the first was an upgrade (7.2)."""
 
 
 class Track1871(Track):
     """7.2: a yellow lay or an upgrade, then, unless upgraded, a second yellow for $20."""
 
     def tile_lays(self) -> tuple[TileLay, ...]:
-        return (TileLay(), TileLay(lay="unless upgraded", upgrade=False, cost=SECOND_YELLOW, rule="tile-two-yellow"))
+        return YELLOW_THEN_YELLOW
 
     def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
         game = self.game

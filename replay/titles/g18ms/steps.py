@@ -15,7 +15,7 @@ from replay.state import CompanyState
 from replay.steps import companies
 from replay.steps.routes import RunRoutes
 from replay.steps.tokens import CompanyToken, Placement, Token, Tokening
-from replay.steps.track import CompanyTrack, Lay, TileLay, Track, TrackLaying
+from replay.steps.track import ONE_LAY, CompanyTrack, Lay, TileLay, Track, TrackLaying
 from replay.steps.trains import BuyTrain, Purchase
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class ChattanoogaBonus(TrackLaying):
 
 class MsTrack(ChattanoogaBonus, Track):
     def tile_lays(self) -> tuple[TileLay, ...]:
-        return FIRST_TURN_LAYS if self.round.turn.first else (TileLay(),)
+        return FIRST_TURN_LAYS if self.round.turn.first else ONE_LAY
 
 
 class MsCompanyTrack(ChattanoogaBonus, CompanyTrack):

@@ -12,16 +12,29 @@ station reaches another stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replay.geometry import PathEnds
 
 if TYPE_CHECKING:
+    from replay.board import Placed
     from replay.state import GameState
 
 Node = tuple[str, str]  # (hex, node id such as "c0")
+Side = tuple[str, int]  # (hex, edge 0..5)
+
+OFFBOARD, TOWN = -2, -1
+"""What a walk may not pass (an off-board) or always passes (a town); a city is its index."""
+
+Exit = tuple[int, str, int, Side, Side, bool]
+"""A path's way out of its hex: (edge, the hex across, its edge back, this side, the side
+across, whether another path of the tile shares the edge)."""
+
+PathHere = tuple[tuple[Side, ...], tuple[tuple[Node, int], ...], tuple[Exit, ...]]
+"""A path of the tile on one hex as the walk reads it: its sides, its stops (each with its city
+index, TOWN or OFFBOARD), its exits to board hexes."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,9 @@ class GraphCache:
         self.fresh: dict[str, tuple[int, Network, frozenset[str]]] = {}
         """Corporation -> (board version, its reach then, the hexes the walk read): a pure memo,
         not state; it holds while no later change touched those hexes (:func:`fresh_network`)."""
+        self.tracks: dict[str, tuple[Placed, dict[PathEnds, PathHere]]] = {}
+        """Hex -> (what lay on it, its paths as the walk reads them): a pure memo, found again
+        when another tile goes there."""
 
     def clear(self) -> None:
         """A tile lay or a step's station: forget reach, but keep every route found."""
@@ -134,17 +150,18 @@ def can_token(game: GameState, corporation: str, tokenable: Callable[[Node], boo
 class _Walk:
     """One walk of a corporation's track from each of its stations in turn.
 
-    The walk runs after every tile lay and station of a replay, so it reads the board through
-    local tables (the title's neighbours, each tile's paths by edge) rather than by method."""
+    The walk runs after tile lays and stations all through a replay, so it reads each hex's
+    paths as prepared tuples (:func:`paths_here`) rather than through the tile's geometry."""
 
     def __init__(self, game: GameState, corporation: str) -> None:
         self.board = game.board
         self.placed = game.board.hexes
+        self.tracks = game.graph.tracks
         self.neighbours = game.board.title.neighbours
         self.corporation = corporation
         self.stations: list[Node] = [(h, f"c{i}") for h, i in self.board.tokened(corporation)]
         self.nodes: set[Node] = set(self.stations)
-        self.sides: set[tuple[str, int]] = set()
+        self.sides: set[Side] = set()
         for hex_id, _ in self.stations:
             self.sides.update((hex_id, e) for e, other in enumerate(self.neighbours[hex_id]) if other is not None)
         self.route = False
@@ -154,11 +171,18 @@ class _Walk:
             self.local: set[Node] = set()
             self.visited_nodes = set(self.stations) - {start}
             self.visited_paths: set[tuple[str, PathEnds]] = set()
-            self.used_sides: dict[tuple[str, int], int] = {}
+            self.used_sides: dict[Side, int] = {}
             self.walk_node(start, start, converging=False)
             if len(self.local) > 1:
                 self.route = True
         return Network(frozenset(self.nodes), frozenset(self.sides), self.route)
+
+    def paths(self, hex_id: str) -> dict[PathEnds, PathHere]:
+        placed = self.placed[hex_id]
+        known = self.tracks.get(hex_id)
+        if known is None or known[0] is not placed:
+            known = self.tracks[hex_id] = (placed, paths_here(hex_id, placed, self.placed, self.neighbours[hex_id]))
+        return known[1]
 
     def walk_node(self, node: Node, origin: Node, converging: bool) -> None:
         if node in self.visited_nodes:
@@ -174,49 +198,51 @@ class _Walk:
         key = (hex_id, path)
         if key in self.visited_paths:
             return
-        tile = self.placed[hex_id].geometry
-        edges, ends = tile.ends_of[path]
-        used, sides = self.used_sides, self.sides
-        for edge in edges:
-            if used.get((hex_id, edge)):
+        own_sides, stops, exits = self.paths(hex_id)[path]
+        used = self.used_sides
+        for side in own_sides:
+            if used.get(side):
                 return
         self.visited_paths.add(key)
-        nodes = [(hex_id, end) for end in ends]
-        self.nodes.update(nodes)
-        self.local.update(nodes)
-        for edge in edges:
-            sides.add((hex_id, edge))
-        for node in nodes:
-            if node != origin and self.passable(node):
+        for node, _ in stops:
+            self.nodes.add(node)
+            self.local.add(node)
+        self.sides.update(own_sides)
+        for node, city in stops:
+            if node != origin and city != OFFBOARD and (city == TOWN or self.city_open(hex_id, city)):
                 self.walk_node(node, origin, converging)
-        across = self.neighbours[hex_id]
-        for edge in edges:
+        for edge, neighbour, back, side, across, shared in exits:
             if edge == entered:
                 continue
-            neighbour = across[edge]
-            if neighbour is None:
-                continue
-            back = (edge + 3) % 6
-            sides.add((neighbour, back))
+            self.sides.add(across)
             beyond = self.placed[neighbour].geometry.edge_paths[back]
             if not beyond:
                 continue
-            side = (hex_id, edge)
             used[side] = used.get(side, 0) + 1
-            joins = converging or len(tile.edge_paths[edge]) > 1
+            joins = converging or shared
             for other in beyond:
                 self.walk_path(neighbour, other, back, origin, joins)
             used[side] -= 1
         if converging:
             self.visited_paths.discard(key)
 
-    def passable(self, node: Node) -> bool:
-        """Whether a walk may go on through this stop (not an off-board, not a blocked city)."""
-        hex_id, end = node
-        kind = end[0]
-        if kind == "o":
-            return False
-        if kind == "c":
-            slots = self.board.tokens_in(hex_id, int(end[1:]))
-            return None in slots or self.corporation in slots
-        return True
+    def city_open(self, hex_id: str, city: int) -> bool:
+        """Whether a walk may go on through this city: a slot free or the company's own."""
+        slots = self.board.tokens_in(hex_id, city)
+        return None in slots or self.corporation in slots
+
+
+def paths_here(hex_id: str, placed: Placed, board: Mapping[str, Placed],
+               across: tuple[str | None, ...]) -> dict[PathEnds, PathHere]:
+    """Each path of the tile on ``hex_id`` as the walk reads it (see :data:`PathHere`): its
+    sides and stops in the tile's sorted order, and its exits to hexes of the board."""
+    tile = placed.geometry
+    found: dict[PathEnds, PathHere] = {}
+    for path, (edges, ends) in tile.ends_of.items():
+        stops = tuple(((hex_id, end), OFFBOARD if end[0] == "o" else int(end[1:]) if end[0] == "c" else TOWN)
+                      for end in ends)
+        exits = tuple((edge, neighbour, (edge + 3) % 6, (hex_id, edge), (neighbour, (edge + 3) % 6),
+                       len(tile.edge_paths[edge]) > 1)
+                      for edge in edges if (neighbour := across[edge]) is not None)
+        found[path] = (tuple((hex_id, edge) for edge in edges), stops, exits)
+    return found

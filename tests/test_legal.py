@@ -115,8 +115,9 @@ def test_every_remembered_answer_is_the_answer_at_that_moment(path: Path, monkey
                                   *fixture_params()])
 def test_a_reach_kept_across_changes_is_a_fresh_walk(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """fresh_network keeps a company's reach while no later tile or station touched the hexes
-    its walk read: every answer it gives is here compared with a walk of the board as it is, at
-    every moment of the record, and the kept answers must have been used (a lay elsewhere)."""
+    its walk read, and the walk keeps each hex's paths as it reads them until another tile goes
+    there: every answer is here compared with a walk of the board as it is, each path read
+    afresh, at every moment of the record, and the kept answers must have been used."""
     kept_answers = 0
     original = network.fresh_network
 
@@ -126,7 +127,9 @@ def test_a_reach_kept_across_changes_is_a_fresh_walk(path: Path, monkeypatch: py
         answer = original(game, corporation)
         if memo is not None and memo[0] != game.board.version and memo[1] is answer:
             kept_answers += 1
+        kept_tracks, game.graph.tracks = game.graph.tracks, {}  # the board's paths read afresh too
         walked = network._Walk(game, corporation).network()
+        game.graph.tracks = kept_tracks
         assert answer == walked, f"{corporation} at #{game.index}: kept reach differs from the board's"
         return answer
 

@@ -169,8 +169,8 @@ class Snapshots:
         return Snapshot(
             round=game.acted_in or game.round.label,
             phase=game.phase.name,
-            players=tuple(self.players[pid] for pid in game.order),
-            corporations=tuple(self.corporations[sym] for sym in corporations),
+            players=tuple(map(self.players.__getitem__, game.order)),
+            corporations=tuple(map(self.corporations.__getitem__, corporations)),
         )
 
     def _recount_corporations(self, share_corps: set[str], touched_corps: set[str], touched_holders: set[Holder]) -> None:

@@ -38,7 +38,7 @@ from typing import Any
 from ingest.model import Action, PlayerId
 from replay import Game
 from replay.optimizer import position_of, solve
-from replay.optimizer.model import Train
+from replay.optimizer.model import Position, Train
 from selfplay.bots import Bot, register
 from selfplay.concrete import bounds, declared_run, with_amount
 from selfplay.random_bot import RandomBot, concrete
@@ -117,8 +117,9 @@ def buy_train(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) ->
     affordable = [a for a in bank if int(a.fields["price"]) <= cash]
     if not affordable:
         return _pass(legal)
-    base = solve(position_of(game, sym)).revenue
-    gains = {id(a): _with_train(game, sym, a) - base for a in affordable}
+    position = position_of(game, sym)  # read once: each candidate train is weighed on it
+    base = solve(position).revenue
+    gains = {id(a): _with_train(game, sym, position, a) - base for a in affordable}
     best = _best(affordable, lambda a: (gains[id(a)], -int(a.fields["price"])), rng)
     if best is not None and gains[id(best)] > 0:
         return best
@@ -145,9 +146,9 @@ def _forced_purchase(game: Game, me: PlayerId, sym: str, offered: list[Action], 
     return None
 
 
-def _with_train(game: Game, sym: str, action: Action) -> int:
-    """The company's best run now if it also had this train (and lost the trains it would rust)."""
-    position = position_of(game, sym)
+def _with_train(game: Game, sym: str, position: Position, action: Action) -> int:
+    """The company's best run on ``position`` (the company's now) if it also had this train
+    (and lost the trains it would rust)."""
     train = game.trains[str(action.fields["train"])]
     kind = game.title.train_type(str(action.fields.get("variant") or train.card))
     rusted = {t.id for t in game.corporation_trains(sym) if game.title.train_type(t.card).rusts_on == train.card}

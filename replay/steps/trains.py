@@ -466,7 +466,9 @@ class Bankrupt(BuyTrain):
         if president is None:
             return False
         cheapest = self.cheapest_depot_price()
-        return cheapest is not None and self.buying_power(president) < cheapest
+        if cheapest is None or self.game.cash(self.corporation) >= cheapest:
+            return False  # it pays for the train itself (buying power adds only to its cash): no bundle to weigh
+        return self.buying_power(president) < cheapest
 
     def offers(self, entity: Entity) -> frozenset[str]:
         return frozenset({"bankrupt"}) if entity == self.round.current and self.can_go_bankrupt() else frozenset()

@@ -14,6 +14,7 @@ from replay.game import Game
 from replay.memo import Memo
 from replay.moves import move_key
 from replay.steps.track import Track, TrackLaying
+from replay.steps.trains import Bankrupt
 from tests.conftest import fixture_params
 from tests.perft import COUNTS, TEST_GAMES, name_of, positions, record_of
 
@@ -142,6 +143,29 @@ def test_a_reach_kept_across_changes_is_a_fresh_walk(path: Path, monkeypatch: py
             game.process(action)
     if any(a.type == "lay_tile" for a in record.actions[:200]) and len(record.actions) > 200:
         assert kept_answers, "no reach was kept across a change"
+
+
+@pytest.mark.parametrize("path", [*(pytest.param(p, id=p.stem) for p in [*TEST_GAMES, *SELFPLAY_GAMES]),
+                                  *fixture_params()])
+def test_the_bankruptcy_shortcut_is_the_buying_power_test(path: Path) -> None:
+    """Bankrupt.can_go_bankrupt answers no, without weighing the president's bundles, when the
+    company pays the cheapest bank train itself: at every position of an operating turn it must
+    equal the full test (buying power below the cheapest price), which some record must meet."""
+    record = record_of(path)
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    asked = 0
+    for action in record.actions:  # a bots' record may end in the refused action it was kept for
+        for step in game.round.steps:
+            if not isinstance(step, Bankrupt) or step.passed or game.round.current is None or game.finished:
+                continue
+            president, cheapest = step.president(), step.cheapest_depot_price()
+            full = president is not None and cheapest is not None and step.buying_power(president) < cheapest
+            assert step.can_go_bankrupt() == full, f"before {action.label}"
+            asked += 1
+        if game.is_legal(action):
+            game.process(action)
+    assert asked or record.title == "18MS"  # 18MS has no bankruptcy step
 
 
 def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None:

@@ -144,11 +144,23 @@ _FACTS_QUERY = """
 SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
        g.replay_matches, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
-       row_number() OVER (ORDER BY g.created NULLS LAST, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id, g.key)
-           AS "order"
-FROM games g JOIN game_totals t ON t.game_key = g.key
+       try_cast(g.source_id AS BIGINT) AS source_number
+FROM games g JOIN game_totals t ON t.game_number = g.number
 WHERE $title IS NULL OR lower(g.title) = lower($title)
-ORDER BY "order"
+"""
+"""Each game's facts, unordered: polars puts them in play order (:meth:`Archive.game_facts`)."""
+
+_PLAY_ORDER = ("created", "source_number", "source_id", "key")
+"""The order games were played in: by creation day, then source id (numerically where DuckDB
+reads it as a number), games that do not say when they were created last."""
+
+_RESULTS_QUERY = f"""
+SELECT k.*, s.seat, p.external_id AS player, p.name, s.value, s.rank
+FROM {_MATCHING} k
+JOIN games g ON g.key = k.game_key
+JOIN standings s ON s.game_number = g.number
+JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
+ORDER BY k."order", s.seat
 """
 
 FACTOR_COUNTS_SCHEMA: Columns = {
@@ -749,8 +761,23 @@ class Archive:
         replay), the engine's end reason (NULL when the game did not end), whether the record
         holds an ``end_game`` action, and ``order``: 1, 2... by creation day, then source id
         (numerically where it is a number), the order in which the games were played.
+
+        The order is given in polars: DuckDB's window over the whole sort took three quarters of
+        the read at 100,000 games (0.33 s of CPU, 0.19 s so).
         """
-        return self._frame(_FACTS_QUERY, {"title": title}, FACTS_SCHEMA)
+        import polars as pl
+
+        facts = self._arrow(_FACTS_QUERY, {"title": title}).sort(_PLAY_ORDER, nulls_last=True)
+        return facts.with_columns(order=pl.int_range(1, facts.height + 1)).drop("source_number").cast(pl.Schema(FACTS_SCHEMA))
+
+    @_reading
+    def results(self, games: pl.DataFrame) -> pl.DataFrame:
+        """Every player's final value and rank in ``games`` (a frame of game_key and ``order``,
+        whose columns each row keeps): its columns, then seat, player (external id), name, value
+        and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
+        the standings and seats of 100,000 games in polars by their keys cost more than reading them."""
+        with registered(self._con, {_MATCHING: games}):
+            return self._arrow(_RESULTS_QUERY, {})
 
     @_reading
     def replayed_verdicts(self, title: str | None = None) -> pl.DataFrame:

@@ -684,3 +684,27 @@ def test_every_row_carries_its_games_number_and_numbers_grow_along_each_table(db
         assert archive.store(first, source=SourceText("json", "{}")) is StoreOutcome.UNCHANGED
         assert archive.source(first.key) == SourceText("json", "{}")
     assert all(wrong == 0 for wrong, _ in game_numbers_out_of_place(db).values())
+
+
+def test_game_facts_are_in_play_order_as_duckdb_orders_the_games(db: Path) -> None:
+    """``game_facts`` numbers the games in polars (DuckDB's window over the whole sort cost more
+    than the rest of the read): its order must be DuckDB's own over the same columns, for ids
+    read as numbers and ids that are not, games without a creation day, and text DuckDB and
+    polars might collate differently."""
+    games = [("10", "2024-01-02"), ("9", "2024-01-02"), ("abc", "2024-01-02"), ("9a", None), ("2", None),
+             ("1", "2024-01-03"), ("-3", "2024-01-02"), ("+4", "2024-01-02"), (" 5", "2024-01-02"), ("Z", "2024-01-02"),
+             ("é", "2024-01-02"), ("a", "2024-01-02"), ("00", "2024-01-02"), ("0", "2024-01-02")]
+    with Archive.open(db) as archive:
+        for game_id, created in games:
+            archive.store(hand_made(game_id, created=created))
+            archive.store(hand_made(game_id, source="other", created=created))
+        facts = archive.game_facts()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        expected = [key for (key,) in con.execute(
+            "SELECT key FROM games ORDER BY created NULLS LAST, try_cast(source_id AS BIGINT) NULLS LAST, source_id, key"
+        ).fetchall()]
+    finally:
+        con.close()
+    assert facts["key"].to_list() == expected
+    assert facts["order"].to_list() == list(range(1, 2 * len(games) + 1))

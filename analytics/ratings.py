@@ -69,17 +69,8 @@ class Ratings:
 def game_results(archive: Archive, games: pl.DataFrame) -> pl.DataFrame:
     """The final value and rank of every player of ``games`` (rows of
     :meth:`records.Archive.game_facts`), in play order, then seat."""
-    standings = archive.table("standings").select(
-        "game_key", pl.col("seat").cast(pl.Int64), pl.col("value").cast(pl.Int64), pl.col("rank").cast(pl.Int64))
-    seats = archive.table("players").select("game_key", pl.col("seat").cast(pl.Int64), player="external_id", name="name")
-    return (
-        games.select(game_key="key", title="title", order="order", created="created", players="players")
-        .join(standings, on="game_key")
-        .join(seats, on=["game_key", "seat"])
-        .select(list(RESULTS_SCHEMA))
-        .cast(RESULTS_SCHEMA)  # type: ignore[arg-type]
-        .sort("order", "seat")
-    )
+    played = games.select(game_key="key", title="title", order="order", created="created", players="players")
+    return archive.results(played).select(list(RESULTS_SCHEMA)).cast(RESULTS_SCHEMA)  # type: ignore[arg-type]
 
 
 def ratings(archive: Archive, manual_ends: bool = False) -> Ratings:

@@ -374,6 +374,32 @@ def table_columns() -> Mapping[str, tuple[str, ...]]:
     return {table: tuple(columns) for table, columns in _reference(latest_version())[1].items()}
 
 
+NUMBER = "number"
+"""The column of ``games`` numbering the games 1, 2, 3... in the order they were stored (schema 13)."""
+GAME_NUMBER = "game_number"
+"""The column of every per-game table holding its game's number: a read of one game filters on it,
+and DuckDB skips every row group whose lowest and highest number leave the game out."""
+
+
+def number_column(table: str) -> str:
+    """The column of ``table`` holding the number of a row's game: ``number`` in ``games``,
+    ``game_number`` in a per-game table (KeyError for a table with neither)."""
+    if table == "games":
+        return NUMBER
+    if table in game_tables():
+        return GAME_NUMBER
+    raise KeyError(f"table {table} holds no game's rows")
+
+
+@cache
+def shown_columns() -> Mapping[str, tuple[str, ...]]:
+    """Each table's columns as readers see them: without the games' numbers, which are how the
+    archive finds one game's rows, not part of what it stores of a game (readers, exports and
+    statistics see the tables as they were before the numbers came)."""
+    return {table: tuple(c for c in columns if (table, c) != ("games", NUMBER) and c != GAME_NUMBER)
+            for table, columns in table_columns().items()}
+
+
 def column_types() -> Mapping[str, Mapping[str, str]]:
     """Each table's columns and their SQL types in the code's own schema: rows read before they
     are stored (a batch of games being summarised) are typed as the table would type them."""

@@ -178,6 +178,7 @@ def summarise(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pl.DataFrame] 
     if "games" not in batch:  # nothing new was stored
         return
     keys = batch["games"].select(game_key="key")
+    number = pl.col("game_key").replace_strict(batch["games"]["key"], batch["games"][schema.NUMBER], return_dtype=pl.Int32)
     sources = {table: _typed(table, batch[table].columns) if table in batch else f"(SELECT * FROM {table} WHERE false)"
                for table in SOURCES}
     with ExitStack() as registrations:
@@ -185,9 +186,11 @@ def summarise(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pl.DataFrame] 
             SUMMARISED: keys, PERMANENT: _permanent_types(), **{f"batch_{table}": batch[table] for table in SOURCES if table in batch}}))
         for table, query in SUMMARIES.items():
             rows = pl.DataFrame(con.sql(query.format(**sources)))
-            rows.columns = list(schema.table_columns()[table])
+            rows.columns = list(schema.shown_columns()[table])
+            rows = rows.with_columns(number.alias(schema.GAME_NUMBER))  # each row's game's, as every per-game row has
             registrations.enter_context(registered(con, {f"batch_{table}": rows}))
-            con.execute(f"INSERT INTO {table} SELECT * FROM batch_{table}")
+            names = ", ".join(rows.columns)
+            con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM batch_{table}")
             sources[table] = _typed(table, rows.columns)
 
 

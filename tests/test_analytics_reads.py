@@ -15,6 +15,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analytics.balance import POOLED, winner_correlations
+from analytics.ratings import RESULTS_SCHEMA, game_results
 from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
 from analytics.review import archive_overview, game_rounds, game_tables
 from analytics.rush import rush_games, train_rush, train_rush_distribution
@@ -179,6 +180,23 @@ def test_the_stats_scope_is_the_replayed_games_by_verdict(archive: Archive) -> N
         left = of_title.filter(pl.col("verdict") != "valid").group_by(pl.col("verdict").fill_null(NOT_JUDGED)).len()
         assert scope.left_out == dict(left.iter_rows())
     assert counted_games(archive).left_out  # the broken game and the unfinished short ones
+
+
+def test_game_results_are_the_whole_standings_and_seats_of_the_games(archive: Archive) -> None:
+    """Every player's value and rank in the games asked for (joined inside DuckDB on the games'
+    numbers) is what joining the whole standings and players tables by key gives, in play order."""
+    facts = archive.game_facts()
+    games = facts.filter(pl.col("key").is_in(facts["key"].gather_every(2).implode()))  # not every game
+    standings = archive.table("standings").select(
+        "game_key", pl.col("seat").cast(pl.Int64), pl.col("value").cast(pl.Int64), pl.col("rank").cast(pl.Int64))
+    seats = archive.table("players").select("game_key", pl.col("seat").cast(pl.Int64), player="external_id", name="name")
+    expected = (
+        games.select(game_key="key", title="title", order="order", created="created", players="players")
+        .join(standings, on="game_key").join(seats, on=["game_key", "seat"])
+        .select(list(RESULTS_SCHEMA)).cast(RESULTS_SCHEMA).sort("order", "seat")  # type: ignore[arg-type]
+    )
+    assert 0 < expected["game_key"].n_unique() < facts.height
+    assert_frame_equal(game_results(archive, games), expected)
 
 
 def test_flag_counts_are_those_of_the_whole_flags_table(archive: Archive) -> None:

@@ -32,6 +32,7 @@ from records.schema import WHOLE_ARCHIVE_TABLES, game_tables, latest_version, mi
 from replay import Replay
 from tests.conftest import fixture_files, needs_fixtures
 from tests.test_ratings import BY_HAND, LEFT_OUT, RATED, game
+from tests.test_schema_upgrades import written_at
 
 MARK = 1000.0
 """Added to every stored mu by :func:`mark`: no rating computed here comes near it."""
@@ -258,19 +259,15 @@ def test_stored_ratings_are_no_per_game_table_and_need_a_writable_archive(tmp_pa
 
 
 def test_an_archive_of_the_previous_schema_gets_the_tables_and_rates_in_memory_until_stored(tmp_path: Path) -> None:
-    db = tmp_path / "previous.duckdb"
-    with Archive.open(db) as archive:
+    fresh = tmp_path / "fresh.duckdb"
+    with Archive.open(fresh) as archive:
         for record, replay in RATED:
             archive.store(record, replay=replay)
         games = archive.games()
-    # the file as the schema before the ratings' made it, by undoing their migration, which must be the last one
-    assert migrations()[-1].name == "ratings", "a later migration: undo it here too, before the ratings'"
-    con = duckdb.connect(str(db))
-    for table in sorted(WHOLE_ARCHIVE_TABLES):
-        con.execute(f"DROP TABLE {table}")
-    con.execute("DELETE FROM schema_version WHERE version = ?", [latest_version()])
-    con.close()
-    with pytest.raises(ArchiveError, match=f"schema version {latest_version() - 1}"):
+    ratings_version = next(m.version for m in migrations() if m.name == "ratings")
+    db = tmp_path / "previous.duckdb"
+    written_at(ratings_version - 1, fresh, db)  # the file as the schema before the ratings' made it
+    with pytest.raises(ArchiveError, match=f"schema version {ratings_version - 1}"):
         Archive.open(db, read_only=True)
     with Archive.open(db) as archive:
         assert archive.schema_version == latest_version()

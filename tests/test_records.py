@@ -204,10 +204,10 @@ def _fail_on_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the actions insert raise, after the games and players rows of the game are written."""
     real = Archive._insert_rows
 
-    def failing(self: Archive, table: str, games: list[tuple[str, Mapping[str, list[Any]]]]) -> None:
+    def failing(self: Archive, table: str, games: list[tuple[str, Mapping[str, list[Any]]]], numbers: Mapping[str, int]) -> None:
         if table == "actions":
             raise RuntimeError("disk on fire")
-        real(self, table, games)
+        real(self, table, games, numbers)
 
     monkeypatch.setattr(Archive, "_insert_rows", failing)
 
@@ -638,3 +638,73 @@ def test_copies_hold_every_row_of_their_original_under_a_new_key(db: Path) -> No
                 rows = archive.table(table, original).drop("game_key")
                 assert archive.table(table, copy["key"]).drop("game_key").equals(rows), table
                 assert rows.height or table in ("flags", "programs", "runs", "seat_bots", "seat_runs", "sources"), table  # none here
+
+
+def game_numbers_out_of_place(db: Path) -> dict[str, tuple[int, int]]:
+    """Per table holding games' rows: (rows whose number is not their game's, rows lying after a
+    row of a higher-numbered game), and for ``games`` (numbers held twice, 0)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        found = {"games": (con.execute("SELECT count(*) - count(DISTINCT number) FROM games").fetchall()[0][0], 0)}
+        for table in game_tables():
+            (wrong,), = con.execute(f"SELECT count(*) FROM {table} t LEFT JOIN games g ON g.key = t.game_key "
+                                    "WHERE t.game_number IS DISTINCT FROM g.number").fetchall()
+            (back,), = con.execute(f"SELECT count(*) FROM (SELECT game_number < lag(game_number) OVER (ORDER BY rowid) AS b "
+                                   f"FROM {table}) WHERE b").fetchall()
+            found[table] = (wrong, back)
+        return found
+    finally:
+        con.close()
+
+
+def test_every_row_carries_its_games_number_and_numbers_grow_along_each_table(db: Path) -> None:
+    """A game's number (schema 13) is what a read of one game filters on, so that DuckDB skips the
+    row groups of other games: every per-game row must carry its game's, and a table's rows must
+    lie in the order of their numbers (each row group then spans few numbers). New games take the
+    next numbers, a replaced game a new one (its rows go after every other's), copies theirs."""
+    from ingest.model import SourceText
+    from replay import replay_record
+
+    with Archive.open(db) as archive:
+        for name in ("18ms-short", "18texas-short"):
+            record = notation.read((Path(__file__).parent / "games" / f"{name}.rln").read_text(encoding="utf-8"))
+            archive.store(record, replay=replay_record(record, keep_going=True, snapshots=True), source=SourceText("notation", name))
+        archive.store(hand_made())
+        archive.store(hand_made(game_id="hand-2"))
+        assert archive.store(hand_made(status="finished")) is StoreOutcome.REPLACED
+        archive.copy_games(4, batch=3)
+        numbers = dict(archive._con.execute("SELECT key, number FROM games").fetchall())
+    assert sorted(numbers.values()) == [1, 2, 4, 5, 6, 7, 8, 9]  # 3 was the replaced version's
+    assert numbers["18xx.games/hand-1"] == 5
+    found = game_numbers_out_of_place(db)
+    assert set(found) == {"games", *game_tables()}
+    assert all(counts == (0, 0) for counts in found.values()), found
+    with Archive.open(db) as archive:  # an unchanged game taking a new text keeps its number
+        first = notation.read((Path(__file__).parent / "games" / "18ms-short.rln").read_text(encoding="utf-8"))
+        assert archive.store(first, source=SourceText("json", "{}")) is StoreOutcome.UNCHANGED
+        assert archive.source(first.key) == SourceText("json", "{}")
+    assert all(wrong == 0 for wrong, _ in game_numbers_out_of_place(db).values())
+
+
+def test_game_facts_are_in_play_order_as_duckdb_orders_the_games(db: Path) -> None:
+    """``game_facts`` numbers the games in polars (DuckDB's window over the whole sort cost more
+    than the rest of the read): its order must be DuckDB's own over the same columns, for ids
+    read as numbers and ids that are not, games without a creation day, and text DuckDB and
+    polars might collate differently."""
+    games = [("10", "2024-01-02"), ("9", "2024-01-02"), ("abc", "2024-01-02"), ("9a", None), ("2", None),
+             ("1", "2024-01-03"), ("-3", "2024-01-02"), ("+4", "2024-01-02"), (" 5", "2024-01-02"), ("Z", "2024-01-02"),
+             ("é", "2024-01-02"), ("a", "2024-01-02"), ("00", "2024-01-02"), ("0", "2024-01-02")]
+    with Archive.open(db) as archive:
+        for game_id, created in games:
+            archive.store(hand_made(game_id, created=created))
+            archive.store(hand_made(game_id, source="other", created=created))
+        facts = archive.game_facts()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        expected = [key for (key,) in con.execute(
+            "SELECT key FROM games ORDER BY created NULLS LAST, try_cast(source_id AS BIGINT) NULLS LAST, source_id, key"
+        ).fetchall()]
+    finally:
+        con.close()
+    assert facts["key"].to_list() == expected
+    assert facts["order"].to_list() == list(range(1, 2 * len(games) + 1))

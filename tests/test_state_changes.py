@@ -18,7 +18,7 @@ from ingest.export import read_export
 from ingest.model import Record
 from records import Archive, StoreOutcome
 from records.archive import ARCHIVE_TABLES
-from records.schema import latest_version, migrations
+from records.schema import latest_version, migrations, shown_columns
 from records.states import STATE_TABLES
 from records.summaries import SUMMARIES
 from replay import Replay, replay_record
@@ -113,7 +113,7 @@ def written_at_version_8(source: Path, target: Path) -> None:
         con.execute(f"ATTACH '{source}' AS source (READ_ONLY)")
         for table in ARCHIVE_TABLES:
             if table not in STATE_TABLES and table not in SUMMARIES:  # summaries came at version 10
-                con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
+                con.execute(f"INSERT INTO {table} SELECT {', '.join(shown_columns()[table])} FROM source.{table}")
         con.execute("DETACH source")
         for name, frame in states.items():
             con.register("old_rows", frame.to_arrow())

@@ -42,13 +42,14 @@ def store_record(
                          runs=found.runs if found else (), source=source)
 
 
-def is_unchanged(stored: Stored | None, record: Record, replay: bool) -> bool:
-    """Whether the stored game already is this record as an ingest would store it.
+def is_unchanged(stored: Stored | None, record: Record, replay: bool, digest: str | None = None) -> bool:
+    """Whether the stored game already is this record as an ingest would store it (``digest``:
+    its content hash, if known).
 
     Without a replay (not asked for, or no engine for the title) the stored replay rows, if any,
     stay: the same content is enough.
     """
-    if stored is None or stored.content_hash != content_hash(record):
+    if stored is None or stored.content_hash != (content_hash(record) if digest is None else digest):
         return False
     return not replays(record, replay) or stored.engine == engine_version(record.title)
 
@@ -117,13 +118,14 @@ def _prepare(loaded: Loaded, replay: bool, known: tuple[str, Stored] | None) -> 
     record = loaded.record
     stored = known[1] if known is not None and known[0] == record.key else None
     try:
-        digest = content_hash(record)
-        if is_unchanged(stored, record, replay):
+        digest = content_hash(record)  # once: the unchanged test and the game's row both take it
+        if is_unchanged(stored, record, replay, digest):
             if not takes_source(stored, loaded.source):
                 return Prepared(loaded.origin, record.key, digest, stored=stored)
-            return Prepared(loaded.origin, record.key, digest, encode_game(record, source=loaded.source), stored)
+            encoded = encode_game(record, source=loaded.source, digest=digest)
+            return Prepared(loaded.origin, record.key, digest, encoded, stored)
         found = replay_of(record, replay)
-        encoded = encode_game(record, found.replay if found else None, found.runs if found else (), loaded.source)
+        encoded = encode_game(record, found.replay if found else None, found.runs if found else (), loaded.source, digest)
     except ValueError as exc:
         return Prepared(loaded.origin, record.key, error=f"{loaded.origin}: not stored: {exc}")
     except Exception as exc:  # a bug meeting a record nobody foresaw: that record fails, the run goes on

@@ -274,16 +274,17 @@ class EncodedGame:
 
 
 def encode_game(
-    record: Record, replay: Replay | None = None, runs: Sequence[RunAudit] = (), source: SourceText | None = None
+    record: Record, replay: Replay | None = None, runs: Sequence[RunAudit] = (), source: SourceText | None = None,
+    digest: str | None = None,
 ) -> EncodedGame:
     """A game's rows as :meth:`Archive.store` writes them; ValueError for a record holding values
-    the archive could not give back exactly."""
+    the archive could not give back exactly. ``digest``: the record's content hash, if known."""
     from records.replay_rows import encode_replay
     from replay import engine_version
     from replay.verdict import judge
 
     return EncodedGame(
-        rows=codec.encode(record),
+        rows=codec.encode(record, digest),
         replay_rows=encode_replay(replay, runs) if replay is not None else None,
         engine=engine_version(record.title) if replay is not None else None,
         matches=replay.matches_record if replay is not None else None,

@@ -67,8 +67,9 @@ class _NotJson(ValueError):
         return "".join(reversed(self.path))
 
 
-def encode(record: Record) -> GameRows:
-    """The rows of ``record``; raises ValueError for a value the archive could not restore exactly."""
+def encode(record: Record, digest: str | None = None) -> GameRows:
+    """The rows of ``record``; raises ValueError for a value the archive could not restore exactly.
+    ``digest`` is the record's :func:`content_hash` when the caller has it already."""
     for seat, player in enumerate(record.players, start=1):
         _check_id(player.id, f"player {seat} id")
     # Validate everything before hashing, so a bad value gets its precise message, not json's.
@@ -86,7 +87,7 @@ def encode(record: Record) -> GameRows:
             "optional_rules": list(record.optional_rules),
             "status": record.status,
             "result": result,
-            "content_hash": content_hash(record),
+            "content_hash": content_hash(record) if digest is None else digest,
             "created": record.created,
             "duration": record.duration,
         },

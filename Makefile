@@ -8,9 +8,10 @@ FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 # The packages' bytecode, as pip writes it for the libraries it installs: the editable install
 # leaves the project's own modules as source, and where Python may not write bytecode
 # (PYTHONDONTWRITEBYTECODE) every start would compile them again, a good part of what railledger
-# --help spends outside typer (README). Python checks each file's source time and size, so a
-# module edited since is compiled from source, never read stale; `make bytecode` refreshes it.
-BYTECODE := $(BIN)/python -m compileall -q ingest replay records analytics dashboard cli selfplay
+# --help spends outside typer (README). Each file's bytecode holds a hash of its source, which
+# Python checks on import (checked-hash: a module edited since is compiled from source, never read
+# stale, even within the second it was compiled in); `make bytecode` refreshes it.
+BYTECODE := $(BIN)/python -m compileall -q -f --invalidation-mode checked-hash ingest replay records analytics dashboard cli selfplay
 
 .PHONY: demo test conformance bench crosscheck selfplay reference install bytecode clean
 

@@ -5,8 +5,15 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= railledger.duckdb
 FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
+# The packages' bytecode, as pip writes it for the libraries it installs: the editable install
+# leaves the project's own modules as source, and where Python may not write bytecode
+# (PYTHONDONTWRITEBYTECODE) every start would compile them again, a good part of what railledger
+# --help spends outside typer (README). Each file's bytecode holds a hash of its source, which
+# Python checks on import (checked-hash: a module edited since is compiled from source, never read
+# stale, even within the second it was compiled in); `make bytecode` refreshes it.
+BYTECODE := $(BIN)/python -m compileall -q -f --invalidation-mode checked-hash ingest replay records analytics dashboard cli selfplay
 
-.PHONY: demo test conformance bench crosscheck selfplay reference install clean
+.PHONY: demo test conformance bench crosscheck selfplay reference install bytecode clean
 
 install: $(STAMP)
 
@@ -14,7 +21,11 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BYTECODE)
 	touch $(STAMP)
+
+bytecode: $(STAMP)
+	$(BYTECODE)
 
 # Main job on the embedded default archive: ingest the examples (and the shared fixtures when
 # present), print the summary, then serve the dashboard on http://localhost:8501.
@@ -31,7 +42,7 @@ demo: $(STAMP)
 
 # Lint and types first (ruff's pyflakes checks and mypy over every package, configured in
 # pyproject.toml), then the tests.
-test: $(STAMP)
+test: bytecode  # many tests start railledger in a new process: from current bytecode
 	$(BIN)/ruff check
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
@@ -39,7 +50,7 @@ test: $(STAMP)
 conformance: $(STAMP)
 	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
 
-bench: $(STAMP)
+bench: bytecode  # times whole processes' starts: the code as installed
 	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and

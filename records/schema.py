@@ -9,7 +9,7 @@ edited: a schema change is a new file.
 Before anything else runs on a file, :func:`prepare` holds its catalog to the schema the code's
 own migrations make (applied to an in-memory database, or as :data:`KEPT_REFERENCE` keeps it):
 the same tables with the same columns and constraints, and no view, macro, sequence, type,
-index or schema besides. A file that differs is refused, because the archive runs SQL against
+index, schema or trigger besides. A file that differs is refused, because the archive runs SQL against
 that catalog (a macro in a file even shadows DuckDB's own functions), and the identifiers the
 archive uses come from the code, never from the file. A file shorter than its own block count
 says (a copy cut short) is refused as damaged.
@@ -157,9 +157,12 @@ _OTHER_OBJECTS = (
     ("a type", "SELECT type_name FROM system.main.duckdb_types() WHERE NOT internal"),
     ("an index", "SELECT index_name FROM system.main.duckdb_indexes()"),
     ("a schema", "SELECT schema_name FROM system.main.duckdb_schemas() WHERE NOT internal"),
+    ("a trigger", "SELECT trigger_name FROM system.main.duckdb_triggers()"),
 )
 """Objects an archive never holds. The queries name DuckDB's catalog functions by their full
-name and call no other function, so nothing a file defines can stand in for them."""
+name and call no other function, so nothing a file defines can stand in for them. A trigger is
+kept in the file (DuckDB 2.0.1 makes them) and its SQL would run on the archive's own inserts;
+no table's definition shows it."""
 
 _verified: dict[tuple[int, int], tuple[int, int, int]] = {}
 """(device, inode) -> (size, modification time in ns, schema version) of each file this process
@@ -187,7 +190,7 @@ def mark_verified(path: Path, version: int) -> None:
 
 
 def _refuse_foreign_objects(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """Refuse a file holding a view, macro, sequence, type, index or extra schema."""
+    """Refuse a file holding a view, macro, sequence, type, index, trigger or extra schema."""
     for kind, query in _OTHER_OBJECTS:
         names = [name for (name,) in con.execute(query).fetchall()]
         if names:

@@ -73,3 +73,17 @@ def test_the_installed_railledger_puts_no_import_hook_in_every_python_start() ->
              "print(*sorted({getattr(h, '__module__', '') or '' for h in hooks}))")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert not [name for name in run.stdout.split() if name.startswith("__editable__")]
+
+
+def test_the_command_runs_with_the_collector_on_and_the_start_frozen() -> None:
+    """The start's objects are kept out of the garbage collector's walks (cli/__main__.py), and the
+    collector is on again for the command's own work."""
+    probe = ("import gc, sys\nsys.argv = ['railledger', '--help']\nimport cli.__main__ as start\n"
+             "assert 'typer' not in sys.modules\n"
+             "try:\n    start.main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code\n"
+             "print(gc.isenabled(), gc.get_freeze_count())")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    *helped, last = run.stdout.strip().splitlines()
+    assert any("Usage: railledger" in line for line in helped)
+    enabled, frozen = last.split()
+    assert enabled == "True" and int(frozen) > 10_000

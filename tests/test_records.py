@@ -433,6 +433,9 @@ def test_a_crafted_table_name_is_refused_before_any_sql_of_the_file_runs(db: Pat
         ("CREATE TYPE mood AS ENUM ('a')", "holds a type railledger never makes ('mood')"),
         ("CREATE INDEX by_title ON games (title)", "holds an index railledger never makes ('by_title')"),
         ("CREATE SCHEMA elsewhere", "holds a schema railledger never makes ('elsewhere')"),
+        # a trigger's SQL would run on the archive's own inserts (DuckDB 2.0 keeps triggers in the file)
+        ("CREATE TRIGGER wipe AFTER INSERT ON players FOR EACH STATEMENT UPDATE games SET status = 'pwned'",
+         "holds a trigger railledger never makes ('wipe')"),
         ("ALTER TABLE games ADD COLUMN extra VARCHAR DEFAULT 'x'", "the columns or constraints of 'games' differ"),
         ("DROP TABLE flags", "it lacks the table flags"),
         ("INSERT INTO schema_version VALUES (99, 'gap', now()::TIMESTAMP)", "newer than this railledger"),

@@ -33,6 +33,14 @@ POOLED = "all titles"
 """The scope of rows that pool every title."""
 
 
+def kind_filter(kind: str) -> bool | None:
+    """The ``selfplay`` filter of a kind of games (:data:`GAME_KINDS`): bots' only, people's only,
+    or None for both."""
+    if kind not in GAME_KINDS:
+        raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {kind!r}")
+    return None if kind == "all" else kind == "selfplay"
+
+
 def winner_correlations(archive: Archive, games: Scope | None = None, kind: str = "real") -> pl.DataFrame:
     """[scope, factor, value, games, wins, win_rate, mean_rank, ci_low, ci_high] over the games of
     ``games`` (:func:`analytics.scope.counted_games`; every replayed game without one) of one
@@ -42,10 +50,7 @@ def winner_correlations(archive: Archive, games: Scope | None = None, kind: str 
     ``wins`` how many of them won (ties for first all win), ``ci_low``/``ci_high`` the 95% Wilson
     interval of ``win_rate``.
     """
-    if kind not in GAME_KINDS:
-        raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {kind!r}")
-    counts = archive.factor_counts(None if games is None else games.keys,
-                                   selfplay=None if kind == "all" else kind == "selfplay", bots=SELFPLAY)
+    counts = archive.factor_counts(None if games is None else games.keys, selfplay=kind_filter(kind), bots=SELFPLAY)
     per_title = counts.rename({"title": "scope"})
     pooled = counts.group_by("factor", "value").agg(pl.col("games", "wins", "rank_sum").sum()).with_columns(
         scope=pl.lit(POOLED))

@@ -38,10 +38,13 @@ class Scope:
         return f"Counting {counted}; left out: {left} ({switch} to include them)."
 
 
-def counted_games(archive: Archive, everything: bool = False, title: str | None = None) -> Scope:
+def counted_games(archive: Archive, everything: bool = False, title: str | None = None,
+                  bots: str | None = None, selfplay: bool | None = None) -> Scope:
     """The replayed games (those with standings) a statistic counts, of one title (ignoring case)
-    or of all: the ``valid`` ones, or every replayed game with ``everything``."""
-    verdicts = archive.replayed_verdicts(title).with_columns(pl.col("verdict").fill_null(NOT_JUDGED))
+    or of all: the ``valid`` ones, or every replayed game with ``everything``; with ``selfplay``,
+    only the games of source ``bots`` (True) or only the others (False), so that a page showing
+    one kind of game says how many of that kind it counted and left out."""
+    verdicts = archive.replayed_verdicts(title, selfplay, bots).with_columns(pl.col("verdict").fill_null(NOT_JUDGED))
     if everything:
         return Scope(frozenset(verdicts["key"].to_list()), everything=True)
     left = Counter(verdict for verdict in verdicts["verdict"].to_list() if verdict != VALID)

@@ -31,7 +31,7 @@ from typing import Any, ParamSpec, TypeVar
 import polars as pl
 import streamlit as st
 
-from analytics.balance import winner_correlations
+from analytics.balance import SELFPLAY, kind_filter, winner_correlations
 from analytics.prices import prices_by_step, worth_by_step
 from analytics.ratings import Ratings, player_games, ratings
 from analytics.review import (BoardView, GameTables, archive_overview, board_at, flag_list, game_rounds, game_tables,
@@ -169,9 +169,9 @@ def game_rush(db: str, key: str) -> pl.DataFrame:
 @st.cache_resource(ttl=TTL, show_spinner=False)
 def correlations(db: str, everything: bool = False, kind: str = "real") -> tuple[pl.DataFrame, str]:
     """(winner correlations, what was counted) over the valid games, or every replayed one, of
-    one kind (people's, bots', both: analytics.balance.GAME_KINDS)."""
+    one kind (people's, bots', both: analytics.balance.GAME_KINDS), counted and left out of that kind."""
     with _archive(db) as archive:
-        scope = counted_games(archive, everything)
+        scope = counted_games(archive, everything, bots=SELFPLAY, selfplay=kind_filter(kind))
         return winner_correlations(archive, scope, kind), scope.note(f'"{INCLUDE_ALL}"')
 
 

@@ -195,6 +195,7 @@ REPLAYED_SCHEMA: Columns = {"key": str, "verdict": str}
 _REPLAYED_QUERY = """
 SELECT g.key, g.verdict FROM games g
 WHERE ($title IS NULL OR lower(g.title) = lower($title)) AND g.key IN (SELECT game_key FROM standings)
+  AND ($selfplay IS NULL OR (g.source = $bots) = $selfplay)
 """
 
 FLAG_COUNTS_SCHEMA: Columns = {
@@ -781,11 +782,13 @@ class Archive:
             return self._arrow(_RESULTS_QUERY, {})
 
     @_reading
-    def replayed_verdicts(self, title: str | None = None) -> pl.DataFrame:
+    def replayed_verdicts(self, title: str | None = None, selfplay: bool | None = None,
+                          bots: str | None = None) -> pl.DataFrame:
         """[key, verdict] of every replayed game (one with standings), of one title (ignoring
         case) or of all; the verdict is NULL for a game stored before verdicts were kept. Found
-        inside DuckDB: a statistic's scope needs the keys, not the standings."""
-        return self._frame(_REPLAYED_QUERY, {"title": title}, REPLAYED_SCHEMA)
+        inside DuckDB: a statistic's scope needs the keys, not the standings. ``selfplay`` keeps
+        the games of source ``bots`` only (True), the others (False) or all (None)."""
+        return self._frame(_REPLAYED_QUERY, {"title": title, "selfplay": selfplay, "bots": bots}, REPLAYED_SCHEMA)
 
     @_reading
     def flag_counts(self) -> pl.DataFrame:

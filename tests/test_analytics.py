@@ -13,10 +13,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analytics.balance import winner_correlations
+from analytics.balance import GAME_KINDS, SELFPLAY, kind_filter, winner_correlations
 from analytics.interval import wilson_interval
 from analytics.prices import net_worth_by_step, net_worth_paths, share_price_paths, share_prices_by_step
 from analytics.rush import train_rush, train_rush_distribution
+from analytics.scope import counted_games
 from analytics.validation import validation_summary
 from ingest import notation
 from ingest.model import Action, Entity, Player, PlayerId, Record
@@ -298,6 +299,11 @@ def test_simulations_are_kept_apart_unless_mixed_and_have_win_rates_per_bot(tmp_
         mixed = winner_correlations(archive, kind="all")
         with pytest.raises(ValueError, match="games are one of real, selfplay, all"):
             winner_correlations(archive, kind="people")
+        # a page showing one kind says how many games of that kind it counted
+        counted = {kind: counted_games(archive, everything=True, bots=SELFPLAY, selfplay=kind_filter(kind))
+                   for kind in GAME_KINDS}
+    assert {kind: len(scope.keys) for kind, scope in counted.items()} == {"real": 2, "selfplay": 1, "all": 3}
+    assert counted["selfplay"].keys == {simulated.key}
     assert set(real_rows["scope"]) == {"18MS", "all titles"} and "bot" not in set(real_rows["factor"])
     assert set(bots["scope"]) == {"18Texas", "all titles"}
     assert rows(bots.filter(pl.col("factor") == "bot").select("scope", "value", "games", "wins")) == [

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from ingest.model import Record
+from ingest.model import Action, Record
 from ingest.sources import load
 from replay import Game
 
@@ -33,6 +33,17 @@ def positions(record: Record) -> Iterator[tuple[int, Game]]:
     for index, action in enumerate(record.actions):
         yield index, game
         game.process(action)
+
+
+def played(record: Record) -> Iterator[tuple[Action, Game]]:
+    """Each of the record's actions with the game before it, applied when legal (a bots' record
+    may end in the refused action it was kept for); after the last, the game has played them."""
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    for action in record.actions:
+        yield action, game
+        if game.is_legal(action):
+            game.process(action)
 
 
 def counts(record: Record) -> list[int]:

@@ -49,6 +49,10 @@ class Connection:
         return len(self.chain) - 1
 
 
+STOPS, NON_TOWNS, CROSSED = 0, 1, 2
+"""Positions in a route's size (stops, stops that are not towns, hex sides crossed)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Train:
     """One train of the company with the rules of its type that decide which routes it may run."""
@@ -60,11 +64,19 @@ class Train:
     multiplier: int  # 2 for 18MS's D trains: every stop pays double
     hex_edges: int | None = None  # a hex train: hex sides its route may cross, stops unlimited
 
-    def allows(self, stops: int, non_towns: int, crossed: int) -> bool:
-        """Whether a route of this size may be run by this train (the engine's length rule)."""
+    @property
+    def reach(self) -> tuple[int, int]:
+        """The engine's length rule as (which size counts, its limit): a route's size is (stops,
+        stops that are not towns, hex sides crossed), and the train may run it when the counted
+        one is at most the limit."""
         if self.hex_edges is not None:
-            return crossed <= self.hex_edges
-        return (stops if self.counts_towns else non_towns) <= self.distance
+            return CROSSED, self.hex_edges
+        return (STOPS if self.counts_towns else NON_TOWNS), self.distance
+
+    def allows(self, stops: int, non_towns: int, crossed: int) -> bool:
+        """Whether a route of this size may be run by this train."""
+        measure, limit = self.reach
+        return (stops, non_towns, crossed)[measure] <= limit
 
 
 Bonus = Callable[[Train, tuple[Node, ...], frozenset[Segment]], int]

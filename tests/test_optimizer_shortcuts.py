@@ -1,5 +1,10 @@
 """The optimizer's shortcuts against the plain computations they stand for.
 
+Kept answers: a connection's stops and track are kept on the board until a tile goes on one of
+its hexes, a route's reading for the moment of the game (``replay.routes``); before every action
+of the test games and records, replayed with the revenue audit, each kept answer that a question
+would be given equals a fresh one.
+
 The route enumeration grows each arm of its search tree once and keeps it; the plain search it
 replaces searches the backward arms afresh for every forward arm. The order in which routes come
 out decides between equally rich runs (the branch and bound keeps the first it finds), so the
@@ -10,7 +15,7 @@ states them, on random positions and on the position of every run of the test ga
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +24,12 @@ from hypothesis import HealthCheck, given, settings
 
 from ingest.model import Action
 from replay import Game
+from replay.errors import Violation
 from replay.optimizer import position_of
 from replay.optimizer.model import Connection, Node, Position
 from replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
+from replay import routes
+from replay.optimizer.audit import RunAuditor
 from replay.replayer import replay_record
 from tests.conftest import fixture_files
 from tests.perft import TEST_GAMES, record_of
@@ -124,3 +132,52 @@ def test_the_enumeration_is_the_plain_search_at_every_recorded_run(path: Path) -
     assert watch.positions
     for index, position in watch.positions:
         assert described(position) == plain_routes(position), f"#{index} {position.corporation}"
+
+
+def _outcome(answer: Callable[[], object]) -> object:
+    """The answer, or the refusal's message."""
+    try:
+        return answer()
+    except Violation as violation:
+        return violation.message
+
+
+class _KeptAnswers:
+    """Around every action of a replay (the revenue audit building the runs' routes before each
+    run), the kept answers of the board and of the moment, each beside a fresh one."""
+
+    def __init__(self) -> None:
+        self.auditor = RunAuditor()
+        self.compared = {"chains": 0, "routes": 0}
+
+    def before(self, game: Game, index: int, action: Action) -> None:
+        self.auditor.before(game, index, action)
+        self.compare(game, f"before #{index}")
+
+    def after(self, game: Game, index: int, action: Action) -> None:
+        self.auditor.after(game, index, action)
+        self.compare(game, f"after #{index}")
+
+    def compare(self, game: Game, when: str) -> None:
+        kept = routes._CONNECTIONS._boards.get(game.board)
+        for chain in list(kept.answers) if kept is not None else []:
+            fresh = _outcome(lambda: routes._connection_stops(game, list(chain))[0])
+            assert _outcome(lambda: routes.connection_stops(game, list(chain))) == fresh, f"{when} {chain}"
+            self.compared["chains"] += 1
+        if game.memo.moment == game.moment:
+            for key in list(game.memo.answers):
+                if isinstance(key, tuple) and key[0] == "route":
+                    _, corporation, train, chains = key
+                    raw = {"train": train, "connections": [list(c) for c in chains]}
+                    fresh = _outcome(lambda: routes._build_route(game, corporation, raw))
+                    assert _outcome(lambda: routes.build_route(game, corporation, raw)) == fresh, f"{when} {key}"
+                    self.compared["routes"] += 1
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in RECORDS])
+def test_kept_connections_and_routes_are_those_found_afresh(path: Path) -> None:
+    """A chain's stops and track are kept on the board until a tile goes on one of its hexes, a
+    route's reading for the moment of the game: before every action, each equals a fresh one."""
+    watch = _KeptAnswers()
+    replay_record(record_of(path), keep_going=True, watch=watch)
+    assert watch.compared["chains"] and watch.compared["routes"]

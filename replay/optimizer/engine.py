@@ -15,17 +15,15 @@ When the engine is rewritten, this is the module to re-point.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Iterable
 
 from ingest.model import Action, PlayerId, Record
-from replay.board import Board
 from replay.errors import IllegalAction, Violation
 from replay.game import Game
 from replay.replayer import Watcher, replay_record
 from replay.hexgrid import neighbour, opposite
 from replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
-from replay.routes import Route, build_route, check_run, connection_stops
+from replay.routes import Route, TileMemo, build_route, check_run, connection_stops
 from replay.rules import Rules
 
 KINDS = {"c": "cities", "t": "towns", "o": "offboards"}
@@ -56,7 +54,7 @@ def position_of(game: Game, corporation: str) -> Position:
         if not stop.passable:
             continue
         if node[0] not in by_hex:
-            by_hex[node[0]] = _KNOWN.connections(game, node[0])
+            by_hex[node[0]] = _KNOWN.recall(game.board, node[0], _hex_connections, game, node[0])
         for connection in by_hex[node[0]]:
             if node not in (connection.a, connection.b):
                 continue
@@ -82,31 +80,16 @@ def _stop(game: Game, corporation: str, node: Node, stations: set[tuple[str, int
     return Stop(node, kind, revenue, passable, kind == "c" and (hex_id, index) in stations)
 
 
-class _Connections:
-    """Each hex's connections as last found on a board, kept until a tile goes on a hex that
-    finding looked at: a position is built for every run a replay audits and every run a bot
-    weighs, and between two of them most of the map has not changed.
-
-    Kept per board object (weakly), so a copied or rebuilt game starts afresh."""
-
-    def __init__(self) -> None:
-        self.boards: weakref.WeakKeyDictionary[Board, tuple[int, dict[str, tuple[list[Connection], frozenset[str]]]]] = \
-            weakref.WeakKeyDictionary()
-
-    def connections(self, game: Game, hex_id: str) -> list[Connection]:
-        board = game.board
-        seen, by_hex = self.boards.get(board, (0, {}))
-        if seen < len(board.laid):
-            changed = set(board.laid[seen:])
-            by_hex = {h: found for h, found in by_hex.items() if not found[1] & changed}
-        self.boards[board] = (len(board.laid), by_hex)
-        if hex_id not in by_hex:
-            looked: set[str] = {hex_id}
-            by_hex[hex_id] = (list(_connections_from_hex(game, hex_id, looked)), frozenset(looked))
-        return by_hex[hex_id][0]
+def _hex_connections(game: Game, hex_id: str) -> tuple[list[Connection], set[str]]:
+    """Every connection with an end stop in ``hex_id``, and the hexes whose tiles finding them read."""
+    looked: set[str] = {hex_id}
+    return list(_connections_from_hex(game, hex_id, looked)), looked
 
 
-_KNOWN = _Connections()
+_KNOWN: TileMemo[str, list[Connection]] = TileMemo()
+"""Each hex's connections as last found on a board, kept until a tile goes on a hex that finding
+looked at: a position is built for every run a replay audits and every run a bot weighs, and
+between two of them most of the map has not changed."""
 
 
 def _connections_from_hex(game: Game, hex_id: str, looked: set[str]) -> Iterable[Connection]:

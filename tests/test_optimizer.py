@@ -284,6 +284,7 @@ def test_connections_kept_between_positions_are_those_found_afresh(path: Path, m
                 continue
             kept = position_of(game, sym)
             monkeypatch.setattr(engine, "_KNOWN", TileMemo())
+            monkeypatch.setattr(engine, "_SIDES", TileMemo())
             fresh = position_of(game, sym)
             monkeypatch.undo()
             assert (fresh.stops, fresh.connections) == (kept.stops, kept.connections), f"#{index} {sym}"

@@ -67,7 +67,8 @@ def _stop(board: Board, corporation: str, node: Node, stations: set[tuple[str, i
     if kind == "o":
         passable = False
     elif kind == "c":  # replay.routes' blocked test: every slot holds another company's station
-        passable = any(s is None or s == corporation for s in board.tokens_in(hex_id, index))
+        slots = board.tokens_in(hex_id, index)
+        passable = None in slots or corporation in slots
     else:
         passable = True
     return Stop(node, kind, revenue, passable, kind == "c" and (hex_id, index) in stations)
@@ -75,14 +76,32 @@ def _stop(board: Board, corporation: str, node: Node, stations: set[tuple[str, i
 
 def _hex_connections(game: Game, hex_id: str) -> tuple[dict[Node, list[Connection]], set[str]]:
     """Every connection with an end stop in ``hex_id``, listed under each of its ends there, and
-    the hexes whose tiles finding them read."""
+    the hexes whose tiles finding them read: track joining two stops inside the hex, then track
+    walked out of each side a stop there touches (:func:`_side_connections`)."""
+    board = game.board
+    tile = board.tile(hex_id)
     looked: set[str] = {hex_id}
+    found = [_confirmed(game, [hex_id])] if any(all(not end.startswith("e") for end in path) for path in tile.paths) else []
+    for edge in sorted({edge for edges in tile.node_edges.values() for edge in edges}):
+        side, read = _SIDES.recall(board, (hex_id, edge), _side_connections, game, hex_id, edge)
+        found += side
+        looked |= read
     at: dict[Node, list[Connection]] = {}
-    for connection in _connections_from_hex(game, hex_id, looked):
+    for connection in found:
         for end in dict.fromkeys((connection.a, connection.b)):
             if end[0] == hex_id:
                 at.setdefault(end, []).append(connection)
     return at, looked
+
+
+def _side_connections(game: Game, hex_id: str, edge: int) -> tuple[tuple[list[Connection], frozenset[str]], set[str]]:
+    """The connections leaving ``hex_id`` over ``edge``: its track walked, through plain track, to
+    each first hex where it runs into a stop; the engine confirms each chain and names its ends.
+    With them, and as what they read, the hexes whose tiles the walk read."""
+    looked: set[str] = {hex_id}
+    chains: list[list[str]] = []
+    _walk(game.board, game.title.layout, [hex_id], edge, frozenset(), looked, chains)
+    return ([_confirmed(game, chain) for chain in chains], frozenset(looked)), looked
 
 
 _KNOWN: TileMemo[str, dict[Node, list[Connection]]] = TileMemo()
@@ -90,18 +109,10 @@ _KNOWN: TileMemo[str, dict[Node, list[Connection]]] = TileMemo()
 looked at: a position is built for every run a replay audits and every run a bot weighs, and
 between two of them most of the map has not changed."""
 
-
-def _connections_from_hex(game: Game, hex_id: str, looked: set[str]) -> list[Connection]:
-    """Every connection with an end stop in ``hex_id``: track walked out of each side a stop there
-    touches, through plain track, to the first hex where it runs into a stop; plus track joining
-    two stops inside the hex. The engine confirms each chain and names its ends. Every hex whose
-    tile the walk reads goes into ``looked``."""
-    board = game.board
-    tile = board.tile(hex_id)
-    chains = [[hex_id]] if any(all(not end.startswith("e") for end in path) for path in tile.paths) else []
-    for edge in sorted({edge for edges in tile.node_edges.values() for edge in edges}):
-        _walk(board, game.title.layout, [hex_id], edge, frozenset(), looked, chains)
-    return [_confirmed(game, chain) for chain in chains]
+_SIDES: TileMemo[tuple[str, int], tuple[list[Connection], frozenset[str]]] = TileMemo()
+"""The connections out of each side of a hex, kept as ``_KNOWN`` is: a tile on one branch of a
+hex's track (about half the time, in the shared records) leaves the walks of its other sides
+kept when the hex's connections are found again."""
 
 
 def _walk(board: Board, layout: str, chain: list[str], edge: int, used: frozenset[tuple[str, frozenset[int]]],

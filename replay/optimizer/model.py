@@ -11,7 +11,7 @@ game at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 Node = tuple[str, str]
 """(hex, node id): ``("E5", "c0")``, ``("I1", "t0")``, ``("B12", "o0")``, as the engine names stops."""
@@ -20,9 +20,11 @@ Segment = tuple[str, frozenset[str]]
 """(hex, path ends): one piece of track inside one hex, as the engine's routes record it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
-    """A city, town or off-board the company can reach, with what the engine says about it now."""
+class Stop(NamedTuple):
+    """A city, town or off-board the company can reach, with what the engine says about it now.
+
+    A named tuple rather than a frozen dataclass: a position is read for every run, and making a
+    frozen dataclass costs four times as much."""
 
     node: Node
     kind: str  # "c" city, "t" town, "o" off-board

@@ -135,21 +135,24 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
     nodes = sorted(position.stops)
     index = {node: i for i, node in enumerate(nodes)}
     stops = [position.stops[n] for n in nodes]
-    stations = [index[n] for n in nodes if position.stops[n].station]
-    bit: dict[object, int] = {}
+    stations = [i for i, s in enumerate(stops) if s.station]
+    bit: dict[Segment, int] = {}
     non_town = [0 if s.kind == "t" else 1 for s in stops]
     revenue = [s.revenue for s in stops]
     # (connection number, stop reached: index, bit and name, track bits, hex sides, 1 if the stop
     # is not a town, its revenue, the connection, whether it is taken from a to b) out of each stop
     adjacency: list[list[tuple[int, int, int, Node, int, int, int, int, Connection, bool]]] = [[] for _ in nodes]
     for number, connection in enumerate(position.connections):
-        if connection.a not in index or connection.b not in index or connection.a == connection.b:
+        a, b = index.get(connection.a), index.get(connection.b)
+        if a is None or b is None or a == b:
             continue
         mask = 0
         for segment in connection.segments:
-            mask |= 1 << bit.setdefault(segment, len(bit))
-        a, b = index[connection.a], index[connection.b]
-        sides = connection.crossed
+            piece = bit.get(segment)
+            if piece is None:
+                piece = bit[segment] = len(bit)
+            mask |= 1 << piece
+        sides = len(connection.chain) - 1
         adjacency[a].append((number, b, 1 << b, connection.b, mask, sides, non_town[b], revenue[b], connection, True))
         adjacency[b].append((number, a, 1 << a, connection.a, mask, sides, non_town[a], revenue[a], connection, False))
     passable = [s.passable for s in stops]

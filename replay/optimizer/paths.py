@@ -191,6 +191,7 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
             return grown
 
         root = Arm(None, start, nodes[start], None, False, -1, 0, 0, 0, 0, 0, 0)
+        below: dict[int, list[Arm]] = {}  # the first arms that start on a lower connection than a given one
 
         def backward(arms: list[Arm], forward_arm: Arm, count: int, non_towns: int, crossed: int, money: int) -> None:
             """Emit the routes of ``forward_arm`` with each backward arm below ``arms`` that fits it."""
@@ -217,9 +218,13 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
                 found.append(((count, non_towns, crossed), arm.track, money, root, arm))
                 if len(found) >= budget:
                     raise TooManyPaths
-                first = arm.first  # a backward arm starting on a higher-numbered connection: the mirror pair's forward
-                starts = root.grown if root.grown is not None else grow(root)
-                backward([b for b in starts if b.first < first], arm, count, non_towns, crossed, money)
+                # a backward arm starting on a higher-numbered connection: the mirror pair's forward
+                starts = below.get(arm.first)
+                if starts is None:
+                    first = arm.first
+                    starts = below[first] = [b for b in root.grown or () if b.first < first]
+                if starts:
+                    backward(starts, arm, count, non_towns, crossed, money)
             for extension in arm.grown if arm.grown is not None else grow(arm):
                 forward(extension)
 

@@ -214,15 +214,15 @@ def _stop_revenue(game: GameState, node: Node, colour: str) -> int:
 
 
 def _check_stop_kinds(game: GameState, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
-    tokened = set(game.board.tokened(corporation))
-    if not any(n[1][0] == "c" and (n[0], int(n[1][1:])) in tokened for n in stops):
+    board = game.board
+    if not any(n[1][0] == "c" and corporation in board.tokens_in(n[0], int(n[1][1:])) for n in stops):
         raise Violation("route-token", f"the route of train {train_id} includes no station of {corporation}")
     for node in stops[1:-1]:
         hex_id, node_id = node
         if node_id[0] == "o":
             raise Violation("route-offboard", f"train {train_id} runs through the off-board area {hex_id}")
         if node_id[0] == "c":
-            slots = game.board.tokens_in(hex_id, int(node_id[1:]))
+            slots = board.tokens_in(hex_id, int(node_id[1:]))
             if all(s is not None and s != corporation for s in slots):
                 raise Violation("route-blocked", f"train {train_id} runs through {hex_id}, blocked by other stations")
     counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]

@@ -57,7 +57,8 @@ def plain_routes(position: Position) -> list[Described]:
         return len(route), sum(stops[n].kind != "t" for n in route), sum(c.crossed for c in connections)
 
     def fits(route: list[Node], connections: list[Connection]) -> bool:
-        return any(train.allows(*size(route, connections)) for train in position.trains)
+        counted = size(route, connections)
+        return any(counted[measure] <= most for measure, most in (train.reach for train in position.trains))
 
     found: list[Described] = []
     for rank, station in enumerate(stations):

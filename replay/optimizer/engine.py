@@ -97,7 +97,7 @@ def _hex_connections(game: Game, hex_id: str) -> tuple[dict[Node, list[Connectio
 def _side_connections(game: Game, hex_id: str, edge: int) -> tuple[tuple[list[Connection], frozenset[str]], set[str]]:
     """The connections leaving ``hex_id`` over ``edge``: its track walked, through plain track, to
     each first hex where it runs into a stop; the engine confirms each chain and names its ends.
-    With them, and as what they read, the hexes whose tiles the walk read."""
+    The hexes whose tiles the walk read come with them (for ``_KNOWN``) and as what they read."""
     looked: set[str] = {hex_id}
     chains: list[list[str]] = []
     _walk(game.board, game.title.layout, [hex_id], edge, frozenset(), looked, chains)

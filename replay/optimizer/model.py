@@ -75,11 +75,6 @@ class Train:
             return CROSSED, self.hex_edges
         return (STOPS if self.counts_towns else NON_TOWNS), self.distance
 
-    def allows(self, stops: int, non_towns: int, crossed: int) -> bool:
-        """Whether a route of this size may be run by this train."""
-        measure, limit = self.reach
-        return (stops, non_towns, crossed)[measure] <= limit
-
 
 Bonus = Callable[[Train, tuple[Node, ...], frozenset[Segment]], int]
 """A title's extra revenue for one route run by one train (the engine's ``route_bonus`` hook)."""

@@ -1,4 +1,4 @@
-"""Every legal route of a company, each once, with what each of its trains would earn on it.
+"""Every legal route of a company, each once (what each train earns on it: ``solve``).
 
 A route is a sequence of connections joined at stops. It is legal for the engine when it has two
 stops or more, visits no stop twice, uses no piece of track twice, passes through no off-board
@@ -152,7 +152,7 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
             if piece is None:
                 piece = bit[segment] = len(bit)
             mask |= 1 << piece
-        sides = len(connection.chain) - 1
+        sides = connection.crossed
         adjacency[a].append((number, b, 1 << b, connection.b, mask, sides, non_town[b], revenue[b], connection, True))
         adjacency[b].append((number, a, 1 << a, connection.a, mask, sides, non_town[a], revenue[a], connection, False))
     passable = [s.passable for s in stops]

@@ -4,21 +4,37 @@ A route in a record is a list of connections, each a chain of neighbouring hexes
 to the next (a single hex when two stops share it, as New Orleans' city and town). The engine
 finds the stops on the board itself and computes the revenue; the record's declared revenue is
 only checked against it.
+
+Both answers are asked again and again of one board, so both are kept. A connection's stops and
+track depend only on the tiles of its hexes: :func:`connection_stops` keeps each chain's answer
+until a tile goes on one of them (:class:`TileMemo`); a company runs the same connections turn
+after turn, and the optimizer confirms every connection it finds. A route's reading depends on
+the whole state: :func:`build_route` keeps it for the moment of the game (``game.memo``), in
+which the revenue audit, the optimizer's check of its answer or a bot declaring it, and then the
+step that runs it, all build the same routes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+import weakref
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from replay.errors import Violation
 from replay.hexgrid import opposite, shared_edge
 
 if TYPE_CHECKING:
+    from replay.board import Board
     from replay.state import GameState
     from replay.data import TrainType
 
 Node = tuple[str, str]  # (hex, node id such as "c0", "t0", "o0")
+
+Segment = tuple[str, frozenset[str]]  # (hex, path ends): one piece of track inside one hex
+
+Key = TypeVar("Key", bound=Hashable)
+Answer = TypeVar("Answer")
 
 
 @dataclass(frozen=True)
@@ -26,8 +42,51 @@ class Route:
     train_id: str
     train: TrainType
     stops: tuple[Node, ...]
-    segments: frozenset[tuple[str, frozenset[str]]]  # (hex, path) pieces of track used
+    segments: frozenset[Segment]  # (hex, path) pieces of track used
     revenue: int
+
+
+class TileMemo(Generic[Key, Answer]):
+    """Answers read off the tiles of a board, each kept until a tile goes on a hex it read.
+
+    A board lists the hexes tiles went on, in order (``Board.laid``), so catching up with it costs
+    a step per tile laid since the last question. Kept per board object (weakly), so a copied or
+    rebuilt game starts afresh.
+    """
+
+    def __init__(self) -> None:
+        self._boards: weakref.WeakKeyDictionary[Board, _Kept[Key, Answer]] = weakref.WeakKeyDictionary()
+
+    def recall(self, board: Board, key: Key, find: Callable[..., tuple[Answer, Iterable[str]]], *arguments: Any) -> Answer:
+        """The kept answer to ``key``, or ``find(*arguments)``'s, which also names the hexes it
+        read. Nothing is kept when ``find`` raises."""
+        kept = self._boards.get(board)
+        if kept is None:
+            kept = self._boards[board] = _Kept()
+        laid = board.laid
+        if kept.seen < len(laid):
+            for hex_id in laid[kept.seen:]:
+                for stale in kept.readers.pop(hex_id, ()):
+                    kept.answers.pop(stale, None)
+            kept.seen = len(laid)
+        if key in kept.answers:
+            return kept.answers[key]
+        answer, read = find(*arguments)
+        kept.answers[key] = answer
+        for hex_id in read:
+            kept.readers.setdefault(hex_id, []).append(key)
+        return answer
+
+
+class _Kept(Generic[Key, Answer]):
+    """One board's kept answers, and which of them read each hex."""
+
+    __slots__ = ("answers", "readers", "seen")
+
+    def __init__(self) -> None:
+        self.answers: dict[Key, Answer] = {}
+        self.readers: dict[str, list[Key]] = {}
+        self.seen = 0  # tiles laid when last asked
 
 
 def _node_at_edge(game: GameState, hex_id: str, edge: int) -> str:
@@ -48,23 +107,32 @@ def _nodes_within(game: GameState, hex_id: str) -> tuple[str, str]:
     raise Violation("route-track", f"{hex_id} has no track joining two stops inside it")
 
 
-def connection_stops(game: GameState, chain: list[str]) -> tuple[Node, Node, list[tuple[str, frozenset[str]]]]:
+Stops = tuple[Node, Node, tuple[Segment, ...]]
+
+
+def connection_stops(game: GameState, chain: list[str]) -> Stops:
     """The two stops a connection joins and the track pieces it uses."""
     if not chain:
         raise Violation("route-track", "a connection names no hex")
+    return _CONNECTIONS.recall(game.board, tuple(chain), _connection_stops, game, chain)
+
+
+def _connection_stops(game: GameState, chain: list[str]) -> tuple[Stops, list[str]]:
+    board = game.board
     for hex_id in chain:
-        if hex_id not in game.board.hexes:
+        if hex_id not in board.hexes:
             raise Violation("route-track", f"{hex_id} is not on the map")
     if len(chain) == 1:
         first, last = _nodes_within(game, chain[0])
-        return (chain[0], first), (chain[0], last), [(chain[0], frozenset((first, last)))]
-    segments: list[tuple[str, frozenset[str]]] = []
+        return ((chain[0], first), (chain[0], last), ((chain[0], frozenset((first, last))),)), chain
+    segments: list[Segment] = []
     edges = []
+    layout = game.title.layout
     for a, b in zip(chain, chain[1:]):
-        edge = shared_edge(a, b, game.title.layout)
+        edge = shared_edge(a, b, layout)
         if edge is None:
             raise Violation("route-track", f"{a} and {b} are not neighbours")
-        if edge not in game.board.tile(a).edges or opposite(edge) not in game.board.tile(b).edges:
+        if edge not in board.tile(a).edges or opposite(edge) not in board.tile(b).edges:
             raise Violation("route-track", f"no track joins {a} and {b}")
         edges.append(edge)
     start = _node_at_edge(game, chain[0], edges[0])
@@ -74,14 +142,28 @@ def connection_stops(game: GameState, chain: list[str]) -> tuple[Node, Node, lis
     for position in range(1, len(chain) - 1):
         hex_id = chain[position]
         entry, exit_ = opposite(edges[position - 1]), edges[position]
-        if frozenset((entry, exit_)) not in game.board.tile(hex_id).edge_links:
+        if frozenset((entry, exit_)) not in board.tile(hex_id).edge_links:
             raise Violation("route-track", f"no track through {hex_id} joins the sides the route uses")
         segments.append((hex_id, frozenset((f"e{entry}", f"e{exit_}"))))
-    return (chain[0], start), (chain[-1], end), segments
+    return ((chain[0], start), (chain[-1], end), tuple(segments)), chain
+
+
+_CONNECTIONS: TileMemo[tuple[str, ...], Stops] = TileMemo()
+"""Each chain's :func:`connection_stops`, by board."""
 
 
 def build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Route:
-    """Check one route of a run and compute its revenue."""
+    """Check one route of a run and compute its revenue (kept for the moment of the game)."""
+    connections = raw.get("connections") or []
+    try:
+        key = ("route", corporation, str(raw.get("train")), tuple(tuple(chain) for chain in connections))
+        hash(key)
+    except TypeError:  # not a list of hex lists: the checks below say what is wrong
+        return _build_route(game, corporation, raw)
+    return game.memo.recall(game, key, _build_route, game, corporation, raw)
+
+
+def _build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Route:
     train_id = str(raw.get("train"))
     train = game.trains.get(train_id)
     if train is None or train.owner != corporation or train.rusted:
@@ -89,7 +171,7 @@ def build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Route
     train_type = game.title.train_type(train.name)
     connections = raw.get("connections") or []
     stops: list[Node] = []
-    segments: list[tuple[str, frozenset[str]]] = []
+    segments: list[Segment] = []
     for chain in connections:
         first, last, used = connection_stops(game, list(chain))
         if stops and stops[-1] != first:
@@ -119,26 +201,28 @@ def build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Route
     colour = game.phase.colour
     revenue = sum(_stop_revenue(game, node, colour) for node in stops) * train_type.multiplier
     route = Route(train_id, train_type, tuple(stops), frozenset(segments), revenue)
-    return replace(route, revenue=revenue + game.title.route_bonus(game, corporation, route))
+    return Route(train_id, train_type, route.stops, route.segments, revenue + game.title.route_bonus(game, corporation, route))
+
+
+KINDS = {"c": "cities", "t": "towns", "o": "offboards"}
+"""A node id's first letter -> the tile's stops of that kind."""
 
 
 def _stop_revenue(game: GameState, node: Node, colour: str) -> int:
     hex_id, node_id = node
-    tile = game.board.tile(hex_id)
-    stops = {"c": tile.cities, "t": tile.towns, "o": tile.offboards}[node_id[0]]
-    return stops[int(node_id[1:])].revenue_in(colour)
+    return getattr(game.board.tile(hex_id), KINDS[node_id[0]])[int(node_id[1:])].revenue_in(colour)
 
 
 def _check_stop_kinds(game: GameState, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
-    tokened = set(game.board.tokened(corporation))
-    if not any(n[1][0] == "c" and (n[0], int(n[1][1:])) in tokened for n in stops):
+    board = game.board
+    if not any(n[1][0] == "c" and corporation in board.tokens_in(n[0], int(n[1][1:])) for n in stops):
         raise Violation("route-token", f"the route of train {train_id} includes no station of {corporation}")
     for node in stops[1:-1]:
         hex_id, node_id = node
         if node_id[0] == "o":
             raise Violation("route-offboard", f"train {train_id} runs through the off-board area {hex_id}")
         if node_id[0] == "c":
-            slots = game.board.tokens_in(hex_id, int(node_id[1:]))
+            slots = board.tokens_in(hex_id, int(node_id[1:]))
             if all(s is not None and s != corporation for s in slots):
                 raise Violation("route-blocked", f"train {train_id} runs through {hex_id}, blocked by other stations")
     counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]

@@ -24,7 +24,10 @@ def _revenue(value: Revenue) -> Any:
 
 
 class Canvas:
-    """A blank board of ``title``: every hex without track or station, no train owned."""
+    """A blank board of ``title``: every hex without track or station, no train owned.
+
+    Each change is made as the engine makes its own, inside ``game.changing()`` (and a tile is
+    noted in ``Board.laid``), so what was kept of the game before it is forgotten."""
 
     def __init__(self, title: str = "18MS", players: int = 3) -> None:
         self.game = Game.start(title, [Player(i, f"P{i}") for i in range(1, players + 1)], seed=1)
@@ -50,12 +53,16 @@ class Canvas:
             frozenset(frozenset(p.split("-")) for p in paths),
         )
         tokens: dict[int, list[str | None]] = {i: [None] * c.slots for i, c in enumerate(city_stops)}
-        self.game.board.hexes[hex_id] = Placed(f"hand{self.count}-0", geometry, 0, tokens)
-        self.game.board.version += 1
+        board = self.game.board
+        with self.game.changing():  # as Board.lay notes a tile: what was kept of the hex is forgotten
+            board.hexes[hex_id] = Placed(f"hand{self.count}-0", geometry, 0, tokens)
+            board.laid.append(hex_id)
+            board.changed(hex_id, None)
 
     def station(self, corporation: str, hex_id: str, city: int = 0) -> None:
         slots = self.game.board.tokens_in(hex_id, city)
-        self.game.board.place_token(hex_id, city, slots.index(None), corporation)
+        with self.game.changing():
+            self.game.board.place_token(hex_id, city, slots.index(None), corporation)
 
     def train(self, corporation: str, name: str) -> str:
         """Give the company a train of type ``name`` (a variant such as 4D from its card); its id."""
@@ -65,9 +72,16 @@ class Canvas:
         )
         for train in self.game.trains.values():
             if train.id.rsplit("-", 1)[0] == card and train.owner is None and not train.rusted and not train.reserved:
-                train.owner, train.name = corporation, name
+                with self.game.changing():
+                    train.owner, train.name = corporation, name
                 return train.id
         raise LookupError(f"no {name} train left")
 
+    def take(self, train_id: str) -> None:
+        """Take a train back from its company."""
+        with self.game.changing():
+            self.game.trains[train_id].owner = None
+
     def phase(self, name: str) -> None:
-        self.game.phase_index = [p.name for p in self.game.title.phases].index(name)
+        with self.game.changing():
+            self.game.phase_index = [p.name for p in self.game.title.phases].index(name)

@@ -16,6 +16,7 @@ from replay.errors import Violation
 from replay.optimizer import Budget, EngineDisagrees, best_run, engine_revenues, position_of
 from replay.optimizer import engine
 from replay.optimizer.engine import confirm
+from replay.routes import TileMemo
 from tests.optimizer_boards import Canvas
 from tests.perft import TEST_GAMES, positions, record_of
 
@@ -91,7 +92,7 @@ def test_plus_trains_stop_at_towns_for_free_and_others_count_them() -> None:
     plus = canvas.train("GMO", "2+")
     optimum = best_run(canvas.game, "GMO")
     assert optimum.revenue == 70 and len(stops_of(optimum, plus)) == 4
-    canvas.game.trains[plus].owner = None
+    canvas.take(plus)
     canvas.phase("D")
     diesel = canvas.train("GMO", "2D")
     optimum = best_run(canvas.game, "GMO")
@@ -164,7 +165,7 @@ def test_hex_trains_count_hex_sides_and_every_stop() -> None:
     canvas.phase("4H")
     short = canvas.train("So", "2H")
     assert best_run(canvas.game, "So").revenue == 30
-    canvas.game.trains[short].owner = None
+    canvas.take(short)
     canvas.train("So", "4H")
     assert best_run(canvas.game, "So").revenue == 80
 
@@ -180,10 +181,10 @@ def test_1871_plus_seven_and_diesel_trains() -> None:
     canvas.phase("D")
     plus = canvas.train("So", "2+")
     assert best_run(canvas.game, "So").revenue == 10 + 10 + 20 + 10
-    canvas.game.trains[plus].owner = None
+    canvas.take(plus)
     seven = canvas.train("So", "7")
     assert best_run(canvas.game, "So").revenue == 10 + 10 + 20 + 10 + 30 + 40 + 50
-    canvas.game.trains[seven].owner = None
+    canvas.take(seven)
     canvas.train("So", "D")
     assert best_run(canvas.game, "So").revenue == sum(s[1] for s in stops if s)
 
@@ -210,7 +211,8 @@ def test_the_new_orleans_bonus_decides_between_equal_routes() -> None:
     canvas.station("GMO", "H2")
     canvas.train("GMO", "2+")
     without = best_run(canvas.game, "GMO")
-    canvas.game.corporations["GMO"].abilities.add("new_orleans_bonus")
+    with canvas.game.changing():  # as every change to a game: what was kept of the moment before is forgotten
+        canvas.game.corporations["GMO"].abilities.add("new_orleans_bonus")
     with_bonus = best_run(canvas.game, "GMO")
     assert without.revenue == 50  # H2-G3, or H2-I1 city-I1 town (the town is free for a 2+)
     assert with_bonus.revenue == 60
@@ -281,7 +283,8 @@ def test_connections_kept_between_positions_are_those_found_afresh(path: Path, m
             if not game.board.tokened(sym):
                 continue
             kept = position_of(game, sym)
-            monkeypatch.setattr(engine, "_KNOWN", engine._Connections())
+            monkeypatch.setattr(engine, "_KNOWN", TileMemo())
+            monkeypatch.setattr(engine, "_SIDES", TileMemo())
             fresh = position_of(game, sym)
             monkeypatch.undo()
             assert (fresh.stops, fresh.connections) == (kept.stops, kept.connections), f"#{index} {sym}"

@@ -27,6 +27,7 @@ decrease along such a group are searched.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,17 @@ def best_choice(options: list[list[tuple[int, int]]], limit: int | None = None) 
     nodes; if it is reached the best choice so far is returned with ``proven`` False.
     """
     trains = len(options)
-    # Richest first, and trains with the richest routes first: good totals are found early.
-    # Routes earning nothing are never better than not running; each entry keeps its index.
-    lists_by_train = [
-        sorted(((revenue, track, i) for i, (revenue, track) in enumerate(o) if revenue > 0), key=lambda e: -e[0])
-        for o in options
-    ]
+    # Richest first (equal revenues in the order given), and trains with the richest routes
+    # first: good totals are found early. Routes earning nothing are never better than not
+    # running; each entry keeps its index. Two trains of one type have equal options: sorted once.
+    sorted_lists: dict[int, list[tuple[int, int, int]]] = {}
+    lists_by_train = []
+    for t, o in enumerate(options):
+        same = next((u for u in range(t) if options[u] == o), t)
+        if same == t:
+            sorted_lists[t] = sorted([(revenue, track, i) for i, (revenue, track) in enumerate(o) if revenue > 0],
+                                     key=itemgetter(0), reverse=True)  # stable, as ascending order of -revenue
+        lists_by_train.append(sorted_lists[same])
     # Trains with equal lists (of one type) next to each other, so that their symmetry is used.
     group = [next(u for u in range(trains) if lists_by_train[u] == lists_by_train[t]) for t in range(trains)]
     order = sorted(range(trains), key=lambda t: (-(lists_by_train[t][0][0] if lists_by_train[t] else 0), group[t]))

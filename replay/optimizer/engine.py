@@ -15,8 +15,7 @@ When the engine is rewritten, this is the module to re-point.
 
 from __future__ import annotations
 
-import weakref
-from typing import Any, Iterable
+from typing import Any
 
 from ingest.model import Action, PlayerId, Record
 from replay.board import Board
@@ -25,11 +24,8 @@ from replay.game import Game
 from replay.replayer import Watcher, replay_record
 from replay.hexgrid import neighbour, opposite
 from replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
-from replay.routes import Route, build_route, check_run, connection_stops
+from replay.routes import KINDS, Route, TileMemo, build_route, check_run, connection_stops
 from replay.rules import Rules
-
-KINDS = {"c": "cities", "t": "towns", "o": "offboards"}
-
 
 class EngineDisagrees(AssertionError):
     """The engine refused or valued differently a route the optimizer built: a bug to report."""
@@ -42,95 +38,90 @@ def position_of(game: Game, corporation: str) -> Position:
     on along its connections; an off-board or a blocked city only ends routes, so its other
     connections are never needed (a route reaching them would have to pass through it).
     """
-    stations = set(game.board.tokened(corporation))
+    board = game.board
+    colour = game.phase.colour
+    stations = set(board.tokened(corporation))
     stops: dict[Node, Stop] = {}
     connections: dict[frozenset[Segment], Connection] = {}
-    by_hex: dict[str, list[Connection]] = {}
     frontier: list[Node] = [(h, f"c{i}") for h, i in sorted(stations)]
     while frontier:
         node = frontier.pop()
         if node in stops:
             continue
-        stop = _stop(game, corporation, node, stations)
-        stops[node] = stop
+        stop = stops[node] = _stop(board, corporation, node, stations, colour)
         if not stop.passable:
             continue
-        if node[0] not in by_hex:
-            by_hex[node[0]] = _KNOWN.connections(game, node[0])
-        for connection in by_hex[node[0]]:
-            if node not in (connection.a, connection.b):
-                continue
+        for connection in _KNOWN.recall(board, node[0], _hex_connections, game, node[0]).get(node, ()):
             connections.setdefault(connection.segments, connection)
-            frontier.extend(end for end in (connection.a, connection.b) if end not in stops)
+            for end in (connection.a, connection.b):
+                if end not in stops:
+                    frontier.append(end)
     trains = tuple(_train(game, t.id, t.name) for t in sorted(game.corporation_trains(corporation), key=lambda t: t.id))
     return Position(corporation, stops, tuple(connections.values()), trains, _bonus(game, corporation))
 
 
-def _stop(game: Game, corporation: str, node: Node, stations: set[tuple[str, int]]) -> Stop:
+def _stop(board: Board, corporation: str, node: Node, stations: set[tuple[str, int]], colour: str) -> Stop:
     hex_id, node_id = node
     kind, index = node_id[0], int(node_id[1:])
-    tile = game.board.tile(hex_id)
-    place = getattr(tile, KINDS[kind])[index]
-    revenue = place.revenue_in(game.phase.colour)
+    revenue = getattr(board.tile(hex_id), KINDS[kind])[index].revenue_in(colour)
     if kind == "o":
         passable = False
-    elif kind == "c":
-        slots = game.board.tokens_in(hex_id, index)
-        passable = not all(s is not None and s != corporation for s in slots)  # replay.routes' blocked test
+    elif kind == "c":  # replay.routes' blocked test: every slot holds another company's station
+        slots = board.tokens_in(hex_id, index)
+        passable = None in slots or corporation in slots
     else:
         passable = True
     return Stop(node, kind, revenue, passable, kind == "c" and (hex_id, index) in stations)
 
 
-class _Connections:
-    """Each hex's connections as last found on a board, kept until a tile goes on a hex that
-    finding looked at: a position is built for every run a replay audits and every run a bot
-    weighs, and between two of them most of the map has not changed.
-
-    Kept per board object (weakly), so a copied or rebuilt game starts afresh."""
-
-    def __init__(self) -> None:
-        self.boards: weakref.WeakKeyDictionary[Board, tuple[int, dict[str, tuple[list[Connection], frozenset[str]]]]] = \
-            weakref.WeakKeyDictionary()
-
-    def connections(self, game: Game, hex_id: str) -> list[Connection]:
-        board = game.board
-        seen, by_hex = self.boards.get(board, (0, {}))
-        if seen < len(board.laid):
-            changed = set(board.laid[seen:])
-            by_hex = {h: found for h, found in by_hex.items() if not found[1] & changed}
-        self.boards[board] = (len(board.laid), by_hex)
-        if hex_id not in by_hex:
-            looked: set[str] = {hex_id}
-            by_hex[hex_id] = (list(_connections_from_hex(game, hex_id, looked)), frozenset(looked))
-        return by_hex[hex_id][0]
-
-
-_KNOWN = _Connections()
-
-
-def _connections_from_hex(game: Game, hex_id: str, looked: set[str]) -> Iterable[Connection]:
-    """Every connection with an end stop in ``hex_id``: track walked out of each side a stop there
-    touches, through plain track, to the first hex where it runs into a stop; plus track joining
-    two stops inside the hex. The engine confirms each chain and names its ends. Every hex whose
-    tile the walk reads goes into ``looked``."""
-    tile = game.board.tile(hex_id)
-    if any(all(not end.startswith("e") for end in path) for path in tile.paths):
-        yield _confirmed(game, [hex_id])
-    departures = sorted({edge for edges in tile.node_edges.values() for edge in edges})
-    for edge in departures:
-        for chain in _walk(game, [hex_id], edge, frozenset(), looked):
-            yield _confirmed(game, chain)
-
-
-def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, frozenset[int]]],
-          looked: set[str]) -> Iterable[list[str]]:
-    """Chains continuing ``chain`` over ``edge`` of its last hex (plain track may branch)."""
+def _hex_connections(game: Game, hex_id: str) -> tuple[dict[Node, list[Connection]], set[str]]:
+    """Every connection with an end stop in ``hex_id``, listed under each of its ends there, and
+    the hexes whose tiles finding them read: track joining two stops inside the hex, then track
+    walked out of each side a stop there touches (:func:`_side_connections`)."""
     board = game.board
-    here = chain[-1]
-    if edge not in board.tile(here).edges:
+    tile = board.tile(hex_id)
+    looked: set[str] = {hex_id}
+    found = [_confirmed(game, [hex_id])] if any(all(not end.startswith("e") for end in path) for path in tile.paths) else []
+    for edge in sorted({edge for edges in tile.node_edges.values() for edge in edges}):
+        side, read = _SIDES.recall(board, (hex_id, edge), _side_connections, game, hex_id, edge)
+        found += side
+        looked |= read
+    at: dict[Node, list[Connection]] = {}
+    for connection in found:
+        for end in dict.fromkeys((connection.a, connection.b)):
+            if end[0] == hex_id:
+                at.setdefault(end, []).append(connection)
+    return at, looked
+
+
+def _side_connections(game: Game, hex_id: str, edge: int) -> tuple[tuple[list[Connection], frozenset[str]], set[str]]:
+    """The connections leaving ``hex_id`` over ``edge``: its track walked, through plain track, to
+    each first hex where it runs into a stop; the engine confirms each chain and names its ends.
+    The hexes whose tiles the walk read come with them (for ``_KNOWN``) and as what they read."""
+    looked: set[str] = {hex_id}
+    chains: list[list[str]] = []
+    _walk(game.board, game.title.layout, [hex_id], edge, frozenset(), looked, chains)
+    return ([_confirmed(game, chain) for chain in chains], frozenset(looked)), looked
+
+
+_KNOWN: TileMemo[str, dict[Node, list[Connection]]] = TileMemo()
+"""Each hex's connections as last found on a board, kept until a tile goes on a hex that finding
+looked at: a position is built for every run a replay audits and every run a bot weighs, and
+between two of them most of the map has not changed."""
+
+_SIDES: TileMemo[tuple[str, int], tuple[list[Connection], frozenset[str]]] = TileMemo()
+"""The connections out of each side of a hex, kept as ``_KNOWN`` is: a tile on one branch of a
+hex's track (about half the time, in the shared records) leaves the walks of its other sides
+kept when the hex's connections are found again."""
+
+
+def _walk(board: Board, layout: str, chain: list[str], edge: int, used: frozenset[tuple[str, frozenset[int]]],
+          looked: set[str], chains: list[list[str]]) -> None:
+    """Add to ``chains`` those continuing ``chain`` over ``edge`` of its last hex (plain track may
+    branch), depth first."""
+    if edge not in board.tile(chain[-1]).edges:
         return
-    there = neighbour(here, edge, game.title.layout)
+    there = neighbour(chain[-1], edge, layout)
     if there is None or there not in board.hexes:
         return
     looked.add(there)
@@ -138,12 +129,15 @@ def _walk(game: Game, chain: list[str], edge: int, used: frozenset[tuple[str, fr
     tile = board.tile(there)
     if entry not in tile.edges:
         return
-    if any(entry in edges for edges in tile.node_edges.values()):
-        yield chain + [there]
+    longer = chain + [there]
+    for edges in tile.node_edges.values():
+        if entry in edges:
+            chains.append(longer)
+            break
     for link in tile.edge_links:
         if entry in link and (there, link) not in used:
             (exit_,) = link - {entry}
-            yield from _walk(game, chain + [there], exit_, used | {(there, link)}, looked)
+            _walk(board, layout, longer, exit_, used | {(there, link)}, looked, chains)
 
 
 def _confirmed(game: Game, chain: list[str]) -> Connection:

@@ -11,7 +11,7 @@ game at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 Node = tuple[str, str]
 """(hex, node id): ``("E5", "c0")``, ``("I1", "t0")``, ``("B12", "o0")``, as the engine names stops."""
@@ -20,9 +20,11 @@ Segment = tuple[str, frozenset[str]]
 """(hex, path ends): one piece of track inside one hex, as the engine's routes record it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
-    """A city, town or off-board the company can reach, with what the engine says about it now."""
+class Stop(NamedTuple):
+    """A city, town or off-board the company can reach, with what the engine says about it now.
+
+    A named tuple rather than a frozen dataclass: a position is read for every run, and making a
+    frozen dataclass costs four times as much."""
 
     node: Node
     kind: str  # "c" city, "t" town, "o" off-board
@@ -49,6 +51,10 @@ class Connection:
         return len(self.chain) - 1
 
 
+STOPS, NON_TOWNS, CROSSED = 0, 1, 2
+"""Positions in a route's size (stops, stops that are not towns, hex sides crossed)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Train:
     """One train of the company with the rules of its type that decide which routes it may run."""
@@ -60,11 +66,14 @@ class Train:
     multiplier: int  # 2 for 18MS's D trains: every stop pays double
     hex_edges: int | None = None  # a hex train: hex sides its route may cross, stops unlimited
 
-    def allows(self, stops: int, non_towns: int, crossed: int) -> bool:
-        """Whether a route of this size may be run by this train (the engine's length rule)."""
+    @property
+    def reach(self) -> tuple[int, int]:
+        """The engine's length rule as (which size counts, its limit): a route's size is (stops,
+        stops that are not towns, hex sides crossed), and the train may run it when the counted
+        one is at most the limit."""
         if self.hex_edges is not None:
-            return crossed <= self.hex_edges
-        return (stops if self.counts_towns else non_towns) <= self.distance
+            return CROSSED, self.hex_edges
+        return (STOPS if self.counts_towns else NON_TOWNS), self.distance
 
 
 Bonus = Callable[[Train, tuple[Node, ...], frozenset[Segment]], int]

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from replay.optimizer import engine
 from replay.optimizer.combine import best_choice
-from replay.optimizer.model import Node, Position
-from replay.optimizer.paths import Candidate, enumerate_routes, revenue_for
+from replay.optimizer.model import Node, Position, Train
+from replay.optimizer.paths import REVENUE, SIZE, TRACK, Candidate, connections_of, enumerate_routes, segments_of, stops_of
 
 if TYPE_CHECKING:
     from replay.game import Game
@@ -83,25 +83,16 @@ def best_run(game: Game, corporation: str, budget: Budget = DEFAULT_BUDGET) -> O
 def solve(position: Position, budget: Budget = DEFAULT_BUDGET) -> Optimum:
     """The best run of a position (no engine involved: hand-made positions use this directly)."""
     candidates, complete = enumerate_routes(position, budget.paths)
-    options: list[list[tuple[int, int]]] = []
-    owners: list[list[Candidate]] = []
-    for train in position.trains:
-        mine: list[tuple[int, int]] = []
-        routes: list[Candidate] = []
-        for candidate in candidates:
-            earned = revenue_for(candidate, train, position)
-            if earned is not None:
-                mine.append((earned, candidate.track))
-                routes.append(candidate)
-        options.append(mine)
-        owners.append(routes)
+    owners = [_runnable(candidates, *train.reach) for train in position.trains]
+    options = [_earnings(position, train, routes) for train, routes in zip(position.trains, owners)]
     choice = best_choice(options, budget.combinations)
     chosen = []
     for train, routes, mine, pick in zip(position.trains, owners, options, choice.picks):
         if pick is None:
             continue
         candidate = routes[pick]
-        chosen.append(OptimalRoute(train.id, candidate.stops, tuple(c.chain for c in candidate.connections), mine[pick][0]))
+        chosen.append(OptimalRoute(train.id, stops_of(candidate), tuple(c.chain for c in connections_of(candidate)),
+                                   mine[pick][0]))
     return Optimum(
         corporation=position.corporation,
         revenue=choice.revenue,
@@ -111,3 +102,17 @@ def solve(position: Position, budget: Budget = DEFAULT_BUDGET) -> Optimum:
         options=sum(len(o) for o in options),
         combinations=choice.nodes,
     )
+
+
+def _runnable(candidates: list[Candidate], measure: int, most: int) -> list[Candidate]:
+    """The routes a train of this reach may run (``Train.reach``)."""
+    return [c for c in candidates if c[SIZE][measure] <= most]
+
+
+def _earnings(position: Position, train: Train, routes: list[Candidate]) -> list[tuple[int, int]]:
+    """(revenue, track bits) of each route, as ``train`` would run it: its stops' revenue times
+    the train's multiplier, plus the title's bonus for the route."""
+    multiplier, bonus = train.multiplier, position.bonus
+    if bonus is None:
+        return [(c[REVENUE] * multiplier, c[TRACK]) for c in routes]
+    return [(c[REVENUE] * multiplier + bonus(train, stops_of(c), segments_of(c)), c[TRACK]) for c in routes]

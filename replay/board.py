@@ -45,8 +45,7 @@ class Board:
         self.hex_of_tile: dict[str, str] = {p.tile_id: h for h, p in self.hexes.items()}
         self.supply: dict[str, int] = dict(title.tiles.counts)
         self.terrain_paid: set[str] = set()
-        self.version = 0  # bumped by every tile and station: what was computed of the map is valid until it changes
-        self.changes: list[tuple[str, str | None]] = []  # (hex, corporation placing a station) of each version bump
+        self.changes: list[tuple[str, str | None]] = []  # (hex, corporation placing a station) of each tile and station
         self.laid: list[str] = []  # hexes in the order tiles went on them
         self.station_hexes: set[str] = set()  # hexes with a station, so lookups skip the empty map
         self.open_sides: dict[str, frozenset[int]] = {}  # hex -> :meth:`open_edges`, found once
@@ -189,10 +188,14 @@ class Board:
         self.station_hexes.add(hex_id)
         self.changed(hex_id, corporation)
 
+    @property
+    def version(self) -> int:
+        """How many tiles and stations went down: what was computed of the map holds until it changes."""
+        return len(self.changes)
+
     def changed(self, hex_id: str, corporation: str | None) -> None:
         """A tile or a station (of ``corporation``) changed ``hex_id``: a new version."""
         self.changes.append((hex_id, corporation))
-        self.version += 1
 
     def unchanged_since(self, version: int, hexes: frozenset[str], corporation: str) -> bool:
         """Whether no change after ``version`` touched these hexes or placed a station of the

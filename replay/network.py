@@ -12,11 +12,12 @@ station reaches another stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replay.geometry import PathEnds
+from replay.hexgrid import opposite
 
 if TYPE_CHECKING:
     from replay.board import Placed
@@ -181,7 +182,7 @@ class _Walk:
         placed = self.placed[hex_id]
         known = self.tracks.get(hex_id)
         if known is None or known[0] is not placed:
-            known = self.tracks[hex_id] = (placed, paths_here(hex_id, placed, self.placed, self.neighbours[hex_id]))
+            known = self.tracks[hex_id] = (placed, paths_here(hex_id, placed, self.neighbours[hex_id]))
         return known[1]
 
     def walk_node(self, node: Node, origin: Node, converging: bool) -> None:
@@ -232,8 +233,7 @@ class _Walk:
         return None in slots or self.corporation in slots
 
 
-def paths_here(hex_id: str, placed: Placed, board: Mapping[str, Placed],
-               across: tuple[str | None, ...]) -> dict[PathEnds, PathHere]:
+def paths_here(hex_id: str, placed: Placed, across: tuple[str | None, ...]) -> dict[PathEnds, PathHere]:
     """Each path of the tile on ``hex_id`` as the walk reads it (see :data:`PathHere`): its
     sides and stops in the tile's sorted order, and its exits to hexes of the board."""
     tile = placed.geometry
@@ -241,7 +241,7 @@ def paths_here(hex_id: str, placed: Placed, board: Mapping[str, Placed],
     for path, (edges, ends) in tile.ends_of.items():
         stops = tuple(((hex_id, end), OFFBOARD if end[0] == "o" else int(end[1:]) if end[0] == "c" else TOWN)
                       for end in ends)
-        exits = tuple((edge, neighbour, (edge + 3) % 6, (hex_id, edge), (neighbour, (edge + 3) % 6),
+        exits = tuple((edge, neighbour, opposite(edge), (hex_id, edge), (neighbour, opposite(edge)),
                        len(tile.edge_paths[edge]) > 1)
                       for edge in edges if (neighbour := across[edge]) is not None)
         found[path] = (tuple((hex_id, edge) for edge in edges), stops, exits)

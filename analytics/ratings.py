@@ -10,9 +10,11 @@ lucky game does not top. Players are the same person across games by their id
 shown by the name they used last.
 
 Rating 100,000 games one after another takes half a minute, so the ratings are kept in the
-archive (:func:`store_ratings`, after every ``railledger ingest`` and ``simulate``) with a
-fingerprint of the results they were computed from; a reader (:func:`ratings`) loads them when
-the archive's rated results still have that fingerprint, and rates in memory otherwise.
+archive (:func:`store_ratings`, after every ``railledger ingest`` and ``simulate``) with a digest
+of the games and a fingerprint of the results they were computed from. A reader (:func:`ratings`)
+takes the stored leaderboard while the games still have that digest (:class:`StoredRatings`,
+which reads a player's rows only when asked), loads the stored history while the rated results
+still have that fingerprint, and rates in memory otherwise.
 """
 
 from __future__ import annotations
@@ -52,6 +54,19 @@ RESULTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
 
 
 @dataclass(frozen=True)
+class PlayerRatings:
+    """One player's part of the ratings (with the pooled scope): what the Players page shows of them."""
+
+    history: pl.DataFrame
+    """The player's rows of :attr:`Ratings.history`, every scope, in the order they were rated."""
+    results: pl.DataFrame
+    """Every seat of the rated games the player sat in (columns of :attr:`Ratings.results`),
+    ``order`` numbering those games 1, 2... in play order."""
+    versus: pl.DataFrame
+    """:func:`head_to_head` over those games, opponents named as the leaderboard names them."""
+
+
+@dataclass(frozen=True)
 class Ratings:
     """Everything the ratings pages show, computed in one pass over the rated games."""
 
@@ -65,6 +80,40 @@ class Ratings:
     """Per scope, player and rated game, the rating after it: scope, player, game (the player's
     1st, 2nd... game of the scope), game_key, created, mu, sigma, ordinal."""
 
+    @property
+    def games(self) -> int:
+        """How many games were rated."""
+        return self.results["game_key"].n_unique()
+
+    def of_player(self, archive: Archive, player: str) -> PlayerRatings:
+        """``player``'s part, taken from the frames in memory (``archive`` is not read)."""
+        sat = self.results.filter(pl.col("player") == player)["game_key"]
+        results = self.results.filter(pl.col("game_key").is_in(sat.implode())).with_columns(
+            order=pl.col("order").rank("dense").cast(pl.Int64))
+        return _player_ratings(self.table, self.history.filter(pl.col("player") == player), results, player)
+
+
+@dataclass(frozen=True)
+class StoredRatings:
+    """The ratings the archive keeps, while they are still those of its games: the leaderboard,
+    with a player's rows read only when asked. Reading every rated result and the whole history
+    to check and show them took half a second at 100,000 games."""
+
+    table: pl.DataFrame
+    """As :attr:`Ratings.table`."""
+    games: int
+    """How many games were rated."""
+
+    def of_player(self, archive: Archive, player: str) -> PlayerRatings:
+        """``player``'s part, read from ``archive`` (the one the ratings were read from)."""
+        results = game_results(archive, archive.player_rated_games(player))
+        return _player_ratings(self.table, archive.rating_history(player), results, player)
+
+
+def _player_ratings(table: pl.DataFrame, history: pl.DataFrame, results: pl.DataFrame, player: str) -> PlayerRatings:
+    names = table.filter(pl.col("scope") == POOLED).select("player", "name")
+    return PlayerRatings(history, results, head_to_head(results, player, names))
+
 
 def game_results(archive: Archive, games: pl.DataFrame) -> pl.DataFrame:
     """The final value and rank of every player of ``games`` (rows of
@@ -73,11 +122,27 @@ def game_results(archive: Archive, games: pl.DataFrame) -> pl.DataFrame:
     return archive.results(played).select(list(RESULTS_SCHEMA)).cast(RESULTS_SCHEMA)  # type: ignore[arg-type]
 
 
-def ratings(archive: Archive, manual_ends: bool = False) -> Ratings:
+def ratings(archive: Archive, manual_ends: bool = False) -> Ratings | StoredRatings:
     """The ratings of every player over the rated games (with the games ended by hand when
     ``manual_ends``): those stored in the archive while they are still those of its games, else
-    computed here (a reader never writes them)."""
-    return ratings_of(archive, game_results(archive, rated_games(archive, manual_ends)))
+    computed here (a reader never writes them).
+
+    The stored leaderboard is taken as it is while every game is as it was when it was stored
+    (:func:`games_digest`); when games changed but not one rated result did (a bot's game was
+    added), the stored history is loaded and the leaderboard made again from the results."""
+    stored = stored_ratings(archive, manual_ends)
+    return stored or ratings_of(archive, game_results(archive, rated_games(archive, manual_ends)))
+
+
+def stored_ratings(archive: Archive, manual_ends: bool = False) -> StoredRatings | None:
+    """The ratings stored in the archive when every game is as it was when they were stored
+    (:func:`games_digest`), else None. They are never those of the games ended by hand."""
+    if manual_ends:
+        return None
+    basis = archive.rating_basis()
+    if basis is None or basis.games_digest != games_digest(archive):
+        return None
+    return StoredRatings(_in_board_order(archive.rating_table()), archive.rated_game_count())
 
 
 def ratings_of(archive: Archive, results: pl.DataFrame, pooled: bool = True) -> Ratings:
@@ -85,7 +150,7 @@ def ratings_of(archive: Archive, results: pl.DataFrame, pooled: bool = True) -> 
     when its stored ratings were computed from exactly these results (whichever options chose
     them), and rated here otherwise; without the pooled scope unless ``pooled``."""
     basis = archive.rating_basis()
-    if basis is None or basis != RatingBasis(fingerprint(results), results.height):
+    if basis is None or (basis.fingerprint, basis.results) != (fingerprint(results), results.height):
         return rate(results, pooled)
     history = archive.rating_history()
     if not pooled:
@@ -104,6 +169,12 @@ def fingerprint(results: pl.DataFrame) -> str:
     return digest.hexdigest()
 
 
+def games_digest(archive: Archive) -> str:
+    """A digest of every stored game as far as its rated result goes
+    (:meth:`records.Archive.games_identity`, computed inside DuckDB) and of :data:`METHOD`."""
+    return hashlib.sha256(f"{METHOD}\n{archive.games_identity()}".encode()).hexdigest()
+
+
 class Refresh(enum.Enum):
     """What :func:`store_ratings` did."""
 
@@ -119,21 +190,26 @@ def store_ratings(archive: Archive) -> tuple[Refresh, int]:
     When the stored ratings are those of the first rated games as they are now played (a new
     game played after all of them, the usual ingest), only the games after them are rated,
     from each player's last stored rating on, which gives the numbers rating every game again
-    would; otherwise every game is rated again.
+    would; otherwise every game is rated again. When games changed but no rated result did (a
+    bot's game was added), no game is rated: the leaderboard is made again (a player's name may
+    have changed) and the digest of the games updated.
     """
+    digest = games_digest(archive)  # before the results: a game stored in between makes it older than them
     results = game_results(archive, rated_games(archive))
-    current = RatingBasis(fingerprint(results), results.height)
+    current = RatingBasis(fingerprint(results), results.height, digest)
     stored = archive.rating_basis()
     if stored == current:
         return Refresh.UP_TO_DATE, 0
     if stored is not None and _extends(results, stored):
         history = archive.rating_history()
         rated, played = _last_ratings(history)
-        later = results.slice(stored.results)
-        archive.store_ratings(_history(later, True, rated, played), current, extend=True)
-        return Refresh.EXTENDED, later["game_key"].n_unique()
-    archive.store_ratings(rate(results).history, current)
-    return Refresh.RECOMPUTED, results["game_key"].n_unique()
+        later = _history(results.slice(stored.results), True, rated, played)
+        archive.store_ratings(later, _table(results, pl.concat([history, later]), True), current, extend=True)
+        games = later["game_key"].n_unique()
+        return (Refresh.EXTENDED, games) if games else (Refresh.UP_TO_DATE, 0)
+    rated_here = rate(results)
+    archive.store_ratings(rated_here.history, rated_here.table, current)
+    return Refresh.RECOMPUTED, rated_here.games
 
 
 def _extends(results: pl.DataFrame, stored: RatingBasis) -> bool:
@@ -189,21 +265,25 @@ def _table(results: pl.DataFrame, history: pl.DataFrame, pooled: bool) -> pl.Dat
         name=pl.col("name").sort_by("order").last())
     last = history.group_by("scope", "player").agg(pl.all().sort_by("game").last()).select(
         "scope", "player", "mu", "sigma", "ordinal")
-    return (
+    return _in_board_order(
         counts.join(last, on=["scope", "player"])
         .with_columns(place=pl.col("ordinal").rank("min", descending=True).over("scope").cast(pl.Int64))
         .select("scope", "place", "player", "name", "games", "wins", "mu", "sigma", "ordinal")
-        .sort(pl.col("scope") == POOLED, "scope", "place", "name", "player")  # two players of one name: by id
     )
 
 
-def head_to_head(results: pl.DataFrame, player: str) -> pl.DataFrame:
+def _in_board_order(table: pl.DataFrame) -> pl.DataFrame:
+    """A leaderboard's rows as it lists them: titles, then all titles; each by place."""
+    return table.sort(pl.col("scope") == POOLED, "scope", "place", "name", "player")  # two players of one name: by id
+
+
+def head_to_head(results: pl.DataFrame, player: str, names: pl.DataFrame) -> pl.DataFrame:
     """[opponent, name, games, wins, losses, ties] of ``player`` against everyone met in
     ``results``: a win is finishing ahead of that opponent (a better rank), a tie the same rank.
-    Opponents are named as they were last called in ``results``."""
+    Opponents are named by ``names`` ([player, name])."""
     mine = results.filter(pl.col("player") == player).select("game_key", mine="rank")
     theirs = results.filter(pl.col("player") != player).select("game_key", opponent="player", theirs="rank")
-    names = results.group_by(opponent="player").agg(name=pl.col("name").sort_by("order").last())
+    names = names.select(opponent="player", name="name")
     return (
         mine.join(theirs, on="game_key")
         .group_by("opponent")
@@ -227,7 +307,7 @@ def player_games(archive: Archive, player: str) -> pl.DataFrame:
     seats = seats.with_columns(pl.col("seat").cast(pl.Int64))
     standings = standings.with_columns(pl.col("seat", "value", "rank").cast(pl.Int64))
     return (
-        archive.game_facts().rename({"key": "game_key"})
+        archive.game_facts(player=player).rename({"key": "game_key"})
         .join(seats, on="game_key")
         .join(standings, on=["game_key", "seat"], how="left")
         .sort("order")

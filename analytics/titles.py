@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from analytics.balance import POOLED
 from analytics.rated import ENDED_BY_HAND, rated_of
-from analytics.ratings import game_results, ratings_of
+from analytics.ratings import game_results, ratings_of, stored_ratings
 from records import Archive
 from replay.titles import SUPPORTED, title_named
 
@@ -79,7 +80,8 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
         .with_columns(share=pl.col("games") / pl.col("games").sum().over("title"))
         .sort("title", "games", "reason", descending=[False, True, False])
     )
-    return TitleStatistics(summary, values, endings, ratings_of(archive, results, pooled=False).table)
+    rated = stored_ratings(archive, manual_ends) or ratings_of(archive, results, pooled=False)
+    return TitleStatistics(summary, values, endings, rated.table.filter(pl.col("scope") != POOLED))
 
 
 def played_out(title: str) -> str:

@@ -33,7 +33,7 @@ import streamlit as st
 
 from analytics.balance import SELFPLAY, kind_filter, winner_correlations
 from analytics.prices import prices_by_step, worth_by_step
-from analytics.ratings import Ratings, player_games, ratings
+from analytics.ratings import PlayerRatings, Ratings, StoredRatings, player_games, ratings
 from analytics.review import (BoardView, GameTables, archive_overview, board_at, flag_list, game_rounds, game_tables,
                               market_grid)
 from analytics.rush import rush_games, train_rush, train_rush_distribution
@@ -190,10 +190,19 @@ def shortfalls(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=4)
-def player_ratings(db: str, manual_ends: bool) -> Ratings:
+def player_ratings(db: str, manual_ends: bool) -> Ratings | StoredRatings:
     """Ratings of every player over the valid finished games (and those ended by hand, if asked)."""
     with _archive(db) as archive:
         return ratings(archive, manual_ends)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=16)
+def one_player(db: str, manual_ends: bool, player: str) -> PlayerRatings:
+    """One player's part of :func:`player_ratings`: from the ratings in memory when they were
+    rated here, else read from the stored ones."""
+    rated = player_ratings(db, manual_ends)
+    with _archive(db) as archive:
+        return rated.of_player(archive, player)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=16)

@@ -146,7 +146,8 @@ SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status,
        g.replay_matches, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
        try_cast(g.source_id AS BIGINT) AS source_number
 FROM games g JOIN game_totals t ON t.game_number = g.number
-WHERE $title IS NULL OR lower(g.title) = lower($title)
+WHERE ($title IS NULL OR lower(g.title) = lower($title))
+  AND ($player IS NULL OR g.number IN (SELECT game_number FROM players WHERE external_id = $player))
 """
 """Each game's facts, unordered: polars puts them in play order (:meth:`Archive.game_facts`)."""
 
@@ -230,14 +231,34 @@ RATING_HISTORY_SCHEMA: Columns = {
     "mu": float, "sigma": float, "ordinal": float}
 """The columns of the stored ratings (``rating_history`` without its position)."""
 
+RATING_TABLE_SCHEMA: Columns = {
+    "scope": str, "place": int, "player": str, "name": str, "games": int, "wins": int,
+    "mu": float, "sigma": float, "ordinal": float}
+"""The columns of the stored leaderboard (``rating_table``)."""
+
+_GAMES_IDENTITY = "SELECT count(*), bit_xor(hash(key, content_hash, engine, replay_matches)) FROM games"
+"""What decides every game's rated result: its record (by content hash), the engine that replayed
+it and whether that replay matched the recorded result, per key. A game's standings are its
+replay's, which its record and the engine version decide."""
+
+_PLAYER_RATED_GAMES = """
+SELECT h.game_key AS key, g.title, row_number() OVER (ORDER BY min(h.position)) AS "order", g.created, t.players
+FROM rating_history h JOIN games g ON g.key = h.game_key JOIN game_totals t ON t.game_number = g.number
+WHERE h.player = $player
+GROUP BY h.game_key, g.title, g.created, t.players
+"""
+"""The rated games ``$player`` sat in, numbered in the order they were rated (play order)."""
+
 
 @dataclass(frozen=True)
 class RatingBasis:
-    """What stored ratings were computed from: a fingerprint of the rated results (made by
-    :mod:`analytics.ratings`, opaque here) and how many rows of results it covers."""
+    """What stored ratings were computed from: a fingerprint of the rated results and a digest of
+    the games they were read from (both made by :mod:`analytics.ratings`, opaque here), and how
+    many rows of results the fingerprint covers."""
 
     fingerprint: str
     results: int
+    games_digest: str
 
 
 @dataclass(frozen=True)
@@ -539,22 +560,53 @@ class Archive:
     @_reading
     def rating_basis(self) -> RatingBasis | None:
         """What the stored ratings were computed from; None when none are stored."""
-        row = one_row(self._con, "SELECT fingerprint, results FROM rating_basis")
-        return None if row is None else RatingBasis(str(row[0]), int(row[1]))
+        row = one_row(self._con, "SELECT fingerprint, results, games_digest FROM rating_basis")
+        return None if row is None else RatingBasis(str(row[0]), int(row[1]), str(row[2]))
 
     @_reading
-    def rating_history(self) -> pl.DataFrame:
+    def games_identity(self) -> str:
+        """A digest, computed inside DuckDB, of what decides every stored game's rated result
+        (:data:`_GAMES_IDENTITY`): equal while no game was added, dropped, replaced by another
+        record or replayed by another engine. Readers compare it with the stored ratings' basis
+        without reading a single result."""
+        count, digest = one_row(self._con, _GAMES_IDENTITY)  # type: ignore[misc]
+        return f"{count}:{digest}"
+
+    @_reading
+    def rating_history(self, player: str | None = None) -> pl.DataFrame:
         """The stored ratings (:attr:`analytics.ratings.Ratings.history`), in the order they were
-        computed; empty when none are stored. Whether they are still those of the archive's games
-        is the caller's to judge from :meth:`rating_basis`."""
-        query = f"SELECT {', '.join(RATING_HISTORY_SCHEMA)} FROM rating_history ORDER BY position"
-        return self._frame(query, {}, RATING_HISTORY_SCHEMA)
+        computed, of every player or one; empty when none are stored. Whether they are still
+        those of the archive's games is the caller's to judge from :meth:`rating_basis`."""
+        query = f"SELECT {', '.join(RATING_HISTORY_SCHEMA)} FROM rating_history WHERE $player IS NULL OR player = $player ORDER BY position"
+        return self._frame(query, {"player": player}, RATING_HISTORY_SCHEMA)
 
     @_reading
-    def store_ratings(self, history: pl.DataFrame, basis: RatingBasis, extend: bool = False) -> None:
-        """Keep ``history`` (:attr:`analytics.ratings.Ratings.history` rows) as the stored ratings
-        of ``basis``, in one transaction: in place of those stored, or after them with ``extend``
-        (the ratings of games played after the stored ones, rated from where those left off)."""
+    def rating_table(self) -> pl.DataFrame:
+        """The stored leaderboard (:attr:`analytics.ratings.Ratings.table`), in no particular order."""
+        query = f"SELECT {', '.join(RATING_TABLE_SCHEMA)} FROM rating_table"
+        return self._frame(query, {}, RATING_TABLE_SCHEMA)
+
+    @_reading
+    def rated_game_count(self) -> int:
+        """How many games the stored ratings rated (every one is in its title's history)."""
+        (count,) = one_row(self._con, "SELECT count(DISTINCT game_key) FROM rating_history")  # type: ignore[misc]
+        return int(count)
+
+    @_reading
+    def player_rated_games(self, player: str) -> pl.DataFrame:
+        """[key, title, order, created, players] of the rated games of the stored ratings
+        that ``player`` (an external id) sat in, ``order`` 1, 2... as they were played."""
+        import polars as pl
+
+        return self._arrow(_PLAYER_RATED_GAMES, {"player": player}).sort("order").cast(
+            {"order": pl.Int64, "players": pl.Int64})
+
+    @_reading
+    def store_ratings(self, history: pl.DataFrame, table: pl.DataFrame, basis: RatingBasis, extend: bool = False) -> None:
+        """Keep ``history`` (:attr:`analytics.ratings.Ratings.history` rows) and the leaderboard
+        ``table`` as the stored ratings of ``basis``, in one transaction: the history in place of
+        the one stored, or after it with ``extend`` (the ratings of games played after the stored
+        ones, rated from where those left off); the table always in place of the stored one."""
         import polars as pl
 
         if self.read_only:
@@ -566,9 +618,12 @@ class Archive:
             rows = history.select(list(RATING_HISTORY_SCHEMA)).cast(RATING_HISTORY_SCHEMA)  # type: ignore[arg-type]
             self._insert_frame("rating_history", rows.with_columns(
                 position=pl.int_range(start, start + rows.height, dtype=pl.Int64)))
+            self._con.execute("DELETE FROM rating_table")
+            self._insert_frame("rating_table", table.select(list(RATING_TABLE_SCHEMA)).cast(RATING_TABLE_SCHEMA))  # type: ignore[arg-type]
             self._con.execute("DELETE FROM rating_basis")
-            self._con.execute("INSERT INTO rating_basis VALUES (?, ?, ?)",
-                              [basis.fingerprint, basis.results, datetime.now(timezone.utc).replace(tzinfo=None)])
+            self._con.execute("INSERT INTO rating_basis VALUES (?, ?, ?, ?)",
+                              [basis.fingerprint, basis.results, basis.games_digest,
+                               datetime.now(timezone.utc).replace(tzinfo=None)])
 
     @_reading
     def stored_version(self, key: str) -> tuple[str, str | None] | None:
@@ -755,21 +810,21 @@ class Archive:
         return [key for (key,) in self._con.execute(f"SELECT g.key FROM games g ORDER BY {_GAME_ORDER}").fetchall()]
 
     @_reading
-    def game_facts(self, title: str | None = None) -> pl.DataFrame:
-        """One row per game (of a title, ignoring case) with what deciding whether it counts for
+    def game_facts(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
+        """One row per game (of a title, ignoring case; that a player sat in) with what deciding whether it counts for
         ratings and title statistics needs, counted inside DuckDB: status, whether a result was
         recorded (``has_result``: not NULL, not empty) and the replay matched it, players,
         actions, its duration (seconds from creation to the last action, NULL when not timed), operating rounds played (distinct ``OR`` labels of its steps; NULL without a
         replay), the engine's end reason (NULL when the game did not end), whether the record
         holds an ``end_game`` action, and ``order``: 1, 2... by creation day, then source id
-        (numerically where it is a number), the order in which the games were played.
+        (numerically where it is a number), the order in which the games listed were played.
 
         The order is given in polars: DuckDB's window over the whole sort took three quarters of
         the read at 100,000 games (0.33 s of CPU, 0.19 s so).
         """
         import polars as pl
 
-        facts = self._arrow(_FACTS_QUERY, {"title": title}).sort(_PLAY_ORDER, nulls_last=True)
+        facts = self._arrow(_FACTS_QUERY, {"title": title, "player": player}).sort(_PLAY_ORDER, nulls_last=True)
         return facts.with_columns(order=pl.int_range(1, facts.height + 1)).drop("source_number").cast(pl.Schema(FACTS_SCHEMA))
 
     @_reading

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analytics.rated import rated_games
-from analytics.ratings import fingerprint, game_results
+from analytics.ratings import fingerprint, game_results, games_digest
 from cli.app import app
 from ingest.sources import read_record
 from records import Archive
@@ -71,7 +71,7 @@ def test_simulate_stores_games_as_selfplay_with_their_bots_and_plays_none_twice(
                                ("selfplay/g18ms-2p-3-greedy.random", 1, "greedy"), ("selfplay/g18ms-2p-3-greedy.random", 2, "random")])
         assert archive.table("standings").height == 6 and archive.table("runs").height > 0  # the revenue audit
         results = game_results(archive, rated_games(archive))  # none: bots' games are not rated
-        assert results.is_empty() and archive.rating_basis() == RatingBasis(fingerprint(results), 0)  # stored at the end
+        assert results.is_empty() and archive.rating_basis() == RatingBasis(fingerprint(results), 0, games_digest(archive))  # stored at the end
     again = run(*args)
     assert again.exit_code == 0 and "0 games played" in again.output and "3 unchanged" in again.output
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from analytics.balance import POOLED
 from analytics.rated import rated_games
-from analytics.ratings import head_to_head, player_games, ratings
+from analytics.ratings import Ratings, head_to_head, player_games, ratings
 from analytics.titles import title_statistics
 from cli.app import app
 from ingest.model import Action, Entity, Player, Record
@@ -162,12 +162,25 @@ def test_games_ended_by_hand_count_only_when_asked(archive: Archive) -> None:
 
 
 def test_head_to_head_counts_who_finished_ahead(archive: Archive) -> None:
-    results = ratings(archive).results
-    ann = head_to_head(results, "1")
+    rated = ratings(archive)
+    ann = rated.of_player(archive, "1").versus
     assert ann.select("opponent", "name", "games", "wins", "losses", "ties").rows() == [
         ("2", "Bob", 3, 2, 1, 0), ("3", "Cy", 2, 2, 0, 0), ("4", "Diana", 1, 1, 0, 0)]  # her name now
-    cy = head_to_head(results, "3")
+    cy = rated.of_player(archive, "3").versus
     assert cy.filter(pl.col("opponent") == "2").select("wins", "losses", "ties").row(0) == (0, 1, 1)
+    assert isinstance(rated, Ratings)  # no ratings stored in this archive: rated here
+    renamed = pl.DataFrame({"player": ["2", "3", "4"], "name": ["B.", "C.", "D."]})
+    assert head_to_head(rated.results, "1", renamed)["name"].to_list() == ["B.", "C.", "D."]
+
+
+def test_a_players_part_is_their_games_and_history_numbered_in_play_order(archive: Archive) -> None:
+    rated = ratings(archive)
+    di = rated.of_player(archive, "4")
+    assert keys(di.results.unique("game_key", maintain_order=True), "game_key") == ["m3", "t1"]
+    assert di.results.filter(pl.col("player") == "4")["order"].to_list() == [1, 2]
+    assert di.results.height == 5  # every seat of her two games
+    assert sorted(di.history["scope"].to_list()) == ["18MS", "18Texas", POOLED, POOLED]
+    assert set(di.history["player"]) == {"4"}
 
 
 def test_a_players_games_include_those_that_do_not_count(archive: Archive) -> None:

@@ -1,6 +1,7 @@
 """Ratings kept in the archive: the stored ones are the ones computed in memory, extending them
-game by game gives the numbers of rating every game again, and any change to the rated games
-makes readers rate in memory instead of loading them.
+game by game gives the numbers of rating every game again, any change to the games makes readers
+stop taking the stored leaderboard as it is, and any change to the rated games makes them rate in
+memory instead of loading them.
 
 Stored ratings are marked after storing (every mu raised by 1000, directly in the file), so that
 a test sees whether a reader loaded them or rated the games itself. The games are the hand-made
@@ -22,7 +23,8 @@ from typer.testing import CliRunner
 import analytics.ratings
 from analytics.balance import POOLED
 from analytics.rated import rated_games
-from analytics.ratings import Ratings, Refresh, fingerprint, game_results, rate, ratings, store_ratings
+from analytics.ratings import (Ratings, Refresh, StoredRatings, fingerprint, game_results, games_digest, rate, ratings,
+                               store_ratings)
 from analytics.titles import title_statistics
 from cli.app import app
 from ingest.model import Record
@@ -31,7 +33,7 @@ from records.archive import RatingBasis
 from records.schema import WHOLE_ARCHIVE_TABLES, game_tables, latest_version, migrations
 from replay import Replay
 from tests.conftest import fixture_files, needs_fixtures
-from tests.test_ratings import BY_HAND, LEFT_OUT, RATED, game
+from tests.test_ratings import BY_HAND, LATER, LEFT_OUT, RATED, game
 from tests.test_schema_upgrades import written_at
 
 MARK = 1000.0
@@ -42,7 +44,8 @@ def mark(db: Path) -> None:
     """Raise every stored mu by :data:`MARK`, behind the archive's back."""
     con = duckdb.connect(str(db))
     try:
-        assert con.execute("UPDATE rating_history SET mu = mu + ?", [MARK]).fetchall()[0][0] > 0
+        for table in ("rating_history", "rating_table"):
+            assert con.execute(f"UPDATE {table} SET mu = mu + ?", [MARK]).fetchall()[0][0] > 0
     finally:
         con.close()
 
@@ -57,9 +60,26 @@ def computed(archive: Archive, manual_ends: bool = False) -> Ratings:
     return rate(game_results(archive, rated_games(archive, manual_ends)))
 
 
-def assert_ratings_equal(got: Ratings, expected: Ratings) -> None:
-    for part in ("results", "table", "history"):
-        assert_frame_equal(getattr(got, part), getattr(expected, part), check_exact=True)
+def assert_ratings_equal(archive: Archive, got: Ratings | StoredRatings, expected: Ratings, mu: float = 0.0) -> None:
+    """``got`` shows what ``expected`` does, every player's part too (each rating's mu raised by
+    ``mu``): the results and the history themselves when both were rated in memory."""
+    raised = pl.col("mu") + mu
+    assert_frame_equal(got.table, expected.table.with_columns(raised), check_exact=True)
+    assert got.games == expected.games
+    if isinstance(got, Ratings):
+        assert_frame_equal(got.results, expected.results, check_exact=True)
+        assert_frame_equal(got.history, expected.history.with_columns(raised), check_exact=True)
+    for player in expected.table["player"].unique():
+        mine, wanted = got.of_player(archive, player), expected.of_player(archive, player)
+        assert_frame_equal(mine.history, wanted.history.with_columns(raised), check_exact=True)
+        assert_frame_equal(mine.results, wanted.results, check_exact=True)
+        assert_frame_equal(mine.versus, wanted.versus, check_exact=True)
+
+
+def current_basis(archive: Archive) -> RatingBasis:
+    """The basis of ratings stored now."""
+    results = game_results(archive, rated_games(archive))
+    return RatingBasis(fingerprint(results), results.height, games_digest(archive))
 
 
 def put(archive: Archive, game: tuple[Record, Replay]) -> None:
@@ -101,15 +121,13 @@ def test_readers_load_the_stored_ratings_which_are_the_computed_ones(tmp_path: P
             archive.store(record, replay=replay)
         assert store_ratings(archive) == (Refresh.RECOMPUTED, 16)
         assert_frame_equal(archive.rating_history(), computed(archive).history, check_exact=True)
-        assert_ratings_equal(ratings(archive), computed(archive))
+        assert_ratings_equal(archive, ratings(archive), computed(archive))
         assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0)
     mark(db)
     with Archive.open(db, read_only=True) as archive:
-        loaded, fresh = ratings(archive), computed(archive)
-        assert_frame_equal(loaded.results, fresh.results)
-        for part in ("history", "table"):  # every number loaded, the marked mu too
-            assert_frame_equal(getattr(loaded, part), getattr(fresh, part).with_columns(pl.col("mu") + MARK),
-                               check_exact=True)
+        loaded = ratings(archive)
+        assert isinstance(loaded, StoredRatings)
+        assert_ratings_equal(archive, loaded, computed(archive), mu=MARK)  # every number loaded, the marked mu too
         leaders = title_statistics(archive).leaders
         assert set(leaders["scope"]) == {"18MS", "18Texas"} and marked(leaders)  # the same stored ratings
 
@@ -142,7 +160,7 @@ def test_ratings_extended_game_by_game_are_those_of_rating_every_game(tmp_path: 
             assert store_ratings(archive) == (Refresh.EXTENDED if start else Refresh.RECOMPUTED, stop - start)
         assert archive.rating_history().height == 2 * game_results(archive, rated_games(archive)).height
         assert_frame_equal(archive.rating_history(), computed(archive).history, check_exact=True)
-        assert_ratings_equal(ratings(archive), computed(archive))
+        assert_ratings_equal(archive, ratings(archive), computed(archive))
 
 
 def test_a_game_played_before_the_stored_ones_rates_every_game_again(tmp_path: Path) -> None:
@@ -205,12 +223,11 @@ def test_any_change_to_the_rated_games_makes_readers_rate_them(tmp_path: Path, c
         make(archive)
     with Archive.open(db, read_only=True) as archive:
         assert archive.rating_basis() == before  # nothing refreshed them
-        assert_ratings_equal(ratings(archive), computed(archive))
+        assert_ratings_equal(archive, ratings(archive), computed(archive))
         assert not title_statistics(archive).leaders.filter(pl.col("mu") > MARK).height
     with Archive.open(db) as archive:
         assert store_ratings(archive)[0] is refresh
-        results = game_results(archive, rated_games(archive))
-        assert archive.rating_basis() == RatingBasis(fingerprint(results), results.height)  # loaded again from now on
+        assert archive.rating_basis() == current_basis(archive)  # loaded again from now on
 
 
 def test_games_that_change_no_rating_leave_the_stored_ones_in_use(tmp_path: Path) -> None:
@@ -229,7 +246,7 @@ def test_games_that_change_no_rating_leave_the_stored_ones_in_use(tmp_path: Path
 def test_ratings_with_games_ended_by_hand_are_rated_not_loaded(tmp_path: Path) -> None:
     db = stored_marked(tmp_path, [*RATED, *BY_HAND])
     with Archive.open(db, read_only=True) as archive:
-        assert_ratings_equal(ratings(archive, manual_ends=True), computed(archive, manual_ends=True))
+        assert_ratings_equal(archive, ratings(archive, manual_ends=True), computed(archive, manual_ends=True))
         assert marked(ratings(archive).table)
 
 
@@ -255,7 +272,7 @@ def test_stored_ratings_are_no_per_game_table_and_need_a_writable_archive(tmp_pa
     db = stored_marked(tmp_path, RATED)
     with Archive.open(db, read_only=True) as archive:
         with pytest.raises(ArchiveError, match="read-only"):
-            archive.store_ratings(archive.rating_history(), RatingBasis("x", 0))
+            archive.store_ratings(archive.rating_history(), archive.rating_table(), RatingBasis("x", 0, "y"))
 
 
 def test_an_archive_of_the_previous_schema_gets_the_tables_and_rates_in_memory_until_stored(tmp_path: Path) -> None:
@@ -273,7 +290,7 @@ def test_an_archive_of_the_previous_schema_gets_the_tables_and_rates_in_memory_u
         assert archive.schema_version == latest_version()
         assert archive.rating_basis() is None and archive.rating_history().is_empty()
         assert_frame_equal(archive.games().drop("ingested_at"), games.drop("ingested_at"))
-        assert_ratings_equal(ratings(archive), computed(archive))
+        assert_ratings_equal(archive, ratings(archive), computed(archive))
         assert store_ratings(archive) == (Refresh.RECOMPUTED, 4)
         assert_frame_equal(archive.rating_history(), computed(archive).history, check_exact=True)
 
@@ -297,9 +314,85 @@ def test_ingest_stores_the_ratings_once_at_its_end(tmp_path: Path, monkeypatch: 
     assert result.exit_code == 0, result.output
     assert calls == [len(files)]  # once, after every game was stored
     with Archive.open(db, read_only=True) as archive:
-        results = game_results(archive, rated_games(archive))
-        assert archive.rating_basis() == RatingBasis(fingerprint(results), results.height)
-        rated = results["game_key"].n_unique()
+        assert archive.rating_basis() == current_basis(archive)
+        rated = game_results(archive, rated_games(archive))["game_key"].n_unique()
     assert rated > 0 and f"ratings stored: {rated} rated game{'s' * (rated != 1)} rated from the first" in result.output
     again = CliRunner().invoke(app, ["ingest", *files, "--db", str(db), "--allow-invalid", "--workers", "1"])
     assert again.exit_code == 0 and "ratings stored" not in again.output and len(calls) == 2
+
+
+# ------------------------------------------------------------------------------ the games' digest
+
+
+def test_a_reader_takes_the_stored_leaderboard_without_reading_a_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = stored_marked(tmp_path, [*RATED, *LEFT_OUT])
+    with Archive.open(db, read_only=True) as archive:
+        expected = computed(archive)
+
+        def unread(*args: object, **kwargs: object) -> pl.DataFrame:
+            raise AssertionError("the rated results were read")
+
+        monkeypatch.setattr(analytics.ratings, "game_results", unread)
+        monkeypatch.setattr(analytics.ratings, "rated_games", unread)
+        loaded = ratings(archive)
+        monkeypatch.undo()
+        assert isinstance(loaded, StoredRatings)
+        assert_ratings_equal(archive, loaded, expected, mu=MARK)
+
+
+def test_games_changed_without_a_rated_result_show_their_new_names_before_and_after_a_refresh(tmp_path: Path) -> None:
+    """t1 stored again with Diana now called Dee and the same values: the games' digest differs,
+    the rated results do not, so the stored history is loaded and the leaderboard made again."""
+    db = stored_marked(tmp_path, RATED)
+    with Archive.open(db) as archive:
+        put(archive, game("t1", {3: 900, 4: 800}, title="18Texas", created="2024-01-04", end="bankruptcy",
+                          names={**LATER, 4: "Dee"}))
+    with Archive.open(db, read_only=True) as archive:
+        loaded = ratings(archive)
+        assert isinstance(loaded, Ratings) and marked(loaded.table)
+        assert loaded.table.filter(pl.col("player") == "4")["name"].to_list() == ["Di", "Dee", "Dee"]
+    with Archive.open(db) as archive:
+        assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0)
+        assert archive.rating_basis() == current_basis(archive)
+    with Archive.open(db, read_only=True) as archive:
+        stored = ratings(archive)
+        assert isinstance(stored, StoredRatings) and marked(stored.table)
+        assert_frame_equal(stored.table, loaded.table, check_exact=True)
+
+
+def test_the_games_digest_follows_the_engine_and_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import replay
+
+    with Archive.open(tmp_path / "engine.duckdb") as archive:
+        for played in RATED:
+            put(archive, played)
+        before, digest = archive.games_identity(), games_digest(archive)
+        put(archive, RATED[0])
+        assert archive.games_identity() == before  # stored again unchanged: not written
+        monkeypatch.setattr(analytics.ratings, "METHOD", analytics.ratings.METHOD + " another openskill")
+        assert games_digest(archive) != digest
+        monkeypatch.undo()
+        monkeypatch.setattr(replay, "engine_version", lambda title: "another engine")
+        put(archive, RATED[0])
+        assert archive.games_identity() != before
+
+
+def test_ratings_stored_before_the_games_digest_are_dropped_and_rated_again(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh.duckdb"
+    with Archive.open(fresh) as archive:
+        for played in RATED:
+            put(archive, played)
+        store_ratings(archive)
+    version = next(m.version for m in migrations() if m.name == "rating_table")
+    db = tmp_path / "previous.duckdb"
+    written_at(version - 1, fresh, db)
+    con = duckdb.connect(str(db))
+    try:
+        assert con.execute("SELECT count(*) FROM rating_history").fetchall()[0][0] > 0
+    finally:
+        con.close()
+    with Archive.open(db) as archive:
+        assert archive.rating_basis() is None and archive.rating_history().is_empty() and archive.rating_table().is_empty()
+        assert_ratings_equal(archive, ratings(archive), computed(archive))
+        assert store_ratings(archive) == (Refresh.RECOMPUTED, 4)
+        assert isinstance(ratings(archive), StoredRatings)

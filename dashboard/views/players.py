@@ -11,7 +11,6 @@ import polars as pl
 import streamlit as st
 
 from analytics.balance import POOLED
-from analytics.ratings import head_to_head
 from dashboard import data, player_charts
 from dashboard.links import player_url, review_url
 from dashboard.tables import first_rows
@@ -39,8 +38,7 @@ if rated.table.is_empty():
             "replay matched that result without a flag.")
     st.stop()
 
-games = rated.results["game_key"].n_unique()
-st.caption(f"Weng-Lin ratings (openskill's Plackett-Luce model) over {games} valid finished games, in the order "
+st.caption(f"Weng-Lin ratings (openskill's Plackett-Luce model) over {rated.games} valid finished games, in the order "
            "they were played; ranks come from the final values, and tied players share a rank. Players are "
            "listed by their rating μ − 3σ, which a lucky newcomer does not top.")
 scopes = rated.table["scope"].unique(maintain_order=True).to_list()
@@ -57,6 +55,7 @@ asked = st.query_params.get("player")
 player = st.selectbox("Player", ids, index=ids.index(asked) if asked in ids else 0, format_func=labels.__getitem__)
 st.query_params["player"] = player
 
+record = data.load(data.one_player, db, manual_ends, player)
 mine = rated.table.filter(pl.col("player") == player)
 overall = mine.filter(pl.col("scope") == POOLED).row(0, named=True)
 rating_col, games_col, wins_col, titles_col = st.columns(4)
@@ -71,13 +70,12 @@ st.dataframe(mine.filter(pl.col("scope") != POOLED).select("scope", "place", "ga
              column_config={**RATING_COLUMNS, "scope": st.column_config.TextColumn("Title"),
                             "place": st.column_config.NumberColumn("Place in the title")})
 
-st.plotly_chart(player_charts.rating_history(rated.history.filter(pl.col("player") == player)), key="history")
+st.plotly_chart(player_charts.rating_history(record.history), key="history")
 
 st.subheader("Head to head")
 st.caption("A win is finishing ahead of that opponent in a rated game, a loss behind, a tie level.")
-versus = head_to_head(rated.results, player)
 st.dataframe(
-    versus.with_columns(page=pl.col("opponent").map_elements(player_url, return_dtype=pl.Utf8)),
+    record.versus.with_columns(page=pl.col("opponent").map_elements(player_url, return_dtype=pl.Utf8)),
     hide_index=True, width="stretch",
     column_config={"opponent": st.column_config.TextColumn("18xx.games id"), "name": st.column_config.TextColumn("Opponent"),
                    "games": "Games together", "wins": "Wins", "losses": "Losses", "ties": "Ties",
@@ -86,7 +84,7 @@ st.dataframe(
 
 st.subheader("Games")
 played = data.load(data.games_of, db, player)
-counted = set(rated.results["game_key"].to_list())
+counted = set(record.results["game_key"].to_list())
 st.caption(f"{md(overall['name'])} sat in {played.height} archived games; {overall['games']} of them are rated.")
 played = first_rows(played, "review a game from the archive page")
 st.dataframe(

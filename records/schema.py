@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,7 +31,7 @@ from typing import Any, Iterator, Mapping
 
 import duckdb
 
-from records import summaries
+from records import summaries, verified
 from records.connection import one_row, transaction
 from records.errors import ArchiveDamaged, ArchiveError, ForeignArchive
 
@@ -87,12 +88,16 @@ def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None
     calls a function. Checking costs tens of milliseconds (DuckDB lists its thousands of own
     functions, and writes out each table's definition), and an ingest opens the archive for every
     record, so a file is checked once per process for as long as it stays as it was checked or as
-    this process wrote it (:func:`mark_verified`). A read-only open never changes the file, so an archive behind this
+    this process wrote it (:func:`mark_verified`), and once for every process while nobody writes
+    it (:mod:`records.verified`). A read-only open never changes the file, so an archive behind this
     railledger must first be opened for writing (any ``railledger ingest`` does it).
     """
     latest = latest_version()
     version = _verified_version(path)
     if version is None:
+        version = verified.recall(path, _code_identity())
+    if version is None:
+        started = time.time_ns()
         _refuse_foreign_objects(con, path)
         found = _catalog(con)
         version = _applied_version(con, path, found)
@@ -100,7 +105,8 @@ def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None
         if found != expected:
             raise ForeignArchive(f"{path} is not an archive as railledger makes it, so it is not used: {found.difference(expected)}")
         _refuse_short_file(con, path, expected.tables)
-        mark_verified(path, version)
+        verified.remember(path, version, _code_identity(), started)
+    mark_verified(path, version)
     if version == latest:
         return
     if read_only:
@@ -316,6 +322,12 @@ version may write differently, so the file stands for the migrations only under 
 the migrations it names; otherwise they are built. Written by :func:`keep_reference` (``make
 reference``); a test fails while it was made from other migrations, or, under its own DuckDB,
 is not what they build."""
+
+
+@cache
+def _code_identity() -> str:
+    """What a check of a file depends on besides the file: DuckDB's version and the migrations."""
+    return f"duckdb {duckdb.__version__} migrations {_migrations_fingerprint()}"
 
 
 def _migrations_fingerprint() -> str:

@@ -4,6 +4,7 @@ title data tests' fixtures."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,15 @@ from cli.ingesting import OUTCOMES
 from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The archives the tests check are remembered (records.verified) in a folder of the
+    session's own, not in the user's cache; the commands tests start inherit it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAILLEDGER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 def fixtures_dir() -> Path:

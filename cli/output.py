@@ -53,7 +53,13 @@ class Output(Console):
     rich lays tables out in 80 columns when its output is not a terminal, folding every cell of
     ``railledger games > list.txt`` into narrow stacks; a file has no width. ``COLUMNS`` still
     sets one, as it does for rich.
+
+    It writes no emoji for ``:name:`` codes: railledger's own texts use none, and looking for them
+    loads rich's table of codes (4 ms of every command that prints a table).
     """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**{"emoji": False, **options})
 
     @property
     def size(self) -> ConsoleDimensions:

@@ -86,7 +86,7 @@ _GAMES_COLUMNS = """g.key, g.title, g.source, g.source_id, t.player_names AS pla
 
 _GAMES_QUERY = f"""
 SELECT {_GAMES_COLUMNS}
-FROM games g JOIN game_totals t ON t.game_key = g.key
+FROM games g JOIN game_totals t ON t.game_number = g.number
 WHERE {_GAMES_WANTED}
 ORDER BY {_GAME_ORDER}
 """
@@ -95,7 +95,7 @@ _NEWEST_GAMES_QUERY = f"""
 WITH chosen AS (SELECT g.key {_GAMES_MATCHING} ORDER BY {_NEWEST_FIRST} LIMIT $limit)
 SELECT {_GAMES_COLUMNS}
 FROM games g SEMI JOIN chosen ON chosen.key = g.key
-JOIN game_totals t ON t.game_key = g.key
+JOIN game_totals t ON t.game_number = g.number
 ORDER BY {_GAME_ORDER}
 """
 """The newest of the matching games; all of them are listed without choosing them first, which
@@ -116,7 +116,7 @@ _MATCHING = "matching_rows"
 
 _SUMMARY_QUERY = """
 SELECT g.title, count(*) AS games, coalesce(sum(t.actions), 0) AS actions
-FROM games g JOIN game_totals t ON t.game_key = g.key
+FROM games g JOIN game_totals t ON t.game_number = g.number
 GROUP BY g.title
 ORDER BY g.title
 """

@@ -46,7 +46,7 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
     facts = archive.game_facts()
     games = rated_of(facts, manual_ends)
     archived = facts.group_by("title").agg(archived=pl.len().cast(pl.Int64))
-    results = game_results(archive, games)
+    counted = games.select(game_key="key", title="title", players="players")
     summary = (
         archived.join(
             games.group_by("title").agg(
@@ -57,22 +57,11 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
                 median_hours=pl.col("duration").median() / HOUR,
                 mean_hours=pl.col("duration").mean() / HOUR,
             ), on="title", how="left")
-        .join(results.group_by("title").agg(players=pl.col("player").n_unique().cast(pl.Int64)), on="title", how="left")
+        .join(archive.player_counts(counted), on="title", how="left")
         .with_columns(pl.col("counted", "timed", "players").fill_null(0))
         .sort("title")
     )
-    values = (
-        results.group_by("title", "players")
-        .agg(
-            games=pl.col("game_key").n_unique().cast(pl.Int64),
-            mean=pl.col("value").mean(),
-            std=pl.col("value").std(),
-            lowest=pl.col("value").min(),
-            highest=pl.col("value").max(),
-            winners_mean=pl.col("value").filter(pl.col("rank") == 1).mean(),
-        )
-        .sort("title", "players")
-    )
+    values = archive.value_spread(counted)
     endings = (
         games.with_columns(reason=_reason_in_words(games["title"].unique().to_list()))
         .group_by("title", "reason")
@@ -80,7 +69,7 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
         .with_columns(share=pl.col("games") / pl.col("games").sum().over("title"))
         .sort("title", "games", "reason", descending=[False, True, False])
     )
-    rated = stored_ratings(archive, manual_ends) or ratings_of(archive, results, pooled=False)
+    rated = stored_ratings(archive, manual_ends) or ratings_of(archive, game_results(archive, games), pooled=False)
     return TitleStatistics(summary, values, endings, rated.table.filter(pl.col("scope") != POOLED))
 
 

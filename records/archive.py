@@ -164,6 +164,30 @@ JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
 ORDER BY k."order", s.seat
 """
 
+VALUE_SPREAD_SCHEMA: Columns = {
+    "title": str, "players": int, "games": int, "mean": float, "std": float, "lowest": int, "highest": int,
+    "winners_mean": float}
+
+_VALUE_SPREAD = f"""
+SELECT k.title, k.players, count(DISTINCT k.game_key) AS games, avg(s.value) AS mean, stddev_samp(s.value) AS std,
+       min(s.value) AS lowest, max(s.value) AS highest, avg(s.value) FILTER (WHERE s.rank = 1) AS winners_mean
+FROM {_MATCHING} k
+JOIN games g ON g.key = k.game_key
+JOIN standings s ON s.game_number = g.number
+GROUP BY k.title, k.players
+ORDER BY k.title, k.players
+"""
+
+PLAYER_COUNTS_SCHEMA: Columns = {"title": str, "players": int}
+
+_PLAYER_COUNTS = f"""
+SELECT k.title, count(DISTINCT p.external_id) AS players
+FROM {_MATCHING} k
+JOIN games g ON g.key = k.game_key
+JOIN players p ON p.game_number = g.number
+GROUP BY k.title
+"""
+
 FACTOR_COUNTS_SCHEMA: Columns = {
     "title": str, "factor": str, "value": str, "games": int, "wins": int, "rank_sum": int}
 
@@ -835,6 +859,21 @@ class Archive:
         the standings and seats of 100,000 games in polars by their keys cost more than reading them."""
         with registered(self._con, {_MATCHING: games}):
             return self._arrow(_RESULTS_QUERY, {})
+
+    @_reading
+    def value_spread(self, games: pl.DataFrame) -> pl.DataFrame:
+        """Per title and table size, over the final values of ``games`` (a frame of game_key, title
+        and players, the table size), counted inside DuckDB: games, mean, std (the sample's),
+        lowest, highest and the winners' mean (rank 1), by title and players."""
+        with registered(self._con, {_MATCHING: games.select("game_key", "title", "players")}):
+            return self._frame(_VALUE_SPREAD, {}, VALUE_SPREAD_SCHEMA)
+
+    @_reading
+    def player_counts(self, games: pl.DataFrame) -> pl.DataFrame:
+        """[title, players]: how many different players (by external id) sat in ``games`` (a frame
+        of game_key and title) of each title, counted inside DuckDB."""
+        with registered(self._con, {_MATCHING: games.select("game_key", "title")}):
+            return self._frame(_PLAYER_COUNTS, {}, PLAYER_COUNTS_SCHEMA)
 
     @_reading
     def replayed_verdicts(self, title: str | None = None, selfplay: bool | None = None,

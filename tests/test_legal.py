@@ -140,8 +140,9 @@ def test_a_reach_kept_across_changes_is_a_fresh_walk(path: Path, monkeypatch: py
                                   *fixture_params()])
 def test_the_bankruptcy_shortcut_is_the_buying_power_test(path: Path) -> None:
     """Bankrupt.can_go_bankrupt answers no, without weighing the president's bundles, when the
-    company pays the cheapest bank train itself: at every position of an operating turn it must
-    equal the full test (buying power below the cheapest price), which some record must meet."""
+    company pays the cheapest bank train itself or with its president's cash: at every position
+    of an operating turn it must equal the full test (buying power below the cheapest price),
+    which some record must meet."""
     record = record_of(path)
     asked = 0
     for action, game in played(record):

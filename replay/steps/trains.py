@@ -462,12 +462,20 @@ class Bankrupt(BuyTrain):
         return game.cash(self.corporation) + max(game.cash(president), 0) + raised
 
     def can_go_bankrupt(self) -> bool:
+        """Whether the buying power falls short of the cheapest bank train. Every part of the
+        buying power (the president's cash, what he or a title's treasury could raise) adds to
+        the company's cash, none is negative, so a company that pays the train alone, or with
+        its president's cash, is not bankrupt: no bundle is weighed then (it was at every
+        listing of an 18Texas or 1871 operating turn)."""
         president = self.president()
         if president is None:
             return False
         cheapest = self.cheapest_depot_price()
-        if cheapest is None or self.game.cash(self.corporation) >= cheapest:
-            return False  # it pays for the train itself (buying power adds only to its cash): no bundle to weigh
+        cash = self.game.cash(self.corporation)
+        if cheapest is None or cash >= cheapest:
+            return False
+        if cash >= 0 and cash + max(self.game.cash(president), 0) >= cheapest:
+            return False
         return self.buying_power(president) < cheapest
 
     def offers(self, entity: Entity) -> frozenset[str]:

@@ -235,7 +235,7 @@ class Track(TrackLaying):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         yield from self.lay_candidates(current)
         yield make_action("pass", current)

@@ -143,7 +143,7 @@ class BuyTrain(OperatingStep):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         for train in self.depot():
             for variant in self.game.title.variants_of(train):
@@ -157,7 +157,7 @@ class BuyTrain(OperatingStep):
         for seller in self.sellers():
             for shares, percent in self.emergency_bundles(seller):
                 yield make_action("sell_shares", Entity("player", seller), shares=[s.id for s in shares], percent=percent)
-        if "pass" in self.offers(current):
+        if "pass" in self.offers_now(current):
             yield make_action("pass", current)
 
     # ------------------------------------------------------------------ buying
@@ -489,7 +489,7 @@ class Bankrupt(BuyTrain):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is not None and self.offers(current):
+        if current is not None and self.offers_now(current):
             yield make_action("bankrupt", current)
 
     def do_bankrupt(self, action: Action) -> Effects:

@@ -340,7 +340,7 @@ class BuySellParSplit(BuySellParShares):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        offered = self.offers(current) if current is not None else frozenset()
+        offered = self.offers_now(current) if current is not None else frozenset()
         if current is None or not offered:
             return
         pid = current.id

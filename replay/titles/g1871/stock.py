@@ -452,7 +452,7 @@ class BuySellParSplit(BuySellParShares):
         if self.round.turn.bought:
             return
         for sym in self.game.corporations:
-            if self.start_problem(pid, acting, sym) is not None:
+            if not self.still_to_start(sym) or self.start_problem(pid, acting, sym) is not None:
                 continue
             for price in self.title.start_prices(self.game):
                 if self.funds(pid, acting) >= 2 * price:
@@ -463,9 +463,14 @@ class BuySellParSplit(BuySellParShares):
         also one for the Union Bank (its par is a choice of the player's own turn)."""
         return any(True for _ in self.pars(pid))
 
+    def still_to_start(self, sym: str) -> bool:
+        """A PEIR company not started yet: listing starts asks it first, so that the companies
+        that never can be started make no Violation each (most of a stock turn's listing)."""
+        return sym in self.title.state(self.game).peir_companies and self.game.corporations[sym].par_price is None
+
     def start_problem(self, buyer: PlayerId, player: PlayerId, sym: str) -> Violation | None:
         game = self.game
-        if sym not in self.title.state(game).peir_companies or game.corporations[sym].par_price is not None:
+        if not self.still_to_start(sym):
             return Violation("start-peir", f"{sym} is not a PEIR company still to be started")
         if not self.title.tranche_available(game):
             return Violation("tranche", "no tranche place is open: every company of the last tranche must first operate or sell out")

@@ -177,8 +177,9 @@ def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
 def test_lays_skipped_unchecked_are_lays_the_check_refuses(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Listing tile lays skips, without the full check, hexes where the turn's next lay may not
-    go and rotations whose track leaves the hex's open sides or misses the network: at every
-    position, listing every hex and rotation and checking each offers the same actions."""
+    go and rotations whose track leaves the hex's open sides or misses the network (of the
+    company's own lays, and of a private's that must connect): at every position, listing every
+    hex and rotation and checking each offers the same actions."""
     record = record_of(path)
     listed = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
     monkeypatch.setattr(TrackLaying, "worth_checking", staticmethod(lambda edges, open_edges, joining: True))

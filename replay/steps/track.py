@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
@@ -64,10 +64,6 @@ class Lay:
 class TrackLaying(OperatingStep):
     """What a track step and a private's track ability share: checking a lay and putting it down."""
 
-    lays_join_network: ClassVar[bool] = False
-    """Whether the step's check refuses every lay that does not join the company's network
-    (``check_tile`` with ``needs_route``), so that listing may skip those unchecked."""
-
     def check_tile(self, action: Action, lay_cost: int, needs_route: bool = True, as_if: str | None = None) -> Lay:
         """Every rule of a tile lay but whose lay it is; returns the lay with its cost."""
         game, corp = self.game, self.corporation
@@ -83,6 +79,12 @@ class TrackLaying(OperatingStep):
         if cost and game.cash(corp) < cost:
             raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${cost} this lay costs on {hex_id}")
         return Lay(hex_id, tile_id, rotation, geometry, upgrade, cost)
+
+    def lays_join_network(self, entity: Entity) -> bool:
+        """Whether the step's check refuses every lay of ``entity`` that does not join the
+        company's network (``check_tile`` with ``needs_route``), so that listing may skip those
+        unchecked."""
+        return False
 
     def colours(self) -> tuple[str, ...]:
         return self.game.phase.tiles
@@ -110,7 +112,7 @@ class TrackLaying(OperatingStep):
         """Every (hex, tile, rotation) worth checking: hexes touching the network (or those
         given), tiles of the phase's colours left in the supply, rotations keeping the old track.
         Each is then checked by the step itself, so what is yielded is legal; a rotation whose
-        track would leave the hex's open sides, or (:attr:`lays_join_network`) miss the
+        track would leave the hex's open sides, or (:meth:`lays_join_network`) miss the
         network's, is skipped unchecked, since the check refuses it (most lays listed are)."""
         game = self.game
         board = game.board
@@ -121,7 +123,7 @@ class TrackLaying(OperatingStep):
         offered = [(catalogue[name], board.free_copy(name)) for name in tiles or sorted(catalogue)
                    if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
         free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
-        network = network_seen(game, self.corporation) if self.lays_join_network else None
+        network = network_seen(game, self.corporation) if self.lays_join_network(entity) else None
         for hex_id in hexes:
             if hex_id not in board.hexes or not self.lays_open_on(hex_id):
                 continue
@@ -172,7 +174,9 @@ class Track(TrackLaying):
 
     name = "track"
     timing = "track"
-    lays_join_network = True
+
+    def lays_join_network(self, entity: Entity) -> bool:
+        return True
 
     def tile_lays(self) -> tuple[TileLay, ...]:
         """The lays the company has this turn (a title may give more, e.g. on a first turn)."""
@@ -295,6 +299,13 @@ class CompanyTrack(TrackLaying):
 
     def offers(self, entity: Entity) -> frozenset[str]:
         return frozenset({"lay_tile"}) if self.abilities(entity) else frozenset()
+
+    def lays_join_network(self, entity: Entity) -> bool:
+        """A private whose ability must connect: the check reads the first ability it offers
+        (:meth:`do_lay_tile`), so the listing does (most of 18MS's private lays listed missed
+        the network)."""
+        found = self.abilities(entity)
+        return bool(found) and bool(found[0][1].get("must_connect", False))
 
     def legal(self) -> Iterator[Action]:
         for entity, ability in self.offering_privates("tile_lay"):

@@ -131,12 +131,15 @@ class TrackLaying(OperatingStep):
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
             following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
+            if following is None:
+                continue
+            label = board.label_for(hex_id, following) or old.label  # as the check finds it for a tile of that colour
             open_edges = board.open_edges(hex_id)
             joining = None if network is None else frozenset(e for e in range(6) if (hex_id, e) in network.sides)
             for new, tile_id in free:
                 if new.color != following:
                     continue
-                for rotation in legal_rotations(old, new, board.label_for(hex_id, new.color) or old.label):
+                for rotation in legal_rotations(old, new, label):
                     if not self.worth_checking(new.rotated(rotation).edges, open_edges, joining):
                         continue
                     action = make_action("lay_tile", entity, hex=hex_id, tile=tile_id, rotation=rotation)

@@ -193,14 +193,22 @@ def preserves(old: TileGeometry, new: TileGeometry, rotation: int, label: str | 
     ``e0-c0, e1-c0, e3-c0``. Node-to-node track (New Orleans's town) exists only on preprinted red
     hexes, which the colour rule already forbids upgrading.
     """
+    return _may_replace(old, new, label) and _keeps_track(old, new, rotation)
+
+
+def _may_replace(old: TileGeometry, new: TileGeometry, label: str | None) -> bool:
+    """:func:`preserves`' colour, label and stop counts, the same at every rotation."""
     if NEXT_COLOUR.get(old.color) != new.color:
         return False
     if new.label != (old.label if label is None else label):
         return False
     if len(new.towns) != len(old.towns) or len(new.offboards) != len(old.offboards):
         return False
-    if not (len(new.cities) == len(old.cities) or 0 < len(new.cities) < len(old.cities)):
-        return False
+    return len(new.cities) == len(old.cities) or 0 < len(new.cities) < len(old.cities)
+
+
+def _keeps_track(old: TileGeometry, new: TileGeometry, rotation: int) -> bool:
+    """:func:`preserves`' track and stops, for ``new`` laid at ``rotation``."""
     laid = new.rotated(rotation)
     if not (old.edges <= laid.edges and old.edge_links <= laid.edge_links):
         return False
@@ -228,7 +236,7 @@ def legal_rotations(old: TileGeometry, new: TileGeometry, label: str | None = No
     """
     known = old._upgrades.get((id(new), label))
     if known is None or known[0] is not new:
-        known = (new, tuple(r for r in range(6) if preserves(old, new, r, label)))
+        known = (new, tuple(r for r in range(6) if _keeps_track(old, new, r)) if _may_replace(old, new, label) else ())
         old._upgrades[(id(new), label)] = known
     return list(known[1])
 

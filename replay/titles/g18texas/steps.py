@@ -146,7 +146,10 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
         corp = self.round.corporation
         if corp is None:
             return
+        acting = {company.sym for company, _ in held_for(self.game, corp)}  # the others have no ability for it
         for company in self.game.companies.values():
+            if company.sym not in acting:
+                continue
             entity = Entity("company", company.sym)
             for _, ability in self.abilities(entity):
                 hexes = ability.get("hexes") or None

@@ -252,6 +252,8 @@ class Catalogue:
     counts: Mapping[str, int]
     upgrades: Mapping[str, tuple[str, ...]]
     """The title's printed chart (tile -> tiles it may become); empty when the title has none."""
+    by_colour: Mapping[str, tuple[str, ...]]
+    """Colour -> the names of its tiles, sorted: listing tile lays asks for one colour a hex takes."""
 
 
 @functools.cache
@@ -276,6 +278,8 @@ def load_catalogue(title_slug: str) -> Catalogue:
         tiles=MappingProxyType(tiles),
         counts=MappingProxyType(dict(manifest["counts"])),
         upgrades=MappingProxyType({k: tuple(v) for k, v in manifest.get("upgrades", {}).items()}),
+        by_colour=MappingProxyType({colour: tuple(sorted(name for name, tile in tiles.items() if tile.color == colour))
+                                    for colour in {tile.color for tile in tiles.values()}}),
     )
 
 

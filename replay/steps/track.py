@@ -118,11 +118,8 @@ class TrackLaying(OperatingStep):
         board = game.board
         if hexes is None:
             hexes = iter(sorted(self.reachable_hexes()))
-        catalogue = game.title.tiles.tiles
         colours = self.colours()
-        offered = [(catalogue[name], board.free_copy(name)) for name in tiles or sorted(catalogue)
-                   if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
-        free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
+        free: dict[str, list[tuple[TileGeometry, str]]] = {}  # colour -> its tiles left, found when a hex first takes it
         network = network_seen(game, self.corporation) if self.lays_join_network(entity) else None
         for hex_id in hexes:
             if hex_id not in board.hexes or not self.lays_open_on(hex_id):
@@ -131,14 +128,14 @@ class TrackLaying(OperatingStep):
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
             following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
-            if following is None:
+            if following not in colours:
                 continue
+            if following not in free:
+                free[following] = self.free_tiles(following, tiles)
             label = board.label_for(hex_id, following) or old.label  # as the check finds it for a tile of that colour
             open_edges = board.open_edges(hex_id)
             joining = None if network is None else frozenset(e for e in range(6) if (hex_id, e) in network.sides)
-            for new, tile_id in free:
-                if new.color != following:
-                    continue
+            for new, tile_id in free[following]:
                 for rotation in legal_rotations(old, new, label):
                     if not self.worth_checking(new.rotated(rotation).edges, open_edges, joining):
                         continue
@@ -148,6 +145,20 @@ class TrackLaying(OperatingStep):
                     except Violation:
                         continue
                     yield action
+
+    def free_tiles(self, colour: str, tiles: tuple[str, ...] | None) -> list[tuple[TileGeometry, str]]:
+        """The tiles of ``colour`` left in the supply (of ``tiles`` in their order, else all by
+        name), each with the copy a lay would use (the lowest free one, as 18xx.games')."""
+        board, catalogue = self.game.board, self.game.title.tiles
+        found = []
+        for name in tiles or catalogue.by_colour.get(colour, ()):
+            new = catalogue.tiles.get(name)
+            if new is None or new.color != colour or board.supply.get(name, 0) <= 0:
+                continue
+            tile_id = board.free_copy(name)
+            if tile_id is not None:
+                found.append((new, tile_id))
+        return found
 
     def lays_open_on(self, hex_id: str) -> bool:
         """Whether the step could take any lay on this board hex now (listing skips a hex

@@ -83,6 +83,8 @@ class TileGeometry:
     """Path -> (its edges, its nodes), each sorted."""
     edge_paths: tuple[tuple[PathEnds, ...], ...] = field(init=False, compare=False, repr=False)
     """Edge 0..5 -> the paths leaving by it: ``paths_at`` by number, for the network walk."""
+    node_ids: Mapping[str | None, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+    """Kind prefix ("c", "t", "o"; None for all) -> the node ids of that kind: :meth:`nodes`."""
     _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False, default=())
     _upgrades: dict[tuple[int, str | None], tuple[TileGeometry, tuple[int, ...]]] = field(
         init=False, compare=False, repr=False, default_factory=dict)
@@ -91,6 +93,10 @@ class TileGeometry:
     of times a game. The tile is kept in the value so that its id is not reused."""
 
     def __post_init__(self) -> None:
+        stops = {"c": self.cities, "t": self.towns, "o": self.offboards}
+        by_kind: dict[str | None, tuple[str, ...]] = {k: tuple(f"{k}{i}" for i in range(len(stops[k]))) for k in NODE_KINDS}
+        by_kind[None] = tuple(node for k in NODE_KINDS for node in by_kind[k])
+        object.__setattr__(self, "node_ids", MappingProxyType(by_kind))
         edges: set[int] = set()
         links: set[frozenset[int]] = set()
         node_edges: dict[str, set[int]] = {node: set() for node in self.nodes()}
@@ -138,10 +144,9 @@ class TileGeometry:
         return self  # immutable: a copied game shares its tiles
 
     def nodes(self, kind: str | None = None) -> list[str]:
-        """Node ids (``c0``, ``t0``, ``o0``, ...), all of them or those of one kind prefix."""
-        stops = {"c": self.cities, "t": self.towns, "o": self.offboards}
-        kinds = NODE_KINDS if kind is None else (kind,)
-        return [f"{k}{i}" for k in kinds for i in range(len(stops[k]))]
+        """Node ids (``c0``, ``t0``, ``o0``, ...), all of them or those of one kind prefix
+        (named once per tile: upgrade checks and routes ask for them all the time)."""
+        return list(self.node_ids[kind])
 
     def rotated(self, rotation: int) -> TileGeometry:
         """This geometry turned ``rotation`` sixth-turns clockwise: edge e becomes (e + rotation) % 6.

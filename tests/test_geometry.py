@@ -120,6 +120,18 @@ def test_tiles_by_colour_are_the_catalogues_sorted(slug: str) -> None:
     assert dict(catalogue.by_colour) == scanned
 
 
+@pytest.mark.parametrize("slug", ["g18ms", "g18texas", "g1871"])
+def test_node_ids_named_once_are_the_tiles_stops(slug: str) -> None:
+    """``TileGeometry.nodes`` reads ids named once per tile: cities, then towns, then offboards,
+    each numbered from 0, for every tile and printed hex of the title, turned or not."""
+    for tile in [*load_catalogue(slug).tiles.values(), *load_hexes(slug).values()]:
+        for turned in (tile, tile.rotated(1)):
+            stops = {"c": turned.cities, "t": turned.towns, "o": turned.offboards}
+            named = {kind: [f"{kind}{i}" for i in range(len(found))] for kind, found in stops.items()}
+            assert {kind: turned.nodes(kind) for kind in stops} == named
+            assert turned.nodes() == named["c"] + named["t"] + named["o"]
+
+
 def test_phase_revenue() -> None:
     memphis = HEXES["A1"].cities[0]
     assert (memphis.revenue_in("yellow"), memphis.revenue_in("brown")) == (40, 50)

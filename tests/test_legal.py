@@ -188,3 +188,23 @@ def test_lays_skipped_unchecked_are_lays_the_check_refuses(path: Path, monkeypat
     unskipped = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
     assert unskipped == listed
     assert any("lay_tile" in action for actions in listed for action in actions), "the game lays no tile"
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
+def test_whether_a_step_offers_anything_is_whether_its_offers_are_empty(path: Path) -> None:
+    """A stock turn lists its actions once ``offers_any`` (what the waiting test asks, kind by
+    kind) says it offers something, and reads each kind from the same answers: at every
+    position, for every open step and the entity on turn, ``offers_any`` must be ``offers``
+    not empty and ``offers_kind`` each kind's membership in it."""
+    asked = 0
+    for index, game in positions(record_of(path)):
+        current = game.round.current
+        for step in game.round.steps:
+            if step.passed or current is None:
+                continue
+            offered = step.offers(current)
+            assert step.offers_any(current) == bool(offered), f"#{index} {type(step).__name__}"
+            for kind in offered:
+                assert step.offers_kind(current, kind), f"#{index} {type(step).__name__} {kind}"
+            asked += 1
+    assert asked

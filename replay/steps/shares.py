@@ -111,7 +111,7 @@ class BuySellParShares(Step):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers_now(current):
+        if current is None or not self.offers_any_now(current):  # what the waiting test asked: no kind asked twice
             return
         pid = current.id
         entity = player_entity(pid)

@@ -340,8 +340,7 @@ class BuySellParSplit(BuySellParShares):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        offered = self.offers_now(current) if current is not None else frozenset()
-        if current is None or not offered:
+        if current is None or not self.offers_any_now(current):  # what the waiting test asked: no kind asked twice
             return
         pid = current.id
         if self.must_sell(pid):  # over the certificate limit: sales only, as the generic turn offers
@@ -351,7 +350,7 @@ class BuySellParSplit(BuySellParShares):
         if self.may_act_for_bank(pid):
             lending = {"borrow_from": pid, "borrow_from_type": "player"}  # as 18xx.games writes them: the owner pays what the bank lacks
             # the bank buys only in a turn that offers purchases at all (see kind_checks)
-            for share in self.buys(UNION_BANK, pid) if "buy_shares" in offered else ():
+            for share in self.buys(UNION_BANK, pid) if self.offers_kind_now(current, "buy_shares") else ():
                 yield make_action("buy_shares", current, shares=[share.id], percent=share.percent,
                                   purchase_for=UNION_BANK, purchase_for_type="player", **lending)
             for sym, cell in self.pars(UNION_BANK, pid) if self.may_start_any(pid) else ():

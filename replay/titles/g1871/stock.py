@@ -103,6 +103,8 @@ class Exchange1871(Step):
         if current is None:
             return
         for company in self.game.companies.values():
+            if company.owner != current.id:
+                continue  # only a private of the player on turn exchanges (exchanger), so no entity is made for the others
             entity = Entity("company", company.sym)
             if self.exchanger(entity):
                 seen = set()

@@ -224,16 +224,32 @@ class TitleData:
         return built[1][name]
 
     def corporation_spec(self, sym: str) -> CorporationSpec:
-        return next(c for c in self.corporations if c.sym == sym)
+        spec: CorporationSpec = self._by_sym("corporations")[sym]
+        return spec
 
     def company_spec(self, sym: str) -> CompanySpec:
-        return next(c for c in self.companies if c.sym == sym)
+        spec: CompanySpec = self._by_sym("companies")[sym]
+        return spec
 
     def ability_of(self, sym: str, kind: str) -> Ability | None:
         """The private's ability of this kind in companies.json; None without one, or for a
         company the title makes at setup (1871's PEIR share privates)."""
-        spec = next((c for c in self.companies if c.sym == sym), None)
+        spec: CompanySpec | None = self._by_sym("companies").get(sym)
         return spec.ability(kind) if spec is not None else None
+
+    def _by_sym(self, specs: str) -> dict[str, Any]:
+        """The specs of ``corporations`` or ``companies`` by symbol (the first of each, as a scan
+        finds it): steps ask for one at every tile lay checked and every listing of a turn, so
+        the index is made once, and again whenever a title replaces the tuple."""
+        found = getattr(self, specs)
+        built = self.__dict__.get(f"_{specs}_by_sym")
+        if built is None or built[0] is not found:
+            index: dict[str, Any] = {}
+            for spec in found:
+                index.setdefault(spec.sym, spec)
+            built = (found, index)
+            self.__dict__[f"_{specs}_by_sym"] = built
+        return built[1]
 
     def rule(self, key: str) -> Rule:
         """The title's rule for a generic key; an unmapped key still gets a stable id."""

@@ -210,7 +210,7 @@ class Step:
 
     def passes(self, entity: Entity) -> Iterator[Action]:
         """The pass action of this step, if it offers one."""
-        if "pass" in self.offers(entity):
+        if "pass" in self.offers_now(entity):
             yield make_action("pass", entity)
 
 

@@ -83,6 +83,8 @@ class TileGeometry:
     """Path -> (its edges, its nodes), each sorted."""
     edge_paths: tuple[tuple[PathEnds, ...], ...] = field(init=False, compare=False, repr=False)
     """Edge 0..5 -> the paths leaving by it: ``paths_at`` by number, for the network walk."""
+    node_ids: Mapping[str | None, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+    """Kind prefix ("c", "t", "o"; None for all) -> the node ids of that kind: :meth:`nodes`."""
     _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False, default=())
     _upgrades: dict[tuple[int, str | None], tuple[TileGeometry, tuple[int, ...]]] = field(
         init=False, compare=False, repr=False, default_factory=dict)
@@ -91,6 +93,10 @@ class TileGeometry:
     of times a game. The tile is kept in the value so that its id is not reused."""
 
     def __post_init__(self) -> None:
+        stops = {"c": self.cities, "t": self.towns, "o": self.offboards}
+        by_kind: dict[str | None, tuple[str, ...]] = {k: tuple(f"{k}{i}" for i in range(len(stops[k]))) for k in NODE_KINDS}
+        by_kind[None] = tuple(node for k in NODE_KINDS for node in by_kind[k])
+        object.__setattr__(self, "node_ids", MappingProxyType(by_kind))
         edges: set[int] = set()
         links: set[frozenset[int]] = set()
         node_edges: dict[str, set[int]] = {node: set() for node in self.nodes()}
@@ -138,10 +144,9 @@ class TileGeometry:
         return self  # immutable: a copied game shares its tiles
 
     def nodes(self, kind: str | None = None) -> list[str]:
-        """Node ids (``c0``, ``t0``, ``o0``, ...), all of them or those of one kind prefix."""
-        stops = {"c": self.cities, "t": self.towns, "o": self.offboards}
-        kinds = NODE_KINDS if kind is None else (kind,)
-        return [f"{k}{i}" for k in kinds for i in range(len(stops[k]))]
+        """Node ids (``c0``, ``t0``, ``o0``, ...), all of them or those of one kind prefix
+        (named once per tile: upgrade checks and routes ask for them all the time)."""
+        return list(self.node_ids[kind])
 
     def rotated(self, rotation: int) -> TileGeometry:
         """This geometry turned ``rotation`` sixth-turns clockwise: edge e becomes (e + rotation) % 6.
@@ -193,14 +198,22 @@ def preserves(old: TileGeometry, new: TileGeometry, rotation: int, label: str | 
     ``e0-c0, e1-c0, e3-c0``. Node-to-node track (New Orleans's town) exists only on preprinted red
     hexes, which the colour rule already forbids upgrading.
     """
+    return _may_replace(old, new, label) and _keeps_track(old, new, rotation)
+
+
+def _may_replace(old: TileGeometry, new: TileGeometry, label: str | None) -> bool:
+    """:func:`preserves`' colour, label and stop counts, the same at every rotation."""
     if NEXT_COLOUR.get(old.color) != new.color:
         return False
     if new.label != (old.label if label is None else label):
         return False
     if len(new.towns) != len(old.towns) or len(new.offboards) != len(old.offboards):
         return False
-    if not (len(new.cities) == len(old.cities) or 0 < len(new.cities) < len(old.cities)):
-        return False
+    return len(new.cities) == len(old.cities) or 0 < len(new.cities) < len(old.cities)
+
+
+def _keeps_track(old: TileGeometry, new: TileGeometry, rotation: int) -> bool:
+    """:func:`preserves`' track and stops, for ``new`` laid at ``rotation``."""
     laid = new.rotated(rotation)
     if not (old.edges <= laid.edges and old.edge_links <= laid.edge_links):
         return False
@@ -228,7 +241,7 @@ def legal_rotations(old: TileGeometry, new: TileGeometry, label: str | None = No
     """
     known = old._upgrades.get((id(new), label))
     if known is None or known[0] is not new:
-        known = (new, tuple(r for r in range(6) if preserves(old, new, r, label)))
+        known = (new, tuple(r for r in range(6) if _keeps_track(old, new, r)) if _may_replace(old, new, label) else ())
         old._upgrades[(id(new), label)] = known
     return list(known[1])
 
@@ -244,6 +257,8 @@ class Catalogue:
     counts: Mapping[str, int]
     upgrades: Mapping[str, tuple[str, ...]]
     """The title's printed chart (tile -> tiles it may become); empty when the title has none."""
+    by_colour: Mapping[str, tuple[str, ...]]
+    """Colour -> the names of its tiles, sorted: listing tile lays asks for one colour a hex takes."""
 
 
 @functools.cache
@@ -268,6 +283,8 @@ def load_catalogue(title_slug: str) -> Catalogue:
         tiles=MappingProxyType(tiles),
         counts=MappingProxyType(dict(manifest["counts"])),
         upgrades=MappingProxyType({k: tuple(v) for k, v in manifest.get("upgrades", {}).items()}),
+        by_colour=MappingProxyType({colour: tuple(sorted(name for name, tile in tiles.items() if tile.color == colour))
+                                    for colour in {tile.color for tile in tiles.values()}}),
     )
 
 

@@ -59,7 +59,8 @@ class GreedyBot(Bot):
         """Hexes with a city or town first (upgrades and new stops earn), then others, at most
         :data:`LAY_HEXES`, drawn at random within each kind."""
         stops = [h for h in hexes if _stops(game, h)]
-        plain = [h for h in hexes if not _stops(game, h)]
+        with_stops = set(stops)
+        plain = [h for h in hexes if h not in with_stops]
         ranked = rng.sample(stops, len(stops)) + rng.sample(plain, len(plain))
         return sorted(ranked[:LAY_HEXES])
 

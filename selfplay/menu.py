@@ -55,7 +55,7 @@ def _offered(game: Game, pick: HexPicker) -> Iterator[Action]:
 def _track(step: Track, pick: HexPicker) -> Iterator[Action]:
     """Track.legal with the hexes picked: lays, then the pass."""
     current = step.round.current
-    if current is None or not step.offers(current):
+    if current is None or not step.offers_now(current):
         return
     yield from step.lay_candidates(current, iter(pick(sorted(step.reachable_hexes()))))
     yield make_action("pass", current)

@@ -52,7 +52,7 @@ def seat_to_act(game: Game, legal: Sequence[Action], waiting: PlayerId | None) -
     """The player to decide now: ``waiting`` (:func:`waited_seat`) when some legal action is
     theirs, else (no step holds, or its actor is nobody's) the first player in seat order who
     controls one of the legal actions."""
-    deciders = {controller(game, action.entity) for action in legal}
+    deciders = set(_controllers(game, legal).values())
     if waiting is not None and waiting in deciders:
         return waiting
     return next((pid for pid in game.order if pid in deciders), None)
@@ -60,4 +60,11 @@ def seat_to_act(game: Game, legal: Sequence[Action], waiting: PlayerId | None) -
 
 def actions_of(game: Game, legal: Sequence[Action], seat: PlayerId) -> list[Action]:
     """The legal actions the player at ``seat`` decides."""
-    return [action for action in legal if controller(game, action.entity) == seat]
+    deciders = _controllers(game, legal)
+    return [action for action in legal if deciders[action.entity] == seat]
+
+
+def _controllers(game: Game, legal: Sequence[Action]) -> dict[Entity, PlayerId | None]:
+    """The controller of each entity acting in ``legal``, asked once per entity (a listing holds
+    a few entities and up to hundreds of actions)."""
+    return {entity: controller(game, entity) for entity in {action.entity for action in legal}}

@@ -23,6 +23,7 @@ from replay.geometry import (
     load_hexes,
     preserves,
 )
+from replay.board import COLOURS
 from replay.hexgrid import POINTY_OFFSETS, coordinates, hex_id, neighbour, opposite, shared_edge
 from tests.conftest import REPO, fixtures_dir
 
@@ -107,6 +108,28 @@ def test_catalogue_merges_title_tiles_and_counts() -> None:
     assert TILES["446"].label == "BM" and TILES["446"].only_hexes == {"C9", "E11"}  # 18MS's own 446
     assert TILES["63"].cities[0].slots == 2 and TILES["63"].edges == set(range(6))
     assert load_catalogue(SLUG) is CATALOGUE
+
+
+@pytest.mark.parametrize("slug", ["g18ms", "g18texas", "g1871"])
+def test_tiles_by_colour_are_the_catalogues_sorted(slug: str) -> None:
+    """Listing tile lays reads a colour's tiles from ``Catalogue.by_colour``: every tile of the
+    title, under its colour, by name."""
+    catalogue = load_catalogue(slug)
+    scanned = {colour: tuple(sorted(n for n, t in catalogue.tiles.items() if t.color == colour))
+               for colour in COLOURS if any(t.color == colour for t in catalogue.tiles.values())}
+    assert dict(catalogue.by_colour) == scanned
+
+
+@pytest.mark.parametrize("slug", ["g18ms", "g18texas", "g1871"])
+def test_node_ids_named_once_are_the_tiles_stops(slug: str) -> None:
+    """``TileGeometry.nodes`` reads ids named once per tile: cities, then towns, then offboards,
+    each numbered from 0, for every tile and printed hex of the title, turned or not."""
+    for tile in [*load_catalogue(slug).tiles.values(), *load_hexes(slug).values()]:
+        for turned in (tile, tile.rotated(1)):
+            stops = {"c": turned.cities, "t": turned.towns, "o": turned.offboards}
+            named = {kind: [f"{kind}{i}" for i in range(len(found))] for kind, found in stops.items()}
+            assert {kind: turned.nodes(kind) for kind in stops} == named
+            assert turned.nodes() == named["c"] + named["t"] + named["o"]
 
 
 def test_phase_revenue() -> None:

@@ -140,8 +140,9 @@ def test_a_reach_kept_across_changes_is_a_fresh_walk(path: Path, monkeypatch: py
                                   *fixture_params()])
 def test_the_bankruptcy_shortcut_is_the_buying_power_test(path: Path) -> None:
     """Bankrupt.can_go_bankrupt answers no, without weighing the president's bundles, when the
-    company pays the cheapest bank train itself: at every position of an operating turn it must
-    equal the full test (buying power below the cheapest price), which some record must meet."""
+    company pays the cheapest bank train itself or with its president's cash: at every position
+    of an operating turn it must equal the full test (buying power below the cheapest price),
+    which some record must meet."""
     record = record_of(path)
     asked = 0
     for action, game in played(record):
@@ -176,8 +177,9 @@ def test_a_memo_keeps_an_answer_for_one_moment_and_none_while_changing() -> None
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
 def test_lays_skipped_unchecked_are_lays_the_check_refuses(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Listing tile lays skips, without the full check, hexes where the turn's next lay may not
-    go and rotations whose track leaves the hex's open sides or misses the network: at every
-    position, listing every hex and rotation and checking each offers the same actions."""
+    go and rotations whose track leaves the hex's open sides or misses the network (of the
+    company's own lays, and of a private's that must connect): at every position, listing every
+    hex and rotation and checking each offers the same actions."""
     record = record_of(path)
     listed = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
     monkeypatch.setattr(TrackLaying, "worth_checking", staticmethod(lambda edges, open_edges, joining: True))
@@ -186,3 +188,23 @@ def test_lays_skipped_unchecked_are_lays_the_check_refuses(path: Path, monkeypat
     unskipped = [[repr(a) for a in game.legal_actions()] for _, game in positions(record)]
     assert unskipped == listed
     assert any("lay_tile" in action for actions in listed for action in actions), "the game lays no tile"
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in TEST_GAMES])
+def test_whether_a_step_offers_anything_is_whether_its_offers_are_empty(path: Path) -> None:
+    """A stock turn lists its actions once ``offers_any`` (what the waiting test asks, kind by
+    kind) says it offers something, and reads each kind from the same answers: at every
+    position, for every open step and the entity on turn, ``offers_any`` must be ``offers``
+    not empty and ``offers_kind`` each kind's membership in it."""
+    asked = 0
+    for index, game in positions(record_of(path)):
+        current = game.round.current
+        for step in game.round.steps:
+            if step.passed or current is None:
+                continue
+            offered = step.offers(current)
+            assert step.offers_any(current) == bool(offered), f"#{index} {type(step).__name__}"
+            for kind in offered:
+                assert step.offers_kind(current, kind), f"#{index} {type(step).__name__} {kind}"
+            asked += 1
+    assert asked

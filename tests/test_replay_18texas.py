@@ -203,3 +203,15 @@ def test_a_teleport_station_is_offered_only_in_the_turn_of_the_teleport() -> Non
         if action.entity.id == "MP":
             break
     assert game.title.state(game).teleported is None  # type: ignore[attr-defined]
+
+
+def test_the_blocked_hexes_found_once_are_the_privates_blocks() -> None:
+    """The track check reads each hex's blocking privates from an index made with the title
+    (``hex_blockers``): it must name, in charter order, every private whose ``blocks_hexes``
+    ability lists the hex, and nothing else."""
+    title = TEXAS.EighteenTexas()
+    scanned = {hex_id: tuple(spec.sym for spec in title.companies for ability in spec.abilities
+                             if ability.type == "blocks_hexes" and hex_id in ability.get("hexes", ()))
+               for hex_id in title.map}
+    assert {hex_id: found for hex_id, found in scanned.items() if found} == title.hex_blockers
+    assert title.hex_blockers, "18Texas has privates that block hexes"

@@ -37,3 +37,26 @@ def test_ingest_imports_nothing_of_the_engine() -> None:
 
 def test_counts_read_as_a_sentence() -> None:
     assert (titles.counts_text((2, 3, 4)), titles.counts_text((3,)), titles.counts_text((3, 5))) == ("2 to 4", "3", "3 or 5")
+
+
+@pytest.mark.parametrize("name", sorted(engine_titles.SUPPORTED))
+def test_specs_found_by_symbol_are_the_first_a_scan_finds(name: str) -> None:
+    """corporation_spec, company_spec and ability_of read an index by symbol made once per
+    title: each answer must be the first spec of that symbol in the title's own tuple, also
+    after a title replaces the tuple (1871 adds its branches and the PEIR)."""
+    title = engine_titles.title_named(name)
+    for corporation in title.corporations:
+        assert title.corporation_spec(corporation.sym) is next(c for c in title.corporations if c.sym == corporation.sym)
+    for company in title.companies:
+        assert title.company_spec(company.sym) is next(c for c in title.companies if c.sym == company.sym)
+        for ability in company.abilities:
+            assert title.ability_of(company.sym, ability.type) is company.ability(ability.type)
+    assert title.ability_of("no such private", "tile_lay") is None
+    kept = title.corporations
+    try:
+        title.corporations = kept[1:]
+        assert title.corporation_spec(kept[1].sym) is kept[1]
+        with pytest.raises(KeyError):
+            title.corporation_spec(kept[0].sym)
+    finally:
+        title.corporations = kept

@@ -31,5 +31,5 @@ class OperatingStep(Step):
             return
         for company, ability in held_for(self.game, corp, kind):
             entity = Entity("company", company.sym)
-            if self.offers(entity):
+            if self.offers_now(entity):
                 yield entity, ability

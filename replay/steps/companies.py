@@ -61,7 +61,7 @@ class BuyCompany(OperatingStep):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         if self.can_buy():
             cash = self.game.cash(self.corporation)
@@ -69,7 +69,7 @@ class BuyCompany(OperatingStep):
                 low, high = self.price_range(company)
                 if low <= cash:
                     yield make_action("buy_company", current, company=company.sym, price=low, price_range=[low, min(high, cash)])
-        if "pass" in self.offers(current):
+        if "pass" in self.offers_now(current):
             yield make_action("pass", current)
 
     @reads("company", "price", "price_range")

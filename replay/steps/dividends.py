@@ -39,7 +39,7 @@ class Dividend(OperatingStep):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is not None and self.offers(current):
+        if current is not None and self.offers_now(current):
             for kind in self.kinds():
                 yield make_action("dividend", current, kind=kind)
 

@@ -49,7 +49,7 @@ class IssueRedeem(OperatingStep):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         for shares, percent in self.redeemable():
             yield make_action("buy_shares", current, shares=[s.id for s in shares], percent=percent)

@@ -43,7 +43,7 @@ class RunRoutes(OperatingStep):
     def legal(self) -> Iterator[Action]:
         """A run is offered as the step (any set of routes may be declared): an empty run."""
         current = self.round.current
-        if current is not None and self.offers(current):
+        if current is not None and self.offers_now(current):
             yield make_action("run_routes", current, routes=[])
 
     @reads("routes", "extra_revenue", "subsidy")

@@ -89,7 +89,7 @@ class BuySellParShares(Step):
             return frozenset()
         if self.must_sell(pid):
             return frozenset({"sell_shares"})
-        kinds = {kind for kind, offered in self.kind_checks(pid).items() if offered()}
+        kinds = {kind for kind in self.kind_checks(pid) if self.offers_kind_now(entity, kind)}  # the waiting test asked some already
         return frozenset(kinds | {"pass"}) if kinds else frozenset()
 
     def offers_any(self, entity: Entity) -> bool:
@@ -111,7 +111,7 @@ class BuySellParShares(Step):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_any_now(current):  # what the waiting test asked: no kind asked twice
             return
         pid = current.id
         entity = player_entity(pid)

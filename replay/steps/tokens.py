@@ -139,7 +139,7 @@ class Token(Tokening):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         cost = self.cost()
         affordable = cost is not None and self.game.cash(self.corporation) >= cost  # else only a private's discount

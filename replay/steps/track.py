@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from ingest.model import Action, Entity
 from replay.abilities import check_acts_for, held_for, in_time
@@ -64,10 +64,6 @@ class Lay:
 class TrackLaying(OperatingStep):
     """What a track step and a private's track ability share: checking a lay and putting it down."""
 
-    lays_join_network: ClassVar[bool] = False
-    """Whether the step's check refuses every lay that does not join the company's network
-    (``check_tile`` with ``needs_route``), so that listing may skip those unchecked."""
-
     def check_tile(self, action: Action, lay_cost: int, needs_route: bool = True, as_if: str | None = None) -> Lay:
         """Every rule of a tile lay but whose lay it is; returns the lay with its cost."""
         game, corp = self.game, self.corporation
@@ -83,6 +79,12 @@ class TrackLaying(OperatingStep):
         if cost and game.cash(corp) < cost:
             raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${cost} this lay costs on {hex_id}")
         return Lay(hex_id, tile_id, rotation, geometry, upgrade, cost)
+
+    def lays_join_network(self, entity: Entity) -> bool:
+        """Whether the step's check refuses every lay of ``entity`` that does not join the
+        company's network (``check_tile`` with ``needs_route``), so that listing may skip those
+        unchecked."""
+        return False
 
     def colours(self) -> tuple[str, ...]:
         return self.game.phase.tiles
@@ -110,18 +112,15 @@ class TrackLaying(OperatingStep):
         """Every (hex, tile, rotation) worth checking: hexes touching the network (or those
         given), tiles of the phase's colours left in the supply, rotations keeping the old track.
         Each is then checked by the step itself, so what is yielded is legal; a rotation whose
-        track would leave the hex's open sides, or (:attr:`lays_join_network`) miss the
+        track would leave the hex's open sides, or (:meth:`lays_join_network`) miss the
         network's, is skipped unchecked, since the check refuses it (most lays listed are)."""
         game = self.game
         board = game.board
         if hexes is None:
             hexes = iter(sorted(self.reachable_hexes()))
-        catalogue = game.title.tiles.tiles
         colours = self.colours()
-        offered = [(catalogue[name], board.free_copy(name)) for name in tiles or sorted(catalogue)
-                   if name in catalogue and catalogue[name].color in colours and board.supply.get(name, 0) > 0]
-        free = [(new, tile_id) for new, tile_id in offered if tile_id is not None]  # the copy each lay would use
-        network = network_seen(game, self.corporation) if self.lays_join_network else None
+        free: dict[str, list[tuple[TileGeometry, str]]] = {}  # colour -> its tiles left, found when a hex first takes it
+        network = network_seen(game, self.corporation) if self.lays_join_network(entity) else None
         for hex_id in hexes:
             if hex_id not in board.hexes or not self.lays_open_on(hex_id):
                 continue
@@ -129,12 +128,15 @@ class TrackLaying(OperatingStep):
             if as_if is not None and old.color == "white":
                 old = replace(old, color=as_if)
             following = NEXT_COLOUR.get(old.color)  # no other colour replaces it (preserves)
+            if following not in colours:
+                continue
+            if following not in free:
+                free[following] = self.free_tiles(following, tiles)
+            label = board.label_for(hex_id, following) or old.label  # as the check finds it for a tile of that colour
             open_edges = board.open_edges(hex_id)
             joining = None if network is None else frozenset(e for e in range(6) if (hex_id, e) in network.sides)
-            for new, tile_id in free:
-                if new.color != following:
-                    continue
-                for rotation in legal_rotations(old, new, board.label_for(hex_id, new.color) or old.label):
+            for new, tile_id in free[following]:
+                for rotation in legal_rotations(old, new, label):
                     if not self.worth_checking(new.rotated(rotation).edges, open_edges, joining):
                         continue
                     action = make_action("lay_tile", entity, hex=hex_id, tile=tile_id, rotation=rotation)
@@ -143,6 +145,20 @@ class TrackLaying(OperatingStep):
                     except Violation:
                         continue
                     yield action
+
+    def free_tiles(self, colour: str, tiles: tuple[str, ...] | None) -> list[tuple[TileGeometry, str]]:
+        """The tiles of ``colour`` left in the supply (of ``tiles`` in their order, else all by
+        name), each with the copy a lay would use (the lowest free one, as 18xx.games')."""
+        board, catalogue = self.game.board, self.game.title.tiles
+        found = []
+        for name in tiles or catalogue.by_colour.get(colour, ()):
+            new = catalogue.tiles.get(name)
+            if new is None or new.color != colour or board.supply.get(name, 0) <= 0:
+                continue
+            tile_id = board.free_copy(name)
+            if tile_id is not None:
+                found.append((new, tile_id))
+        return found
 
     def lays_open_on(self, hex_id: str) -> bool:
         """Whether the step could take any lay on this board hex now (listing skips a hex
@@ -172,7 +188,9 @@ class Track(TrackLaying):
 
     name = "track"
     timing = "track"
-    lays_join_network = True
+
+    def lays_join_network(self, entity: Entity) -> bool:
+        return True
 
     def tile_lays(self) -> tuple[TileLay, ...]:
         """The lays the company has this turn (a title may give more, e.g. on a first turn)."""
@@ -235,7 +253,7 @@ class Track(TrackLaying):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         yield from self.lay_candidates(current)
         yield make_action("pass", current)
@@ -295,6 +313,13 @@ class CompanyTrack(TrackLaying):
 
     def offers(self, entity: Entity) -> frozenset[str]:
         return frozenset({"lay_tile"}) if self.abilities(entity) else frozenset()
+
+    def lays_join_network(self, entity: Entity) -> bool:
+        """A private whose ability must connect: the check reads the first ability it offers
+        (:meth:`do_lay_tile`), so the listing does (most of 18MS's private lays listed missed
+        the network)."""
+        found = self.abilities(entity)
+        return bool(found) and bool(found[0][1].get("must_connect", False))
 
     def legal(self) -> Iterator[Action]:
         for entity, ability in self.offering_privates("tile_lay"):

@@ -143,7 +143,7 @@ class BuyTrain(OperatingStep):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is None or not self.offers(current):
+        if current is None or not self.offers_now(current):
             return
         for train in self.depot():
             for variant in self.game.title.variants_of(train):
@@ -157,7 +157,7 @@ class BuyTrain(OperatingStep):
         for seller in self.sellers():
             for shares, percent in self.emergency_bundles(seller):
                 yield make_action("sell_shares", Entity("player", seller), shares=[s.id for s in shares], percent=percent)
-        if "pass" in self.offers(current):
+        if "pass" in self.offers_now(current):
             yield make_action("pass", current)
 
     # ------------------------------------------------------------------ buying
@@ -462,12 +462,20 @@ class Bankrupt(BuyTrain):
         return game.cash(self.corporation) + max(game.cash(president), 0) + raised
 
     def can_go_bankrupt(self) -> bool:
+        """Whether the buying power falls short of the cheapest bank train. Every part of the
+        buying power (the president's cash, what he or a title's treasury could raise) adds to
+        the company's cash, none is negative, so a company that pays the train alone, or with
+        its president's cash, is not bankrupt: no bundle is weighed then (it was at every
+        listing of an 18Texas or 1871 operating turn)."""
         president = self.president()
         if president is None:
             return False
         cheapest = self.cheapest_depot_price()
-        if cheapest is None or self.game.cash(self.corporation) >= cheapest:
-            return False  # it pays for the train itself (buying power adds only to its cash): no bundle to weigh
+        cash = self.game.cash(self.corporation)
+        if cheapest is None or cash >= cheapest:
+            return False
+        if cash >= 0 and cash + max(self.game.cash(president), 0) >= cheapest:
+            return False
         return self.buying_power(president) < cheapest
 
     def offers(self, entity: Entity) -> frozenset[str]:
@@ -481,7 +489,7 @@ class Bankrupt(BuyTrain):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        if current is not None and self.offers(current):
+        if current is not None and self.offers_now(current):
             yield make_action("bankrupt", current)
 
     def do_bankrupt(self, action: Action) -> Effects:

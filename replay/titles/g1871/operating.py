@@ -89,7 +89,7 @@ class HunsletPurchase(OperatingStep):
         return frozenset({"purchase_train"}) if entity == Entity("company", title_of(self.game).hunslet) and self.can_purchase() else frozenset()
 
     def legal(self) -> Iterator[Action]:
-        if self.offers(Entity("company", title_of(self.game).hunslet)):
+        if self.offers_now(Entity("company", title_of(self.game).hunslet)):
             yield make_action("purchase_train", Entity("company", title_of(self.game).hunslet))
 
     def do_purchase_train(self, action: Action) -> Effects:

@@ -103,6 +103,8 @@ class Exchange1871(Step):
         if current is None:
             return
         for company in self.game.companies.values():
+            if company.owner != current.id:
+                continue  # only a private of the player on turn exchanges (exchanger), so no entity is made for the others
             entity = Entity("company", company.sym)
             if self.exchanger(entity):
                 seen = set()
@@ -340,8 +342,7 @@ class BuySellParSplit(BuySellParShares):
 
     def legal(self) -> Iterator[Action]:
         current = self.round.current
-        offered = self.offers(current) if current is not None else frozenset()
-        if current is None or not offered:
+        if current is None or not self.offers_any_now(current):  # what the waiting test asked: no kind asked twice
             return
         pid = current.id
         if self.must_sell(pid):  # over the certificate limit: sales only, as the generic turn offers
@@ -351,7 +352,7 @@ class BuySellParSplit(BuySellParShares):
         if self.may_act_for_bank(pid):
             lending = {"borrow_from": pid, "borrow_from_type": "player"}  # as 18xx.games writes them: the owner pays what the bank lacks
             # the bank buys only in a turn that offers purchases at all (see kind_checks)
-            for share in self.buys(UNION_BANK, pid) if "buy_shares" in offered else ():
+            for share in self.buys(UNION_BANK, pid) if self.offers_kind_now(current, "buy_shares") else ():
                 yield make_action("buy_shares", current, shares=[share.id], percent=share.percent,
                                   purchase_for=UNION_BANK, purchase_for_type="player", **lending)
             for sym, cell in self.pars(UNION_BANK, pid) if self.may_start_any(pid) else ():
@@ -452,7 +453,7 @@ class BuySellParSplit(BuySellParShares):
         if self.round.turn.bought:
             return
         for sym in self.game.corporations:
-            if self.start_problem(pid, acting, sym) is not None:
+            if not self.still_to_start(sym) or self.start_problem(pid, acting, sym) is not None:
                 continue
             for price in self.title.start_prices(self.game):
                 if self.funds(pid, acting) >= 2 * price:
@@ -463,9 +464,14 @@ class BuySellParSplit(BuySellParShares):
         also one for the Union Bank (its par is a choice of the player's own turn)."""
         return any(True for _ in self.pars(pid))
 
+    def still_to_start(self, sym: str) -> bool:
+        """A PEIR company not started yet: listing starts asks it first, so that the companies
+        that never can be started make no Violation each (most of a stock turn's listing)."""
+        return sym in self.title.state(self.game).peir_companies and self.game.corporations[sym].par_price is None
+
     def start_problem(self, buyer: PlayerId, player: PlayerId, sym: str) -> Violation | None:
         game = self.game
-        if sym not in self.title.state(game).peir_companies or game.corporations[sym].par_price is not None:
+        if not self.still_to_start(sym):
             return Violation("start-peir", f"{sym} is not a PEIR company still to be started")
         if not self.title.tranche_available(game):
             return Violation("tranche", "no tranche place is open: every company of the last tranche must first operate or sell out")

@@ -53,6 +53,14 @@ class EighteenTexas(Title):
         (self.jay_gould_private,) = [c.sym for c in self.companies if (a := c.ability("shares")) and str(a.get("share_id", "")).endswith("_0")]
         self.map_change: str = jay_gould.get("map_change", "2024-11-15")
         self.token_fees = {c["sym"]: c.get("token_fee", 0) for c in self.companies_file["corporations"]}
+        self.hex_blockers: dict[str, tuple[str, ...]] = {}
+        """Hex -> the privates whose ``blocks_hexes`` names it, in charter order: found once,
+        since every tile lay listed is checked against them."""
+        for company in self.companies:
+            for ability in company.abilities:
+                if ability.type == "blocks_hexes":
+                    for hex_id in ability.get("hexes", ()):
+                        self.hex_blockers[hex_id] = (*self.hex_blockers.get(hex_id, ()), company.sym)
         self.printed_before = dict(self.printed)
         for hex_id, spec in self.map.items():
             if "before_2024_11_15" in spec:

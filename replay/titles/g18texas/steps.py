@@ -109,12 +109,10 @@ class PrivateBlocks(TrackLaying):
     """Hexes a private blocks while it is open (``blocks_hexes``), except for its own lays."""
 
     def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
-        for spec in self.game.title.companies:
-            company = self.game.companies[spec.sym]
-            for ability in spec.abilities:
-                if ability.type == "blocks_hexes" and hex_id in ability.get("hexes", ()) and not company.closed \
-                        and company.owner is not None and action.entity.id != spec.sym:
-                    raise Violation("private-block", f"{hex_id} is reserved while {company.name} is open")
+        for sym in title_of(self.game).hex_blockers.get(hex_id, ()):
+            company = self.game.companies[sym]
+            if not company.closed and company.owner is not None and action.entity.id != sym:
+                raise Violation("private-block", f"{hex_id} is reserved while {company.name} is open")
 
 
 class TexasTrack(PrivateBlocks, Track):
@@ -148,7 +146,10 @@ class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
         corp = self.round.corporation
         if corp is None:
             return
+        acting = {company.sym for company, _ in held_for(self.game, corp)}  # the others have no ability for it
         for company in self.game.companies.values():
+            if company.sym not in acting:
+                continue
             entity = Entity("company", company.sym)
             for _, ability in self.abilities(entity):
                 hexes = ability.get("hexes") or None

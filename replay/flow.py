@@ -208,11 +208,6 @@ class Step:
         yield
         self.passed = True
 
-    def passes(self, entity: Entity) -> Iterator[Action]:
-        """The pass action of this step, if it offers one."""
-        if "pass" in self.offers_now(entity):
-            yield make_action("pass", entity)
-
 
 class Round:
     """A round: its steps, the entities taking turns in it, and the label snapshots carry."""

@@ -6,14 +6,17 @@ It looks no further than the action in hand:
 * pays out, which raises its own value (its share of the revenue, the share price moving right),
   unless the company runs fewer than two trains (or only ones the next would rust) and cannot
   pay for the next bank train: then it withholds to save for it (companies that never save never
-  buy the trains that end the game);
+  buy the trains that end the game), except in the game's last operating round (18MS's tenth),
+  where a saved train would never run;
 * buys the train its company needs: when it must, the cheapest it can pay (a spare train of
   another company it runs at the lowest price before the president's own money); else the bank
   train it can pay for that raises the company's best run most (the optimizer on the company's
-  trains with that one added and those it would rust taken away); when none raises it, the
-  cheapest, if the company holds twice its price or runs fewer than two trains (idle money
-  buys no end: in 1871, where the bank never breaks, companies that never buy never bring the
-  Diesel), else none;
+  trains with that one added and those it would rust taken away), times the runs it has left
+  where the title fixes them (18MS takes its 2+, 3+ and 4+ away after given operating rounds,
+  and ends after the tenth), and there only when those runs earn back its price; when none
+  raises it, the cheapest, if the company holds twice its price or runs fewer than two trains
+  (idle money buys no end: in 1871, where the bank never breaks, companies that never buy
+  never bring the Diesel), else none; where the game ends after a fixed round, none;
 * in a stock round keeps and takes presidencies (buys a share when another holder is within a
   certificate of it, or when one share makes it president), floats the companies it leads,
   starts a company at the highest par it can float (while it leads fewer than two, or has the
@@ -103,7 +106,8 @@ def dividend(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> 
     offered = {str(a.fields.get("kind")): a for a in _of(legal, "dividend")}
     sym = _operating(game, _of(legal, "dividend")[0])
     price = _cheapest_bank_train(game)
-    if "withhold" in offered and _short(game, sym) and price is not None and game.cash(sym) < price:
+    saving = _ors_left(game) != 0  # in the game's last operating round a saved train would never run
+    if "withhold" in offered and saving and _short(game, sym) and price is not None and game.cash(sym) < price:
         return offered["withhold"]
     return offered.get("payout") or next(iter(offered.values()))
 
@@ -115,15 +119,17 @@ def buy_train(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) ->
     bank = [a for a in offered if bounds(a) is None]
     if _pass(legal) is None:
         return _forced_purchase(game, me, sym, offered, bank, rng)
-    affordable = [a for a in bank if int(a.fields["price"]) <= cash]
+    affordable = [a for a in bank if int(a.fields["price"]) <= cash and _runs_left(game, a) != 0]
     if not affordable:
         return _pass(legal)
     position = position_of(game, sym)  # read once: each candidate train is weighed on it
     base = solve(position).revenue
     gains = {id(a): _with_train(game, sym, position, a) - base for a in affordable}
-    best = _best(affordable, lambda a: (gains[id(a)], -int(a.fields["price"])), rng)
-    if best is not None and gains[id(best)] > 0:
+    best = _best(affordable, lambda a: (_earned(game, a, gains[id(a)]), -int(a.fields["price"])), rng)
+    if best is not None and _pays(game, best, gains[id(best)]):
         return best
+    if _ors_left(game) is not None:  # the game ends when it ends: no train needs buying to end it
+        return _pass(legal)
     cheapest = min(affordable, key=lambda a: (int(a.fields["price"]), rng.random()))
     idle = cash >= 2 * int(cheapest.fields["price"]) or len(game.corporation_trains(sym)) < 2
     return cheapest if idle else _pass(legal)
@@ -294,6 +300,37 @@ def _needs_train(game: Game, sym: str) -> bool:
     bank = game.title.bank_trains(game)
     following = bank[0].card if bank else None
     return not trains or all(game.title.train_type(t.card).rusts_on == following for t in trains)
+
+
+def _earned(game: Game, action: Action, gain: int) -> int:
+    """What a train adds to its company's runs before it goes: ``gain`` a run, times the runs it
+    has left where the title fixes them, else ``gain`` alone."""
+    runs = _runs_left(game, action)
+    return gain if runs is None else gain * runs
+
+
+def _pays(game: Game, action: Action, gain: int) -> bool:
+    """Whether a train is worth buying: it raises the company's run, and where the title fixes
+    how many runs it has left, they earn back its price."""
+    if gain <= 0:
+        return False
+    return _runs_left(game, action) is None or _earned(game, action, gain) >= int(action.fields["price"])
+
+
+def _ors_left(game: Game) -> int | None:
+    """Operating rounds still to come after this one when the title fixes the game's last (18MS),
+    else None (the end waits for a bank to break, or a phase)."""
+    last = game.title.last_or
+    return None if last is None else max(0, last - game.or_number)
+
+
+def _runs_left(game: Game, action: Action) -> int | None:
+    """How many runs a train bought by ``action`` would make, one in each operating round after
+    this one until the title's schedule takes it away (18MS's 2+, 3+ and 4+) or the game ends; None
+    when neither is fixed (it rusts when a later train is bought, whenever that is)."""
+    train = game.title.train_type(str(action.fields.get("variant") or game.trains[str(action.fields["train"])].card))
+    ends = [end for end in (train.obsolete_after_or, game.title.last_or) if end is not None]
+    return None if not ends else max(0, min(ends) - game.or_number)
 
 
 def _train_owner_president(game: Game, action: Action) -> PlayerId | None:

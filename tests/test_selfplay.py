@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from random import Random
 
@@ -21,6 +21,8 @@ from ingest.sources import read_record
 from replay import Game, replay_record
 from replay.steps.routes import check_declared_route
 from replay.routes import build_route
+from replay.optimizer import position_of, solve
+from selfplay import greedy
 from selfplay.bots import Bot, bot_named, bot_names
 from selfplay.concrete import bounds, grid, with_amount
 from selfplay.menu import offered
@@ -443,3 +445,61 @@ def test_bots_are_not_offered_the_sale_that_leaves_nobody_able_to_act() -> None:
     listed = offered(game, list)
     assert [a for a in legal if a not in listed] == [
         a for a in legal if a.type == "sell_shares" and a.entity.kind == "player" and game.shares[str(a.fields["shares"][0])].corporation == "C"]
+
+
+GREEDY_18MS_SEEDS = range(1, 13)
+"""Seeds of the 18MS tables where greedy sits with two random bots, turned one seat a game."""
+
+
+def _greedy_buys_by_choice(seed: int) -> Iterator[tuple[Game, Action]]:
+    """(game just before it, action) of every bank train a greedy 18MS company bought while it
+    could have passed, in a game of three greedy players."""
+    played = play("18MS", seed, [bot_named("greedy")] * 3)
+    game = Game.start("18MS", played.record.players, seed=seed)
+    for action in played.record.actions:
+        if action.type == "buy_train" and game.trains[str(action.fields["train"])].owner not in game.corporations:
+            if any(offer.type == "pass" for offer in game.legal_actions()):
+                yield game, action
+        game.process(action)
+
+
+def test_greedy_buys_in_18ms_only_trains_that_earn_back_their_price_before_they_go() -> None:
+    """Found by watching greedy lose 44 of 45 18MS games to random bots: its company bought three
+    3+ trains in OR 3.1 that the title's schedule takes away after OR 3.2, a 4+ that went after one
+    run, and then had to buy a 5 with its president's money in the last set. A train it buys by
+    choice now earns back its price in the runs the schedule and the game's end leave it."""
+    bought = 0
+    for seed in (1, 2, 3):
+        for game, action in _greedy_buys_by_choice(seed):
+            sym = str(action.entity.id)
+            position = position_of(game, sym)
+            gain = greedy._with_train(game, sym, position, action) - solve(position).revenue
+            runs = greedy._runs_left(game, action)
+            assert runs is not None and gain * runs >= int(action.fields["price"]), (seed, action)
+            bought += 1
+    assert bought > 0
+
+
+def test_greedy_pays_out_in_the_last_operating_round_of_18ms() -> None:
+    """Withholding saves for a train; in the game's last operating round that train would never run."""
+    paid = 0
+    for seed in (1, 2, 3):
+        played = play("18MS", seed, [bot_named("greedy")] * 3)
+        last = [a for a, label in zip(played.record.actions, replay_record(played.record, snapshots=True).snapshots)
+                if a.type == "dividend" and label.round == "OR 5.2"]
+        assert last and all(a.fields["kind"] == "payout" for a in last), seed
+        paid += len(last)
+    assert paid >= 3
+
+
+def test_greedy_wins_more_18ms_seats_than_random() -> None:
+    wins = {"greedy": 0, "random": 0}
+    seats = {"greedy": 0, "random": 0}
+    for seed in GREEDY_18MS_SEEDS:
+        table = seating(["greedy", "random", "random"], 3, game=seed, rotate=True)
+        played = play("18MS", seed, [bot_named(name) for name in table])
+        won = winners(played.record)
+        for bot, player in zip(table, played.record.players):
+            seats[bot] += 1
+            wins[bot] += player.id in won
+    assert wins["greedy"] / seats["greedy"] > wins["random"] / seats["random"]

@@ -396,3 +396,26 @@ def test_ratings_stored_before_the_games_digest_are_dropped_and_rated_again(tmp_
         assert_ratings_equal(archive, ratings(archive), computed(archive))
         assert store_ratings(archive) == (Refresh.RECOMPUTED, 4)
         assert isinstance(ratings(archive), StoredRatings)
+
+
+def test_the_players_page_shows_the_same_from_stored_ratings_as_from_ratings_rated_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_ratings import _page
+
+    db = tmp_path / "page.duckdb"
+    with Archive.open(db) as archive:
+        for record, replay in [*RATED, *LEFT_OUT]:
+            archive.store(record, replay=replay)
+    shown = []
+    for stored in (False, True):
+        if stored:
+            with Archive.open(db) as archive:
+                store_ratings(archive)
+        with Archive.open(db, read_only=True) as archive:
+            assert isinstance(ratings(archive), StoredRatings) == stored
+        page = _page(db, monkeypatch, "views/players.py", player="4")
+        shown.append(([frame.value for frame in page.dataframe], [caption.value for caption in page.caption],
+                      [chart.proto.spec for chart in page.get("plotly_chart")]))
+    (frames, captions, charts), (stored_frames, stored_captions, stored_charts) = shown
+    assert len(frames) == 4 and all(a.equals(b) for a, b in zip(frames, stored_frames))
+    assert captions == stored_captions and charts == stored_charts

@@ -161,7 +161,9 @@ class Snapshots:
         if everything or log.companies:
             self._count_privates(touched_holders)
         holders = {*game.order, *extra}
-        self._player_views(touched_holders, holders)
+        touched_holders &= holders
+        if touched_holders:  # most actions of an operating round move no player's cash, share or worth
+            self._player_views(touched_holders)
         for sym in touched_corps:
             self.corporations[sym] = (sym, self._corporation_view(sym, holders))
         log.clear()
@@ -195,11 +197,12 @@ class Snapshots:
                 known[sym] = tokens
                 touched_corps.add(sym)
 
-    def _player_views(self, touched: set[Holder], holders: set[Holder]) -> None:
+    def _player_views(self, touched: set[Holder]) -> None:
         """New views of the players whose cash, certificates or worth changed (a holder outside
-        the turn order adds its worth to its beneficiary's, as in the full scan)."""
+        the turn order adds its worth to its beneficiary's, as in the full scan). Only the
+        ``touched`` holders' worth can have changed: with none, every view stays as it was."""
         game = self.game
-        for holder in touched & holders:
+        for holder in touched:
             self.own_worth[holder] = self._own_worth(holder)
         worth = {pid: self.own_worth[pid] for pid in game.order}
         for holder, beneficiary in self.extra.items():

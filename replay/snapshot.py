@@ -134,6 +134,8 @@ class Snapshots:
         self.corporations: dict[str, tuple[str, CorporationView]] = {}
         self.players: dict[PlayerId, tuple[PlayerId, PlayerView]] = {}
         self.tokens: dict[str, int] = {}
+        self.player_row: tuple[tuple[PlayerId, PlayerView], ...] = ()  # the last snapshot's, kept while no view changes
+        self.corporation_row: tuple[tuple[str, CorporationView], ...] = ()
         self.everything = True  # the next snapshot builds every view
 
     def _sizes(self) -> tuple[int, ...]:
@@ -164,16 +166,15 @@ class Snapshots:
         touched_holders &= holders
         if touched_holders:  # most actions of an operating round move no player's cash, share or worth
             self._player_views(touched_holders)
-        for sym in touched_corps:
-            self.corporations[sym] = (sym, self._corporation_view(sym, holders))
+            self.player_row = tuple(map(self.players.__getitem__, game.order))
+        if touched_corps:  # over half the actions of a replay change no company's view either
+            for sym in touched_corps:
+                self.corporations[sym] = (sym, self._corporation_view(sym, holders))
+            self.corporation_row = tuple(map(self.corporations.__getitem__, corporations))
         log.clear()
         self.everything = False
-        return Snapshot(
-            round=game.acted_in or game.round.label,
-            phase=game.phase.name,
-            players=tuple(map(self.players.__getitem__, game.order)),
-            corporations=tuple(map(self.corporations.__getitem__, corporations)),
-        )
+        return Snapshot(round=game.acted_in or game.round.label, phase=game.phase.name,
+                        players=self.player_row, corporations=self.corporation_row)
 
     def _recount_corporations(self, share_corps: set[str], touched_corps: set[str], touched_holders: set[Holder]) -> None:
         """Count again the certificates of each corporation whose certificates moved or whose

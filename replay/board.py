@@ -61,7 +61,13 @@ class Board:
         return self.hex_of_tile[tile_id], int(index)
 
     def tokens_in(self, hex_id: str, city: int) -> list[str | None]:
-        return self.hexes[hex_id].tokens.setdefault(city, [None] * self.tile(hex_id).cities[city].slots)
+        """The city's slots (None: free), made empty when first asked (the network walk asks
+        of every city it passes, so the empty slots are built only then)."""
+        placed = self.hexes[hex_id]
+        slots = placed.tokens.get(city)
+        if slots is None:
+            slots = placed.tokens[city] = [None] * placed.geometry.cities[city].slots
+        return slots
 
     # ------------------------------------------------------------------ laying tiles
 

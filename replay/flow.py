@@ -233,8 +233,12 @@ class Round:
         return self.active_step() is None
 
     def active_step(self) -> Step | None:
-        """The first step that blocks now: the one waiting for an action."""
-        return next((s for s in self.steps if not s.passed and s.blocking()), None)
+        """The first step that blocks now: the one waiting for an action (a plain loop: every
+        action asks it several times)."""
+        for step in self.steps:
+            if not step.passed and step.blocking():
+                return step
+        return None
 
     def step_for(self, action: Action) -> Step:
         """The step that takes ``action`` now, or a Violation saying why none does."""

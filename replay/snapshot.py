@@ -134,6 +134,8 @@ class Snapshots:
         self.corporations: dict[str, tuple[str, CorporationView]] = {}
         self.players: dict[PlayerId, tuple[PlayerId, PlayerView]] = {}
         self.tokens: dict[str, int] = {}
+        self.player_row: tuple[tuple[PlayerId, PlayerView], ...] = ()  # the last snapshot's, kept while no view changes
+        self.corporation_row: tuple[tuple[str, CorporationView], ...] = ()
         self.everything = True  # the next snapshot builds every view
 
     def _sizes(self) -> tuple[int, ...]:
@@ -161,17 +163,18 @@ class Snapshots:
         if everything or log.companies:
             self._count_privates(touched_holders)
         holders = {*game.order, *extra}
-        self._player_views(touched_holders, holders)
-        for sym in touched_corps:
-            self.corporations[sym] = (sym, self._corporation_view(sym, holders))
+        touched_holders &= holders
+        if touched_holders:  # most actions of an operating round move no player's cash, share or worth
+            self._player_views(touched_holders)
+            self.player_row = tuple(map(self.players.__getitem__, game.order))
+        if touched_corps:  # over half the actions of a replay change no company's view either
+            for sym in touched_corps:
+                self.corporations[sym] = (sym, self._corporation_view(sym, holders))
+            self.corporation_row = tuple(map(self.corporations.__getitem__, corporations))
         log.clear()
         self.everything = False
-        return Snapshot(
-            round=game.acted_in or game.round.label,
-            phase=game.phase.name,
-            players=tuple(map(self.players.__getitem__, game.order)),
-            corporations=tuple(map(self.corporations.__getitem__, corporations)),
-        )
+        return Snapshot(round=game.acted_in or game.round.label, phase=game.phase.name,
+                        players=self.player_row, corporations=self.corporation_row)
 
     def _recount_corporations(self, share_corps: set[str], touched_corps: set[str], touched_holders: set[Holder]) -> None:
         """Count again the certificates of each corporation whose certificates moved or whose
@@ -195,11 +198,12 @@ class Snapshots:
                 known[sym] = tokens
                 touched_corps.add(sym)
 
-    def _player_views(self, touched: set[Holder], holders: set[Holder]) -> None:
+    def _player_views(self, touched: set[Holder]) -> None:
         """New views of the players whose cash, certificates or worth changed (a holder outside
-        the turn order adds its worth to its beneficiary's, as in the full scan)."""
+        the turn order adds its worth to its beneficiary's, as in the full scan). Only the
+        ``touched`` holders' worth can have changed: with none, every view stays as it was."""
         game = self.game
-        for holder in touched & holders:
+        for holder in touched:
             self.own_worth[holder] = self._own_worth(holder)
         worth = {pid: self.own_worth[pid] for pid in game.order}
         for holder, beneficiary in self.extra.items():

@@ -35,7 +35,12 @@ class StockTurn:
 
     @property
     def bought(self) -> bool:
-        return any(kind in ("buy", "par") for kind, _ in self.actions)
+        """Whether the turn bought a certificate or started a company (a plain loop over a
+        turn's few actions: asked of every certificate a turn weighs)."""
+        for kind, _ in self.actions:
+            if kind == "buy" or kind == "par":
+                return True
+        return False
 
     def sold_percent(self, sym: str) -> int:
         return sum(percent for company, percent in self.sales if company == sym)

@@ -19,6 +19,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import gc
+from typing import cast
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -29,6 +32,8 @@ from replay.optimizer import position_of
 from replay.optimizer.model import Connection, Node, Position
 from replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
 from replay import routes
+from replay.board import Board
+from replay.routes import TileMemo
 from replay.optimizer.audit import RunAuditor
 from replay.replayer import replay_record
 from tests.conftest import fixture_files
@@ -182,3 +187,34 @@ def test_kept_connections_and_routes_are_those_found_afresh(path: Path) -> None:
     watch = _KeptAnswers()
     replay_record(record_of(path), keep_going=True, watch=watch)
     assert watch.compared["chains"] and watch.compared["routes"]
+
+
+class _Board:
+    """As much of a board as a :class:`TileMemo` reads: the hexes tiles went on."""
+
+    def __init__(self) -> None:
+        self.laid: list[str] = []
+
+
+def _never() -> tuple[str, list[str]]:
+    raise AssertionError("asked again although kept")
+
+
+def test_a_tile_memo_keeps_each_boards_answers_apart() -> None:
+    """The last board asked about is remembered by a weak reference: asking of two boards in
+    turn gives each its own answers, a tile on one forgets only that board's, and a new board
+    (perhaps at a dead one's address) starts afresh."""
+    memo: TileMemo[str, str] = TileMemo()
+    one, two = _Board(), _Board()
+    ask = lambda board, answer: memo.recall(cast(Board, board), "key", answer)  # noqa: E731
+    assert ask(one, lambda: ("one", ["A1"])) == "one"
+    assert ask(two, lambda: ("two", ["A1"])) == "two"
+    assert (ask(one, _never), ask(two, _never), ask(two, _never), ask(one, _never)) == ("one", "two", "two", "one")
+    one.laid.append("A1")
+    assert ask(two, _never) == "two"
+    assert ask(one, lambda: ("one again", ["A1"])) == "one again"
+    del one, two
+    gc.collect()
+    for _ in range(3):
+        assert ask(_Board(), lambda: ("new", ["A1"])) == "new"
+

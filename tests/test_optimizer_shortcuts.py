@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from ingest.model import Action
 from replay import Game
 from replay.errors import Violation
-from replay.optimizer import position_of
+from replay.optimizer import engine, position_of
 from replay.optimizer.model import Connection, Node, Position
 from replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
 from replay import routes
@@ -218,3 +218,22 @@ def test_a_tile_memo_keeps_each_boards_answers_apart() -> None:
     for _ in range(3):
         assert ask(_Board(), lambda: ("new", ["A1"])) == "new"
 
+
+def _tiles_of_the_test_games() -> list[Any]:
+    tiles = []
+    for path in TEST_GAMES:
+        record = record_of(path)
+        game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                          game_id=record.game_id, created=record.created)
+        for tile in [*game.title.tiles.tiles.values(), *(game.board.tile(h) for h in game.board.hexes)]:
+            tiles += [tile.rotated(rotation) for rotation in range(6)]
+    return tiles
+
+
+def test_track_joining_two_stops_inside_a_hex_is_read_off_each_paths_edges() -> None:
+    """Every tile and printed hex of the three titles, at every rotation: a path of it joins two
+    stops exactly when every end of that path is a stop."""
+    tiles = _tiles_of_the_test_games()
+    plain = [any(all(not end.startswith("e") for end in path) for path in tile.paths) for tile in tiles]
+    assert [engine._joins_stops_inside(tile) for tile in tiles] == plain
+    assert any(plain) and not all(plain)

@@ -79,7 +79,8 @@ class TileMemo(Generic[Key, Answer]):
     def _kept_on(self, board: Board) -> _Kept[Key, Answer]:
         """The board's kept answers. The last board asked about is remembered by a weak
         reference: a replay asks of one board thousands of times, and looking it up in the weak
-        dictionary makes a new weak reference each time."""
+        dictionary makes a new weak reference each time. (Its answers stay until another board is
+        asked about, the board itself does not.)"""
         last = self._last
         if last is not None and last[0]() is board:
             return last[1]

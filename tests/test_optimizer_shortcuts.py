@@ -11,16 +11,18 @@ out decides between equally rich runs (the branch and bound keeps the first it f
 enumeration must give the plain search's routes in the plain search's order, not just the same
 set: it is compared with the plain search, written here from the rules as docs/optimizer.md
 states them, on random positions and on the position of every run of the test games and records.
+
+A search leaves nothing for the garbage collector; a :class:`TileMemo` keeps the boards it is asked
+about apart although it remembers the last one; a hex's track joining two stops inside it is read
+off each path's edges, as the plain reading of every end of every path says.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
-
-import gc
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,6 +35,7 @@ from replay.optimizer.model import Connection, Node, Position
 from replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
 from replay import routes
 from replay.board import Board
+from replay.geometry import TileGeometry
 from replay.routes import TileMemo
 from replay.optimizer.audit import RunAuditor
 from replay.replayer import replay_record
@@ -237,8 +240,8 @@ def test_a_tile_memo_keeps_each_boards_answers_apart() -> None:
         assert ask(_Board(), lambda: ("new", ["A1"])) == "new"
 
 
-def _tiles_of_the_test_games() -> list[Any]:
-    tiles = []
+def _tiles_of_the_test_games() -> list[TileGeometry]:
+    tiles: list[TileGeometry] = []
     for path in TEST_GAMES:
         record = record_of(path)
         game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,

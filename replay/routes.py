@@ -56,13 +56,12 @@ class TileMemo(Generic[Key, Answer]):
 
     def __init__(self) -> None:
         self._boards: weakref.WeakKeyDictionary[Board, _Kept[Key, Answer]] = weakref.WeakKeyDictionary()
+        self._last: tuple[weakref.ref[Board], _Kept[Key, Answer]] | None = None
 
     def recall(self, board: Board, key: Key, find: Callable[..., tuple[Answer, Iterable[str]]], *arguments: Any) -> Answer:
         """The kept answer to ``key``, or ``find(*arguments)``'s, which also names the hexes it
         read. Nothing is kept when ``find`` raises."""
-        kept = self._boards.get(board)
-        if kept is None:
-            kept = self._boards[board] = _Kept()
+        kept = self._kept_on(board)
         laid = board.laid
         if kept.seen < len(laid):
             for hex_id in laid[kept.seen:]:
@@ -76,6 +75,20 @@ class TileMemo(Generic[Key, Answer]):
         for hex_id in read:
             kept.readers.setdefault(hex_id, []).append(key)
         return answer
+
+    def _kept_on(self, board: Board) -> _Kept[Key, Answer]:
+        """The board's kept answers. The last board asked about is remembered by a weak
+        reference: a replay asks of one board thousands of times, and looking it up in the weak
+        dictionary makes a new weak reference each time. (Its answers stay until another board is
+        asked about, the board itself does not.)"""
+        last = self._last
+        if last is not None and last[0]() is board:
+            return last[1]
+        kept = self._boards.get(board)
+        if kept is None:
+            kept = self._boards[board] = _Kept()
+        self._last = (weakref.ref(board), kept)
+        return kept
 
 
 class _Kept(Generic[Key, Answer]):

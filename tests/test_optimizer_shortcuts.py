@@ -11,13 +11,18 @@ out decides between equally rich runs (the branch and bound keeps the first it f
 enumeration must give the plain search's routes in the plain search's order, not just the same
 set: it is compared with the plain search, written here from the rules as docs/optimizer.md
 states them, on random positions and on the position of every run of the test games and records.
+
+A search leaves nothing for the garbage collector; a :class:`TileMemo` keeps the boards it is asked
+about apart although it remembers the last one; a hex's track joining two stops inside it is read
+off each path's edges, as the plain reading of every end of every path says.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,10 +30,13 @@ from hypothesis import HealthCheck, given, settings
 from ingest.model import Action
 from replay import Game
 from replay.errors import Violation
-from replay.optimizer import position_of
+from replay.optimizer import Budget, engine, position_of, solve
 from replay.optimizer.model import Connection, Node, Position
 from replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
 from replay import routes
+from replay.board import Board
+from replay.geometry import TileGeometry
+from replay.routes import TileMemo
 from replay.optimizer.audit import RunAuditor
 from replay.replayer import replay_record
 from tests.conftest import fixture_files
@@ -135,6 +143,24 @@ def test_the_enumeration_is_the_plain_search_at_every_recorded_run(path: Path) -
         assert described(position) == plain_routes(position), f"#{index} {position.corporation}"
 
 
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in RECORDS])
+def test_a_search_leaves_no_reference_cycles(path: Path) -> None:
+    """A search's arms, routes and branch-and-bound lists are freed with its answer by reference
+    counting: none of them is left for the garbage collector (with thousands per run audited,
+    collecting them cost more than a tenth of the search). Also when a budget stops a search."""
+    watch = _RunPositions()
+    replay_record(record_of(path), keep_going=True, watch=watch)
+    gc.collect()
+    gc.disable()
+    try:
+        for _, position in watch.positions:
+            solve(position)
+            solve(position, Budget(paths=3, combinations=2))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def _outcome(answer: Callable[[], object]) -> object:
     """The answer, or the refusal's message."""
     try:
@@ -182,3 +208,53 @@ def test_kept_connections_and_routes_are_those_found_afresh(path: Path) -> None:
     watch = _KeptAnswers()
     replay_record(record_of(path), keep_going=True, watch=watch)
     assert watch.compared["chains"] and watch.compared["routes"]
+
+
+class _Board:
+    """As much of a board as a :class:`TileMemo` reads: the hexes tiles went on."""
+
+    def __init__(self) -> None:
+        self.laid: list[str] = []
+
+
+def _never() -> tuple[str, list[str]]:
+    raise AssertionError("asked again although kept")
+
+
+def test_a_tile_memo_keeps_each_boards_answers_apart() -> None:
+    """The last board asked about is remembered by a weak reference: asking of two boards in
+    turn gives each its own answers, a tile on one forgets only that board's, and a new board
+    (perhaps at a dead one's address) starts afresh."""
+    memo: TileMemo[str, str] = TileMemo()
+    one, two = _Board(), _Board()
+    ask = lambda board, answer: memo.recall(cast(Board, board), "key", answer)  # noqa: E731
+    assert ask(one, lambda: ("one", ["A1"])) == "one"
+    assert ask(two, lambda: ("two", ["A1"])) == "two"
+    assert (ask(one, _never), ask(two, _never), ask(two, _never), ask(one, _never)) == ("one", "two", "two", "one")
+    one.laid.append("A1")
+    assert ask(two, _never) == "two"
+    assert ask(one, lambda: ("one again", ["A1"])) == "one again"
+    del one, two
+    gc.collect()
+    for _ in range(3):
+        assert ask(_Board(), lambda: ("new", ["A1"])) == "new"
+
+
+def _tiles_of_the_test_games() -> list[TileGeometry]:
+    tiles: list[TileGeometry] = []
+    for path in TEST_GAMES:
+        record = record_of(path)
+        game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                          game_id=record.game_id, created=record.created)
+        for tile in [*game.title.tiles.tiles.values(), *(game.board.tile(h) for h in game.board.hexes)]:
+            tiles += [tile.rotated(rotation) for rotation in range(6)]
+    return tiles
+
+
+def test_track_joining_two_stops_inside_a_hex_is_read_off_each_paths_edges() -> None:
+    """Every tile and printed hex of the three titles, at every rotation: a path of it joins two
+    stops exactly when every end of that path is a stop."""
+    tiles = _tiles_of_the_test_games()
+    plain = [any(all(not end.startswith("e") for end in path) for path in tile.paths) for tile in tiles]
+    assert [engine._joins_stops_inside(tile) for tile in tiles] == plain
+    assert any(plain) and not all(plain)

@@ -104,17 +104,19 @@ def best_choice(options: list[list[tuple[int, int]]], limit: int | None = None) 
             if track & used:
                 continue
             picks[i] = position
-            search(i + 1, used | track, so_far + revenue, position + 1)
+            search(i + 1, used | track, so_far + revenue, position + 1)  # noqa: F821 (see the del)
         picks[i] = None
         # Not running: in a group of identical trains the rest then run nothing either
         # (any choice where a later one runs is the same as one where this one does).
-        search(i + 1, used, so_far, len(lists[i]) if same_as_previous[i + 1:i + 2] == [True] else 0)
+        search(i + 1, used, so_far, len(lists[i]) if same_as_previous[i + 1:i + 2] == [True] else 0)  # noqa: F821 (see the del)
 
     proven = True
     try:
         search(0, 0, 0, 0)
     except _Budget:
         proven = False
+    finally:
+        del search  # it calls itself: a cycle that kept every list above until the collector ran
     result: list[int | None] = [None] * trains
     for slot, t in enumerate(order):
         position = best_picks[slot]

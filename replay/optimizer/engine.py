@@ -21,6 +21,7 @@ from ingest.model import Action, PlayerId, Record
 from replay.board import Board
 from replay.errors import IllegalAction, Violation
 from replay.game import Game
+from replay.geometry import TileGeometry
 from replay.replayer import Watcher, replay_record
 from replay.hexgrid import neighbour, opposite
 from replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
@@ -81,7 +82,7 @@ def _hex_connections(game: Game, hex_id: str) -> tuple[dict[Node, list[Connectio
     board = game.board
     tile = board.tile(hex_id)
     looked: set[str] = {hex_id}
-    found = [_confirmed(game, [hex_id])] if any(all(not end.startswith("e") for end in path) for path in tile.paths) else []
+    found = [_confirmed(game, [hex_id])] if _joins_stops_inside(tile) else []
     for edge in sorted({edge for edges in tile.node_edges.values() for edge in edges}):
         side, read = _SIDES.recall(board, (hex_id, edge), _side_connections, game, hex_id, edge)
         found += side
@@ -92,6 +93,13 @@ def _hex_connections(game: Game, hex_id: str) -> tuple[dict[Node, list[Connectio
             if end[0] == hex_id:
                 at.setdefault(end, []).append(connection)
     return at, looked
+
+
+def _joins_stops_inside(tile: TileGeometry) -> bool:
+    """Whether a path of the tile joins two of its stops (New Orleans' city and town): a path
+    with no edge. Read off the tile's own list of each path's edges, which is cheaper than
+    looking at every end of every path, and asked whenever a hex's connections are found."""
+    return any(not edges for edges, _ in tile.ends_of.values())
 
 
 def _side_connections(game: Game, hex_id: str, edge: int) -> tuple[tuple[list[Connection], frozenset[str]], set[str]]:

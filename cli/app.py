@@ -134,15 +134,14 @@ def games(
 ) -> None:
     """List the newest --limit (50) of the archived games that match, in title and source id order.
 
-    Newest means latest by creation day, then source id. The title line says how many games
+    Newest means latest by creation day, then source id. The first line says how many games
     matched: printing a hundred thousand rows takes longer than reading them and shows a reader
-    nothing, so a long archive is listed in full only with --limit 0.
+    nothing, so a long archive is listed in full only with --limit 0. One game a line, in
+    columns without borders, for a reader and for grep alike.
 
     Example: railledger games --title 18MS --player "Player 2" --limit 20
     """
-    from rich.table import Table
-
-    from cli.output import cell, consoles
+    from cli.text import listing, plain
 
     with _reading(db, wait) as archive:
         rows = archive.game_rows(title=title, player=player, newest=limit or None)
@@ -150,14 +149,10 @@ def games(
     shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
     if len(rows) < matched:
         shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
-    table = Table(title=cell(shown))
-    table.add_column("key", no_wrap=True)
-    for column in ("title", "players", "status", "actions", "verdict"):
-        table.add_column(column, justify="right" if column == "actions" else "left")
-    for row in rows:
-        players = ", ".join(row["players"])
-        table.add_row(*map(cell, (row["key"], row["title"], players, row["status"] or "", row["actions"], _verdict_text(row))))
-    consoles()[0].print(table)
+    lines = ((row["key"], row["title"], ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
+             for row in rows)
+    table = listing(("key", "title", "players", "status", "actions", "verdict"), lines, right=frozenset({4}))
+    sys.stdout.write(f"{plain(shown)}\n\n{table}\n")
 
 
 def _verdict_text(row: Mapping[str, Any]) -> str:
@@ -332,7 +327,8 @@ def _print_replay(origin: str, outcome: "Replay", verdict: "Verdict") -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from cli.output import cell, consoles, plain, say
+    from cli.output import cell, consoles, say
+    from cli.text import plain
 
     out = consoles()[0]
     record = outcome.record

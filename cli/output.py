@@ -1,36 +1,19 @@
 """Printing text that came from records, files or the archive: shown as what it is, never obeyed.
 
-Player names, game ids, file names and error messages quoting them are written by other people.
-Printed raw, an escape sequence in a name would drive the terminal (clear it, retitle it, hide
-text) and ``[bold red]`` would be rich markup. Everything such text passes through here: each
-character a terminal would not print as itself (controls, escape, bidi overrides, line
-separators, lone surrogates from a non-UTF-8 file name) becomes a visible escape such as
-``\\x1b``, and it reaches rich as a :class:`~rich.text.Text`, which rich never parses as markup.
+Everything outside text passes through :func:`cli.text.plain` (each character a terminal would not
+print as itself becomes a visible escape such as ``\\x1b``), and it reaches rich as a
+:class:`~rich.text.Text`, which rich never parses as markup (``[bold red]`` in a name stays text).
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
-_UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
-
-
-def plain(value: object) -> str:
-    """``str(value)`` with every unprintable character written as its Python escape (``\\x1b``)."""
-    text = str(value)
-    if text.isascii() and text.isprintable():
-        return text
-    return _UNPRINTABLE.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+from cli.text import plain
 
 
 def cell(value: object) -> Text:

@@ -367,10 +367,24 @@ def test_player_text_is_printed_as_text_never_as_markup_or_terminal_codes(tmp_pa
 
 
 def test_plain_escapes_what_a_terminal_would_obey() -> None:
-    from cli.output import plain
+    from cli.text import plain
 
     assert plain("Ann") == "Ann"
     assert plain("a\x1b[2Jb\u202ec\udcffé") == "a\\x1b[2Jb\\u202ec\\udcffé"
+
+
+def test_a_listing_lines_up_its_columns_as_a_terminal_shows_them() -> None:
+    """Columns padded to their widest cell counted in terminal columns (a wide character takes
+    two, a combining mark none), numbers right-aligned, outside text escaped, no trailing spaces."""
+    from cli.text import listing, width
+
+    assert (width("Ann"), width("東京"), width("é"), width("e\u0301")) == (3, 4, 1, 1)
+    text = listing(("name", "n", "note"), [("東京", 7, "x"), ("e\u0301mile\x1b[2J", 1234, "last")], right=frozenset({1}))
+    assert text.splitlines() == [
+        "name             n  note",
+        "東京             7  x",
+        "e\u0301mile\\x1b[2J  1234  last",
+    ]
 
 
 # ------------------------------------------------------------------------------ damaged and foreign archives

@@ -155,10 +155,13 @@ _PLAY_ORDER = ("created", "source_number", "source_id", "key")
 """The order games were played in: by creation day, then source id (numerically where DuckDB
 reads it as a number), games that do not say when they were created last."""
 
+_MATCHED_GAMES = f"FROM {_MATCHING} k JOIN games g ON g.key = k.game_key"
+"""A caller's frame of game keys (registered as :data:`_MATCHING`) with each game's row, whose
+number finds its rows in the per-game tables."""
+
 _RESULTS_QUERY = f"""
 SELECT k.*, s.seat, p.external_id AS player, p.name, s.value, s.rank
-FROM {_MATCHING} k
-JOIN games g ON g.key = k.game_key
+{_MATCHED_GAMES}
 JOIN standings s ON s.game_number = g.number
 JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
 ORDER BY k."order", s.seat
@@ -171,8 +174,7 @@ VALUE_SPREAD_SCHEMA: Columns = {
 _VALUE_SPREAD = f"""
 SELECT k.title, k.players, count(DISTINCT k.game_key) AS games, avg(s.value) AS mean, stddev_samp(s.value) AS std,
        min(s.value) AS lowest, max(s.value) AS highest, avg(s.value) FILTER (WHERE s.rank = 1) AS winners_mean
-FROM {_MATCHING} k
-JOIN games g ON g.key = k.game_key
+{_MATCHED_GAMES}
 JOIN standings s ON s.game_number = g.number
 GROUP BY k.title, k.players
 ORDER BY k.title, k.players
@@ -182,8 +184,7 @@ PLAYER_COUNTS_SCHEMA: Columns = {"title": str, "players": int}
 
 _PLAYER_COUNTS = f"""
 SELECT k.title, count(DISTINCT p.external_id) AS players
-FROM {_MATCHING} k
-JOIN games g ON g.key = k.game_key
+{_MATCHED_GAMES}
 JOIN players p ON p.game_number = g.number
 GROUP BY k.title
 """
@@ -270,6 +271,7 @@ SELECT h.game_key AS key, g.title, row_number() OVER (ORDER BY min(h.position)) 
 FROM rating_history h JOIN games g ON g.key = h.game_key JOIN game_totals t ON t.game_number = g.number
 WHERE h.player = $player
 GROUP BY h.game_key, g.title, g.created, t.players
+ORDER BY "order"
 """
 """The rated games ``$player`` sat in, numbered in the order they were rated (play order)."""
 
@@ -622,8 +624,7 @@ class Archive:
         that ``player`` (an external id) sat in, ``order`` 1, 2... as they were played."""
         import polars as pl
 
-        return self._arrow(_PLAYER_RATED_GAMES, {"player": player}).sort("order").cast(
-            {"order": pl.Int64, "players": pl.Int64})
+        return self._arrow(_PLAYER_RATED_GAMES, {"player": player}).cast({"order": pl.Int64, "players": pl.Int64})
 
     @_reading
     def store_ratings(self, history: pl.DataFrame, table: pl.DataFrame, basis: RatingBasis, extend: bool = False) -> None:

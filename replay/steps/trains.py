@@ -471,9 +471,9 @@ class Bankrupt(BuyTrain):
         if president is None:
             return False
         cheapest = self.cheapest_depot_price()
-        cash = self.game.cash(self.corporation)
-        if cheapest is None or cash >= cheapest:
+        if cheapest is None:
             return False
+        cash = self.game.cash(self.corporation)
         if cash >= 0 and cash + max(self.game.cash(president), 0) >= cheapest:
             return False
         return self.buying_power(president) < cheapest

@@ -29,7 +29,7 @@ import polars as pl
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from analytics.balance import POOLED
-from analytics.rated import rated_games
+from analytics.rated import rated_games, rated_of
 from records import Archive
 from records.archive import RATING_HISTORY_SCHEMA, RatingBasis
 
@@ -103,11 +103,13 @@ class StoredRatings:
     """As :attr:`Ratings.table`."""
     games: int
     """How many games were rated."""
+    manual_ends: bool = False
+    """Whether the games the players ended by hand were counted (the stored ratings of that count)."""
 
     def of_player(self, archive: Archive, player: str) -> PlayerRatings:
         """``player``'s part, read from ``archive`` (the one the ratings were read from)."""
-        results = game_results(archive, archive.player_rated_games(player))
-        return _player_ratings(self.table, archive.rating_history(player), results, player)
+        results = game_results(archive, archive.player_rated_games(player, self.manual_ends))
+        return _player_ratings(self.table, archive.rating_history(player, self.manual_ends), results, player)
 
 
 def _player_ratings(table: pl.DataFrame, history: pl.DataFrame, results: pl.DataFrame, player: str) -> PlayerRatings:
@@ -135,14 +137,14 @@ def ratings(archive: Archive, manual_ends: bool = False) -> Ratings | StoredRati
 
 
 def stored_ratings(archive: Archive, manual_ends: bool = False) -> StoredRatings | None:
-    """The ratings stored in the archive when every game is as it was when they were stored
-    (:func:`games_digest`), else None. They are never those of the games ended by hand."""
-    if manual_ends:
-        return None
-    basis = archive.rating_basis()
+    """The ratings stored in the archive with the games ended by hand counted or not
+    (``manual_ends``) when every game is as it was when they were stored (:func:`games_digest`),
+    else None."""
+    basis = archive.rating_basis(manual_ends)
     if basis is None or basis.games_digest != games_digest(archive):
         return None
-    return StoredRatings(_in_board_order(archive.rating_table()), archive.rated_game_count())
+    return StoredRatings(_in_board_order(archive.rating_table(manual_ends)), archive.rated_game_count(manual_ends),
+                         manual_ends)
 
 
 def ratings_of(archive: Archive, results: pl.DataFrame, pooled: bool = True) -> Ratings:
@@ -184,31 +186,45 @@ class Refresh(enum.Enum):
 
 
 def store_ratings(archive: Archive) -> tuple[Refresh, int]:
-    """Bring the archive's stored ratings up to date for the default options (games ended by
-    hand left out), and say what that took: (what was done, rated games rated now).
+    """Bring the archive's stored ratings up to date for both counts (the games the players ended
+    by hand left out, the pages' default, and counted), and say what that took for the default
+    count, the one the verdicts' valid games make: (what was done, rated games rated now).
 
-    When the stored ratings are those of the first rated games as they are now played (a new
-    game played after all of them, the usual ingest), only the games after them are rated,
+    When the stored ratings of a count are those of the first rated games as they are now played
+    (a new game played after all of them, the usual ingest), only the games after them are rated,
     from each player's last stored rating on, which gives the numbers rating every game again
-    would; otherwise every game is rated again. When games changed but no rated result did (a
-    bot's game was added), no game is rated: the leaderboard is made again (a player's name may
-    have changed) and the digest of the games updated.
+    would; otherwise every game is rated again, unless no game was ended by hand and the other
+    count's ratings, just brought up to date, are copied. When games changed but no rated
+    result did (a bot's game was added), no game is rated: the leaderboard is made again (a
+    player's name may have changed) and the digest of the games updated.
     """
     digest = games_digest(archive)  # before the results: a game stored in between makes it older than them
-    results = game_results(archive, rated_games(archive))
+    facts = archive.game_facts()
+    done = _store_count(archive, rated_of(facts), digest, False)
+    _store_count(archive, rated_of(facts, manual_ends=True), digest, True)
+    return done
+
+
+def _store_count(archive: Archive, games: pl.DataFrame, digest: str, manual_ends: bool) -> tuple[Refresh, int]:
+    """:func:`store_ratings` for one count, ``games`` being its rated games."""
+    results = game_results(archive, games)
     current = RatingBasis(fingerprint(results), results.height, digest)
-    stored = archive.rating_basis()
+    stored = archive.rating_basis(manual_ends)
     if stored == current:
         return Refresh.UP_TO_DATE, 0
     if stored is not None and _extends(results, stored):
-        history = archive.rating_history()
+        history = archive.rating_history(manual_ends=manual_ends)
         rated, played = _last_ratings(history)
         later = _history(results.slice(stored.results), True, rated, played)
-        archive.store_ratings(later, _table(results, pl.concat([history, later]), True), current, extend=True)
-        games = later["game_key"].n_unique()
-        return (Refresh.EXTENDED, games) if games else (Refresh.UP_TO_DATE, 0)
+        archive.store_ratings(later, _table(results, pl.concat([history, later]), True), current, extend=True,
+                              manual_ends=manual_ends)
+        count = later["game_key"].n_unique()
+        return (Refresh.EXTENDED, count) if count else (Refresh.UP_TO_DATE, 0)
+    if archive.rating_basis(not manual_ends) == current:  # the other count rated exactly these games
+        archive.copy_ratings(current, manual_ends)
+        return Refresh.RECOMPUTED, archive.rated_game_count(manual_ends)
     rated_here = rate(results)
-    archive.store_ratings(rated_here.history, rated_here.table, current)
+    archive.store_ratings(rated_here.history, rated_here.table, current, manual_ends=manual_ends)
     return Refresh.RECOMPUTED, rated_here.games
 
 

@@ -119,17 +119,21 @@ def test_readers_load_the_stored_ratings_which_are_the_computed_ones(tmp_path: P
     with Archive.open(db) as archive:
         for record, replay in [*RATED, *LEFT_OUT, *BY_HAND, *random_games(12)]:
             archive.store(record, replay=replay)
-        assert store_ratings(archive) == (Refresh.RECOMPUTED, 16)
-        assert_frame_equal(archive.rating_history(), computed(archive).history, check_exact=True)
-        assert_ratings_equal(archive, ratings(archive), computed(archive))
+        assert store_ratings(archive) == (Refresh.RECOMPUTED, 16)  # the default count's
+        for manual_ends in (False, True):
+            assert_frame_equal(archive.rating_history(manual_ends=manual_ends), computed(archive, manual_ends).history,
+                               check_exact=True)
+            assert_ratings_equal(archive, ratings(archive, manual_ends), computed(archive, manual_ends))
         assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0)
     mark(db)
     with Archive.open(db, read_only=True) as archive:
-        loaded = ratings(archive)
-        assert isinstance(loaded, StoredRatings)
-        assert_ratings_equal(archive, loaded, computed(archive), mu=MARK)  # every number loaded, the marked mu too
-        leaders = title_statistics(archive).leaders
-        assert set(leaders["scope"]) == {"18MS", "18Texas"} and marked(leaders)  # the same stored ratings
+        for manual_ends in (False, True):
+            loaded = ratings(archive, manual_ends)
+            assert isinstance(loaded, StoredRatings)
+            # every number loaded, the marked mu too
+            assert_ratings_equal(archive, loaded, computed(archive, manual_ends), mu=MARK)
+            leaders = title_statistics(archive, manual_ends).leaders
+            assert set(leaders["scope"]) == {"18MS", "18Texas"} and marked(leaders)  # the same stored ratings
 
 
 def test_the_titles_of_the_pooled_ratings_are_the_titles_rated_alone(tmp_path: Path) -> None:
@@ -243,11 +247,36 @@ def test_games_that_change_no_rating_leave_the_stored_ones_in_use(tmp_path: Path
         assert marked(ratings(archive).table)
 
 
-def test_ratings_with_games_ended_by_hand_are_rated_not_loaded(tmp_path: Path) -> None:
+def test_both_counts_of_games_ended_by_hand_are_stored_apart(tmp_path: Path) -> None:
     db = stored_marked(tmp_path, [*RATED, *BY_HAND])
     with Archive.open(db, read_only=True) as archive:
-        assert_ratings_equal(archive, ratings(archive, manual_ends=True), computed(archive, manual_ends=True))
-        assert marked(ratings(archive).table)
+        counted, left_out = ratings(archive, manual_ends=True), ratings(archive)
+        assert isinstance(counted, StoredRatings) and isinstance(left_out, StoredRatings)
+        assert (counted.games, left_out.games) == (len(RATED) + len(BY_HAND), len(RATED))
+        assert_ratings_equal(archive, counted, computed(archive, manual_ends=True), mu=MARK)
+        assert_ratings_equal(archive, left_out, computed(archive), mu=MARK)
+
+
+def test_without_games_ended_by_hand_one_count_is_rated_and_the_other_copied(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rated: list[int] = []
+    rate_here = analytics.ratings.rate
+    monkeypatch.setattr(analytics.ratings, "rate", lambda results, pooled=True: rated.append(results.height)
+                        or rate_here(results, pooled))
+    db = tmp_path / "copied.duckdb"
+    with Archive.open(db) as archive:
+        for played in [*RATED, *LEFT_OUT]:
+            put(archive, played)
+        assert store_ratings(archive) == (Refresh.RECOMPUTED, len(RATED))
+        assert len(rated) == 1  # once, for both counts
+        for manual_ends in (False, True):
+            assert_ratings_equal(archive, ratings(archive, manual_ends), computed(archive, manual_ends))
+        assert archive.rating_basis(True) == archive.rating_basis(False)
+        put(archive, BY_HAND[0])  # now the counts differ: the one with it extends its own ratings
+        assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0) and len(rated) == 1  # the default's: no rating changed
+        for manual_ends in (False, True):
+            assert_ratings_equal(archive, ratings(archive, manual_ends), computed(archive, manual_ends))
+        assert archive.rating_basis(True) != archive.rating_basis(False)
 
 
 def test_the_fingerprint_reads_every_rated_column_and_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -377,13 +406,14 @@ def test_the_games_digest_follows_the_engine_and_the_model(tmp_path: Path, monke
         assert archive.games_identity() != before
 
 
-def test_ratings_stored_before_the_games_digest_are_dropped_and_rated_again(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dropping", ["rating_table", "ratings_both_counts"])
+def test_ratings_stored_before_the_games_digest_or_both_counts_are_dropped_and_rated_again(tmp_path: Path, dropping: str) -> None:
     fresh = tmp_path / "fresh.duckdb"
     with Archive.open(fresh) as archive:
         for played in RATED:
             put(archive, played)
         store_ratings(archive)
-    version = next(m.version for m in migrations() if m.name == "rating_table")
+    version = next(m.version for m in migrations() if m.name == dropping)
     db = tmp_path / "previous.duckdb"
     written_at(version - 1, fresh, db)
     con = duckdb.connect(str(db))
@@ -392,10 +422,12 @@ def test_ratings_stored_before_the_games_digest_are_dropped_and_rated_again(tmp_
     finally:
         con.close()
     with Archive.open(db) as archive:
-        assert archive.rating_basis() is None and archive.rating_history().is_empty() and archive.rating_table().is_empty()
+        for manual_ends in (False, True):
+            assert archive.rating_basis(manual_ends) is None and archive.rating_table(manual_ends).is_empty()
+            assert archive.rating_history(manual_ends=manual_ends).is_empty()
         assert_ratings_equal(archive, ratings(archive), computed(archive))
         assert store_ratings(archive) == (Refresh.RECOMPUTED, 4)
-        assert isinstance(ratings(archive), StoredRatings)
+        assert isinstance(ratings(archive), StoredRatings) and isinstance(ratings(archive, True), StoredRatings)
 
 
 def test_the_players_page_shows_the_same_from_stored_ratings_as_from_ratings_rated_here(

@@ -49,7 +49,8 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def written_at(version: int, source: Path, target: Path) -> None:
     """``target``: the archive ``source`` as schema ``version`` held it, each table's rows (those
     of its columns at that version) in the order ``source`` holds them. Only for versions whose
-    tables hold the same rows as the latest's (from 10 on)."""
+    tables hold the same rows as the latest's (from 10 on), but for the stored ratings: before
+    version 15 they were kept for the default count only (the games ended by hand left out)."""
     con = duckdb.connect(str(target))
     try:
         con.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
@@ -63,7 +64,10 @@ def written_at(version: int, source: Path, target: Path) -> None:
             columns = ", ".join(f'"{c}"' for (c,) in con.execute(
                 "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND table_name = ? "
                 "ORDER BY column_index", [table]).fetchall())
-            con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM source.{table} ORDER BY rowid")
+            source_columns = {c for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = 'source' AND table_name = ?", [table]).fetchall()}
+            one_count = "WHERE NOT manual_ends" if "manual_ends" in source_columns and "manual_ends" not in columns else ""
+            con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM source.{table} {one_count} ORDER BY rowid")
         con.execute("DETACH source")
     finally:
         con.close()

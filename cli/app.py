@@ -438,6 +438,8 @@ def bench(
 
     Example: railledger bench ../shared/fixtures --repeat 50
     """
+    import statistics
+
     from rich.table import Table
 
     from cli import bench as benchmarks
@@ -457,7 +459,8 @@ def bench(
         table.add_row(cell(row.name), str(row.actions), *(f"{v:.2f}" for v in (
             row.parse_ms, row.check_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
     out.print(table)
-    reference_note = "" if benchmarks.reference_lib() else " (vs Ruby not measured: needs ruby and the engine ../shared/tools/ref18xx extracts)"
+    reference = benchmarks.reference_lib() is not None
+    reference_note = "" if reference else " (vs Ruby not measured: needs ruby and the engine ../shared/tools/ref18xx extracts)"
     replay = Table(title=f"replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine on the same record){reference_note}")
     for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby", "is_legal µs", "p90 µs", "legal_actions ms"):
         replay.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
@@ -465,11 +468,18 @@ def bench(
         if row.replay_ms is None or row.decisions is None:
             replay.add_row(cell(row.name), str(row.actions), "no engine", "", "", "", "", "", "")
             continue
-        versus = f"{row.reference_ms / row.replay_ms:.0f}x" if row.reference_ms else ""
+        versus = f"{row.reference_ms / row.replay_ms:.0f}x" if row.reference_ms else "failed" if reference else ""
         replay.add_row(cell(row.name), str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
                        f"{row.replay_states_ms:.1f}", versus, f"{row.decisions.is_legal_us:.0f}",
                        f"{row.decisions.is_legal_p90_us:.0f}", f"{row.decisions.legal_actions_ms:.2f}")
     out.print(replay)
+    replayed = [(row.replay_ms, row.replay_states_ms, row.actions) for row in rows
+                if row.replay_ms is not None and row.replay_states_ms is not None and row.actions]
+    if replayed:
+        per_action = statistics.median(states * 1000 / actions for _, states, actions in replayed)
+        extra = [states / alone - 1 for alone, states, _ in replayed]
+        out.print(f"replay with per-action snapshots: median {per_action:.0f} µs per action over the records; "
+                  f"snapshots add {min(extra):.0%} to {max(extra):.0%} to replay alone")
     records = [read_record(str(path)) for path in files]
     out.print(benchmarks.optimizer_table(records))
     out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "

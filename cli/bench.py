@@ -142,6 +142,7 @@ lib, record, repeat = ARGV[0], ARGV[1], ARGV[2].to_i
 $LOAD_PATH.unshift(File.join(lib, 'shim'))
 ENV['ENGINE_LOG_LEVEL'] ||= '4'
 require 'json'
+require 'set' # Ruby 3.1 does not autoload Set, which the engine's titles use
 require File.join(lib, 'lib', 'engine')
 data = JSON.parse(File.read(record))
 times = Array.new(repeat) do

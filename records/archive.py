@@ -673,7 +673,8 @@ class Archive:
 
     def _keep_basis(self, basis: RatingBasis, manual_ends: bool) -> None:
         self._con.execute("DELETE FROM rating_basis WHERE manual_ends = ?", [manual_ends])
-        self._con.execute("INSERT INTO rating_basis VALUES (?, ?, ?, ?, ?)",
+        self._con.execute("INSERT INTO rating_basis (manual_ends, fingerprint, results, games_digest, rated_at) "
+                          "VALUES (?, ?, ?, ?, ?)",
                           [manual_ends, basis.fingerprint, basis.results, basis.games_digest,
                            datetime.now(timezone.utc).replace(tzinfo=None)])
 

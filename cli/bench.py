@@ -76,12 +76,24 @@ def machine() -> str:
 
 
 def median_ms(work: Callable[[], object], repeat: int) -> float:
-    samples = []
+    return statistics.median(_ms(work) for _ in range(repeat))
+
+
+def paired_medians_ms(first: Callable[[], object], second: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """The median ms of two pieces of work timed in turns (first, second, first...): a slow spell
+    of a shared machine then slows both alike, so what the second adds to the first (snapshots
+    to a replay) is not the machine's noise, which on a 2-core VM moved it from -4% to 73%."""
+    firsts, seconds = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+        firsts.append(_ms(first))
+        seconds.append(_ms(second))
+    return statistics.median(firsts), statistics.median(seconds)
+
+
+def _ms(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return (time.perf_counter() - start) * 1000
 
 
 def bench_file(path: Path, repeat: int) -> BenchRow:
@@ -102,8 +114,8 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
     replay_ms = replay_states_ms = None
     decisions = None
     if record.title in SUPPORTED:
-        replay_ms = median_ms(lambda: replay_record(record), repeat)
-        replay_states_ms = median_ms(lambda: replay_record(record, snapshots=True), repeat)
+        replay_ms, replay_states_ms = paired_medians_ms(lambda: replay_record(record),
+                                                        lambda: replay_record(record, snapshots=True), repeat)
         decisions = decision_times(record)
     return BenchRow(
         name=f"{path.parent.name}/{path.stem}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 import select
 import shutil
@@ -482,3 +483,22 @@ def test_a_dashboard_port_in_use_is_refused_with_a_hint(db: str) -> None:
         result = run("dashboard", "--db", db, "--port", str(port))
     assert result.exit_code == 1
     assert result.stderr.strip() == f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}"
+
+
+def test_the_bench_times_a_replay_alone_and_with_snapshots_in_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What snapshots add is judged against a limit (30%): a slow spell of the machine must slow
+    both timings alike, so the bench alternates them rather than timing one series, then the other."""
+    from cli import bench
+
+    clock, calls = [0.0], []
+
+    def work(name: str, seconds: float) -> Callable[[], None]:
+        def run() -> None:
+            calls.append(name)
+            clock[0] += seconds
+
+        return run
+
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: clock[0])
+    assert bench.paired_medians_ms(work("alone", 1.0), work("snapshots", 3.0), 3) == (1000.0, 3000.0)
+    assert calls == ["alone", "snapshots"] * 3

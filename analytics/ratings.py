@@ -200,14 +200,16 @@ def store_ratings(archive: Archive) -> tuple[Refresh, int]:
     """
     digest = games_digest(archive)  # before the results: a game stored in between makes it older than them
     facts = archive.game_facts()
-    done = _store_count(archive, rated_of(facts), digest, False)
-    _store_count(archive, rated_of(facts, manual_ends=True), digest, True)
+    counted = game_results(archive, rated_of(facts, manual_ends=True))
+    # the default count's results are those of its games among them, read once (0.3 s at 100,000 games)
+    left_out = counted.filter(pl.col("game_key").is_in(rated_of(facts)["key"].implode()))
+    done = _store_count(archive, left_out, digest, False)
+    _store_count(archive, counted, digest, True)
     return done
 
 
-def _store_count(archive: Archive, games: pl.DataFrame, digest: str, manual_ends: bool) -> tuple[Refresh, int]:
-    """:func:`store_ratings` for one count, ``games`` being its rated games."""
-    results = game_results(archive, games)
+def _store_count(archive: Archive, results: pl.DataFrame, digest: str, manual_ends: bool) -> tuple[Refresh, int]:
+    """:func:`store_ratings` for one count, ``results`` being its rated results (:func:`game_results`)."""
     current = RatingBasis(fingerprint(results), results.height, digest)
     stored = archive.rating_basis(manual_ends)
     if stored == current:

@@ -61,12 +61,13 @@ def written_at(version: int, source: Path, target: Path) -> None:
         tables = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
                                             " AND table_name <> 'schema_version'").fetchall()]
         for table in tables:
-            columns = ", ".join(f'"{c}"' for (c,) in con.execute(
+            names = [c for (c,) in con.execute(
                 "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND table_name = ? "
-                "ORDER BY column_index", [table]).fetchall())
-            source_columns = {c for (c,) in con.execute(
+                "ORDER BY column_index", [table]).fetchall()]
+            columns = ", ".join(f'"{c}"' for c in names)
+            source_names = {c for (c,) in con.execute(
                 "SELECT column_name FROM duckdb_columns() WHERE database_name = 'source' AND table_name = ?", [table]).fetchall()}
-            one_count = "WHERE NOT manual_ends" if "manual_ends" in source_columns and "manual_ends" not in columns else ""
+            one_count = "WHERE NOT manual_ends" if "manual_ends" in source_names and "manual_ends" not in names else ""
             con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM source.{table} {one_count} ORDER BY rowid")
         con.execute("DETACH source")
     finally:

@@ -102,6 +102,13 @@ class BuyTrain(OperatingStep):
                 and game.title.must_own_train(corp) and route_available(game, corp))
 
     def cheapest_depot_price(self) -> int | None:
+        """The lowest price of a bank train the company may buy, remembered for the moment of the
+        game (the step's memo): emergency sales ask it of every bundle a president could sell, at
+        every listing. It reads only the game (the depot, the titles' prices) and the step, none
+        of which changes within a moment."""
+        return self.memo.recall(self.game, "cheapest depot price", self._cheapest_depot_price)
+
+    def _cheapest_depot_price(self) -> int | None:
         prices = [self.game.title.train_price(t, v) for t in self.depot() for v in self.game.title.variants_of(t)]
         return min(prices) if prices else None
 
@@ -275,9 +282,14 @@ class BuyTrain(OperatingStep):
     # ------------------------------------------------------------------ emergency sales
 
     def emergency_bundles(self, president: PlayerId) -> Iterator[tuple[list[Share], int]]:
+        """The bundles ``president`` may sell for the company's train now. Most bundles of most
+        listings raise more than the purchase needs (every listing of a train step asks, whether
+        the company lacks money or not), so that test is asked first: it is the last of
+        :meth:`emergency_sale_problem`, which refuses whatever it refuses, and a bundle it refuses
+        is then not put through the others."""
         for sym in self.game.corporations:
             for shares, percent in sale_bundles(self.game, president, sym):
-                if self.emergency_sale_problem(president, shares, percent) is None:
+                if not self.more_than_needed(president, shares, percent) and self.emergency_sale_problem(president, shares, percent) is None:
                     yield shares, percent
 
     def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int,
@@ -297,13 +309,20 @@ class BuyTrain(OperatingStep):
             others = max((game.percent(p, sym) for p in game.presidency_holders() if p != president), default=0)
             if game.percent(president, sym) - percent < others:
                 return Violation("emergency-sale", f"the sale would hand over the presidency of {sym}")
-        if needed_check and not self.sell_more_than_needed:
-            needed = (self.cheapest_depot_price() or 0) - game.cash(president) - game.cash(self.corporation)
-            smaller = percent - min(s.percent for s in shares)
-            price = game.share_price(sym) or 0
-            if smaller * price // 10 >= needed:
-                return Violation("emergency-sale", f"{game.player_name(president)} may sell only what the purchase needs")
+        if needed_check and self.more_than_needed(president, shares, percent):
+            return Violation("emergency-sale", f"{game.player_name(president)} may sell only what the purchase needs")
         return None
+
+    def more_than_needed(self, president: PlayerId, shares: list[Share], percent: int) -> bool:
+        """Whether the title forbids the sale as more than the purchase needs: the bundle without
+        its smallest certificate would already raise what the company and its president lack
+        for the cheapest bank train (EBUY_SELL_MORE_THAN_NEEDED)."""
+        if self.sell_more_than_needed:
+            return False
+        game = self.game
+        needed = (self.cheapest_depot_price() or 0) - game.cash(president) - game.cash(self.corporation)
+        smaller = percent - min(s.percent for s in shares)
+        return smaller * (game.share_price(shares[0].corporation) or 0) // 10 >= needed
 
     @reads("shares", "percent")
     def do_sell_shares(self, action: Action) -> Effects:

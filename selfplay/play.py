@@ -23,7 +23,7 @@ from selfplay import MAX_ACTIONS
 from selfplay.bots import Bot
 from selfplay.concrete import as_recorded
 from selfplay.menu import offered
-from selfplay.seats import actions_of, seat_to_act, waited_seat
+from selfplay.seats import seat_to_act, waited_seat
 
 SOURCE = "selfplay"
 """The archive's source of generated games (their keys are ``selfplay/<id>``)."""
@@ -69,11 +69,12 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
         waiting = waited_seat(game)
         asking = by_seat.get(waiting) if waiting is not None else None
         legal = offered(game, (lambda hexes: asking.lay_hexes(game, hexes, rng)) if asking is not None else list)
-        seat = seat_to_act(game, legal, waiting)
-        if seat is None:
+        turn = seat_to_act(game, legal, waiting)
+        if turn is None:
             raise SelfPlayError(f"{gid}: nobody can act at {game.round.label} after {len(actions)} actions, and the game is not over")
+        seat, own = turn
         bot = by_seat[seat]
-        chosen = as_recorded(bot.choose(game, actions_of(game, legal, seat), rng))
+        chosen = as_recorded(bot.choose(game, own, rng))
         numbered = Action(chosen.type, chosen.entity, len(actions) + 1, 0, chosen.fields)
         try:
             game.process(numbered)

@@ -48,20 +48,17 @@ def waited_seat(game: Game) -> PlayerId | None:
     return controller(game, actor) if actor is not None else None
 
 
-def seat_to_act(game: Game, legal: Sequence[Action], waiting: PlayerId | None) -> PlayerId | None:
-    """The player to decide now: ``waiting`` (:func:`waited_seat`) when some legal action is
-    theirs, else (no step holds, or its actor is nobody's) the first player in seat order who
-    controls one of the legal actions."""
-    deciders = set(_controllers(game, legal).values())
-    if waiting is not None and waiting in deciders:
-        return waiting
-    return next((pid for pid in game.order if pid in deciders), None)
-
-
-def actions_of(game: Game, legal: Sequence[Action], seat: PlayerId) -> list[Action]:
-    """The legal actions the player at ``seat`` decides."""
+def seat_to_act(game: Game, legal: Sequence[Action], waiting: PlayerId | None) -> tuple[PlayerId, list[Action]] | None:
+    """The player to decide now, with the legal actions they decide; None when nobody controls
+    one. That player is ``waiting`` (:func:`waited_seat`) when some legal action is theirs, else
+    (no step holds, or its actor is nobody's) the first player in seat order who controls one of
+    the legal actions. Both come from one asking of each entity's controller."""
     deciders = _controllers(game, legal)
-    return [action for action in legal if deciders[action.entity] == seat]
+    seated = set(deciders.values())
+    seat = waiting if waiting is not None and waiting in seated else next((pid for pid in game.order if pid in seated), None)
+    if seat is None:
+        return None
+    return seat, [action for action in legal if deciders[action.entity] == seat]
 
 
 def _controllers(game: Game, legal: Sequence[Action]) -> dict[Entity, PlayerId | None]:

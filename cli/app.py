@@ -39,12 +39,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-app.command("legal")(legal)
-app.command("crosscheck")(crosscheck)
-app.command("report")(report)
-app.command("ratings")(ratings)
-app.command("play")(play)
-app.command("simulate")(simulate)
 
 MaxSizeOption = Annotated[
     int,
@@ -52,7 +46,6 @@ MaxSizeOption = Annotated[
 ]
 
 
-@app.command()
 def ingest(
     paths: Annotated[list[str], typer.Argument(help="Record files, directories (searched recursively) or - for stdin.")],
     db: DbOption = Path(DEFAULT_DB),
@@ -123,7 +116,6 @@ GAMES_LISTED = 50
 usefully, and printing a hundred thousand of them takes longer than reading the archive."""
 
 
-@app.command()
 def games(
     title: Annotated[Optional[str], typer.Option(help="Only games of this title, e.g. 18MS.")] = None,
     player: Annotated[Optional[str], typer.Option(help="Only games with this player (name or id).")] = None,
@@ -162,7 +154,6 @@ def _verdict_text(row: Mapping[str, Any]) -> str:
     return f"{row['verdict']}: {row['verdict_detail']}"
 
 
-@app.command()
 def show(
     game: Annotated[str, typer.Argument(help="Archive key (18xx.games/14375) or source id (14375).")],
     db: DbOption = Path(DEFAULT_DB),
@@ -185,7 +176,6 @@ def show(
     sys.stdout.write(notation.write(record))
 
 
-@app.command()
 def convert(
     source: Annotated[str, typer.Argument(help="Record to read (.json, .rln, or - for stdin).")],
     target: Annotated[str, typer.Argument(help="File to write, or - for stdout.")],
@@ -222,7 +212,6 @@ def convert(
         raise _fail(f"{target}: cannot write: {exc.strerror or exc}") from None
 
 
-@app.command()
 def dashboard(
     db: DbOption = Path(DEFAULT_DB),
     port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501,
@@ -268,7 +257,6 @@ def _port_free(port: int) -> bool:
     return True
 
 
-@app.command("replay")
 def replay_command(
     records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln), or - for stdin.")],
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
@@ -353,7 +341,6 @@ def _print_replay(origin: str, outcome: "Replay", verdict: "Verdict") -> None:
     out.print(table)
 
 
-@app.command()
 def conformance(
     paths: Annotated[list[str], typer.Argument(help="Record files or directories, e.g. ../shared/fixtures.")],
     max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
@@ -418,7 +405,6 @@ def _values(values: Mapping[Any, Any] | None, record: "Record") -> str:
     return "/".join(f"{values.get(p.id, '?')}" for p in record.players)
 
 
-@app.command()
 def bench(
     paths: Annotated[list[str], typer.Argument(help="18xx.games JSON records or directories.")],
     repeat: Annotated[int, typer.Option(help="Timed repetitions per stage (medians are reported).")] = 20,
@@ -525,7 +511,6 @@ def _bench_scale(benchmarks: Any, records: list["Record"], games: int) -> None:
     out.print("(the players and titles pages load the ratings stored after building, as after an ingest)")
 
 
-@app.command()
 def stats(
     title: Annotated[
         Optional[str], typer.Option(help="Only this title, e.g. 18MS (default: each title, then all pooled).")
@@ -612,7 +597,6 @@ class ExportFormat(str, Enum):
     json = "json"
 
 
-@app.command()
 def export(
     target: Annotated[str, typer.Argument(
         metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write the tables into (created if missing); "
@@ -702,7 +686,18 @@ def _csv_ready(frame: "pl.DataFrame") -> "pl.DataFrame":
     )
 
 
-app.command()(audit)
+COMMANDS = (
+    ingest, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
+    replay_command, conformance, audit, legal, convert,  # records through the engine, nothing stored
+    play, simulate, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
+)
+"""Every command, in the order ``railledger --help`` lists them: what a user does first (store
+records, then read the archive), then the engine's tools, then generated games and the bench.
+Each is named after its function, but ``replay_command``, named ``replay`` (a function of that
+name would read as the engine's package here)."""
+
+for command in COMMANDS:
+    app.command("replay" if command is replay_command else None)(command)
 
 
 def main() -> None:

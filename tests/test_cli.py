@@ -168,6 +168,13 @@ def test_every_command_explains_itself_with_an_example() -> None:
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
 
+def test_help_lists_every_command_once_archive_work_first() -> None:
+    listed = [line.split()[0] for line in run("--help").stdout.split("Commands:", 1)[1].splitlines() if line.strip()]
+    assert listed == ["ingest", "games", "show", "report", "stats", "ratings", "dashboard", "export",
+                      "replay", "conformance", "audit", "legal", "convert",
+                      "play", "simulate", "crosscheck", "bench"]
+
+
 def _hold_lock(db: str, seconds: float) -> "subprocess.Popen[str]":
     """A process holding the archive's write lock for ``seconds``, started once it holds it."""
     holder = "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); print('locked', flush=True); time.sleep(float(sys.argv[2]))"

@@ -18,7 +18,9 @@ from ingest.export import read_export
 from ingest.model import Action, Entity, Player, Record
 from ingest.schema import check_record
 from ingest.sources import read_record
-from replay import Game, replay_record
+from replay import Game, IllegalAction, replay_record
+from replay.shares import sale_bundles
+from replay.steps.trains import BuyTrain
 from replay.steps.routes import check_declared_route
 from replay.routes import build_route
 from replay.optimizer import position_of, solve
@@ -419,6 +421,24 @@ def test_a_station_the_company_cannot_pay_for_is_offered_only_at_its_privates_pr
     offered = [a for a in game.legal_actions() if a.type == "place_token"]
     assert offered and {a.entity for a in offered} == {Entity("company", "M&M")}
     assert all(game.is_legal(a) for a in offered) and not game.is_legal(station)
+
+
+def test_a_president_may_sell_for_a_train_only_what_the_purchase_needs() -> None:
+    """18Texas (EBUY_SELL_MORE_THAN_NEEDED off): MP ($139) may buy another train and its
+    president ($142) sells for it; 20% of T&P at $82 a share would raise more than needed when
+    10% already covers what both purses lack for the cheapest bank train, so the 20% sale (the
+    record's last action) is refused and the 10% one offered. The listing tests that rule first
+    (BuyTrain.emergency_bundles): it offers exactly the bundles the full check allows."""
+    record, game, sale = found_by_the_bots("18texas-emergency-sale-more-than-needed.rln")
+    step = game.round.active_step()
+    assert isinstance(step, BuyTrain) and step.corporation == "MP" and sale.fields["shares"] == ["T&P_2", "T&P_7"]
+    with pytest.raises(IllegalAction, match="emergency-sale: random 4 may sell only what the purchase needs"):
+        game.check(sale)
+    offered = [a.fields["shares"] for a in game.legal_actions() if a.type == "sell_shares"]
+    assert ["T&P_2"] in offered and all(game.is_legal(a) for a in game.legal_actions() if a.type == "sell_shares")
+    allowed = [(shares, percent) for sym in game.corporations for shares, percent in sale_bundles(game, 4, sym)
+               if step.emergency_sale_problem(4, shares, percent) is None]
+    assert list(step.emergency_bundles(4)) == allowed and len(allowed) == len(offered)
 
 
 def test_a_president_deep_in_debt_leaves_no_price_for_another_companys_train() -> None:

@@ -282,14 +282,14 @@ class BuyTrain(OperatingStep):
     # ------------------------------------------------------------------ emergency sales
 
     def emergency_bundles(self, president: PlayerId) -> Iterator[tuple[list[Share], int]]:
-        """The bundles ``president`` may sell for the company's train now. Most bundles of most
-        listings raise more than the purchase needs (every listing of a train step asks, whether
-        the company lacks money or not), so that test is asked first: it is the last of
-        :meth:`emergency_sale_problem`, which refuses whatever it refuses, and a bundle it refuses
-        is then not put through the others."""
+        """The bundles ``president`` may sell for the company's train now: those
+        :meth:`emergency_sale_problem` allows. Most bundles of most listings raise more than the
+        purchase needs (every listing of a train step asks, whether the company lacks money or
+        not), so that test, its last, is asked first and the rest only of the bundles it lets by."""
         for sym in self.game.corporations:
             for shares, percent in sale_bundles(self.game, president, sym):
-                if not self.more_than_needed(president, shares, percent) and self.emergency_sale_problem(president, shares, percent) is None:
+                if (not self.more_than_needed(president, shares, percent)
+                        and self.emergency_sale_problem(president, shares, percent, needed_check=False) is None):
                     yield shares, percent
 
     def emergency_sale_problem(self, president: PlayerId, shares: list[Share], percent: int,

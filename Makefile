@@ -11,7 +11,7 @@ FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 # --help spends outside typer (README). Each file's bytecode holds a hash of its source, which
 # Python checks on import (checked-hash: a module edited since is compiled from source, never read
 # stale, even within the second it was compiled in); `make bytecode` refreshes it.
-BYTECODE := $(BIN)/python -m compileall -q -f --invalidation-mode checked-hash ingest replay records analytics dashboard cli selfplay
+BYTECODE := $(BIN)/python -m compileall -q -f --invalidation-mode checked-hash src/railledger
 
 .PHONY: demo test conformance bench crosscheck selfplay reference install bytecode clean
 
@@ -79,7 +79,7 @@ selfplay: $(STAMP)
 # an archive compares its catalog without building that schema in memory: run after adding a
 # migration or changing DuckDB (a test fails until then; until then, opens build it).
 reference: $(STAMP)
-	$(BIN)/python -c "from records.schema import keep_reference; keep_reference()"
+	$(BIN)/python -c "from railledger.records.schema import keep_reference; keep_reference()"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.ingesting import OUTCOMES
+from railledger.cli.ingesting import OUTCOMES
 from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,7 +64,7 @@ def export(actions: list[dict], **extra: object) -> dict:
 
 def make_known(patch: pytest.MonkeyPatch, name: str, slug: str, player_counts: tuple[int, ...] = (3, 4)) -> None:
     """Register a stand-in title for a test: known to ingest (with its player counts) and the engine."""
-    from ingest import titles
+    from railledger.ingest import titles
 
     patch.setitem(titles.SLUGS, name, slug)
     patch.setitem(titles.PLAYER_COUNTS, name, player_counts)

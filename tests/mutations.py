@@ -6,9 +6,9 @@ from typing import Callable
 
 import pytest
 
-from ingest import notation
-from ingest.model import Action, Entity, Record
-from replay import Game, IllegalAction, replay_record
+from railledger.ingest import notation
+from railledger.ingest.model import Action, Entity, Record
+from railledger.replay import Game, IllegalAction, replay_record
 
 
 def edited(text: str, label: int, line: str | None = None, insert: str | None = None) -> str:

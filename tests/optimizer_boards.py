@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.model import Player
-from replay import Game
-from replay.board import Placed
-from replay.geometry import Stop, TileGeometry
+from railledger.ingest.model import Player
+from railledger.replay import Game
+from railledger.replay.board import Placed
+from railledger.replay.geometry import Stop, TileGeometry
 
 BLANK = TileGeometry("blank", "white", None, (), (), (), frozenset())
 

@@ -13,9 +13,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from ingest.model import Action, Record
-from ingest.sources import load
-from replay import Game
+from railledger.ingest.model import Action, Record
+from railledger.ingest.sources import load
+from railledger.replay import Game
 
 HERE = Path(__file__).resolve().parent
 COUNTS = HERE / "perft.json"

@@ -8,9 +8,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ingest.action_types import GAME_ACTION_TYPES, PROGRAM_KINDS, Kind
-from ingest.model import Action, Entity, Player, Record
-from replay.titles import TITLES
+from railledger.ingest.action_types import GAME_ACTION_TYPES, PROGRAM_KINDS, Kind
+from railledger.ingest.model import Action, Entity, Player, Record
+from railledger.replay.titles import TITLES
 
 BARE_WORDS = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_&.+\-]{0,8}", fullmatch=True)
 NASTY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)

@@ -13,18 +13,18 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analytics.balance import GAME_KINDS, SELFPLAY, kind_filter, winner_correlations
-from analytics.interval import wilson_interval
-from analytics.prices import net_worth_by_step, net_worth_paths, share_price_paths, share_prices_by_step
-from analytics.rush import train_rush, train_rush_distribution
-from analytics.scope import counted_games
-from analytics.validation import validation_summary
-from ingest import notation
-from ingest.model import Action, Entity, Player, PlayerId, Record
-from records import Archive
-from replay import Flag, Replay, replay_record
-from replay.snapshot import CorporationView, PlayerView, Snapshot
-from replay.state import Event
+from railledger.analytics.balance import GAME_KINDS, SELFPLAY, kind_filter, winner_correlations
+from railledger.analytics.interval import wilson_interval
+from railledger.analytics.prices import net_worth_by_step, net_worth_paths, share_price_paths, share_prices_by_step
+from railledger.analytics.rush import train_rush, train_rush_distribution
+from railledger.analytics.scope import counted_games
+from railledger.analytics.validation import validation_summary
+from railledger.ingest import notation
+from railledger.ingest.model import Action, Entity, Player, PlayerId, Record
+from railledger.records import Archive
+from railledger.replay import Flag, Replay, replay_record
+from railledger.replay.snapshot import CorporationView, PlayerView, Snapshot
+from railledger.replay.state import Event
 
 Company = dict[str, list[tuple[int | None, PlayerId | None]]]
 """Company symbol -> (price, president id) after each action."""
@@ -334,9 +334,9 @@ def test_the_short_18ms_game(tmp_path: Path) -> None:
 def test_the_review_map_puts_neighbours_one_hex_apart(game: str) -> None:
     """Both hex orientations draw every pair of neighbouring hexes sqrt(3) apart (hex size 1),
     and the board shows the game's own setup (1871's seeded stations)."""
-    from analytics.review import board_at
-    from dashboard.board import centre
-    from replay.hexgrid import neighbour
+    from railledger.analytics.review import board_at
+    from railledger.dashboard.board import centre
+    from railledger.replay.hexgrid import neighbour
 
     record = notation.read((Path(__file__).resolve().parent / "games" / game).read_text())
     view = board_at(record, len(record.actions) - 1)

@@ -14,17 +14,17 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.balance import POOLED, winner_correlations
-from analytics.ratings import RESULTS_SCHEMA, game_results
-from analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
-from analytics.review import archive_overview, game_rounds, game_tables
-from analytics.rush import rush_games, train_rush, train_rush_distribution
-from analytics.scope import NOT_JUDGED, counted_games
-from analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
-from ingest import notation
-from records import Archive
-from replay import replay_record
-from replay.optimizer.audit import audit_record
+from railledger.analytics.balance import POOLED, winner_correlations
+from railledger.analytics.ratings import RESULTS_SCHEMA, game_results
+from railledger.analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
+from railledger.analytics.review import archive_overview, game_rounds, game_tables
+from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
+from railledger.analytics.scope import NOT_JUDGED, counted_games
+from railledger.analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
+from railledger.ingest import notation
+from railledger.records import Archive
+from railledger.replay import replay_record
+from railledger.replay.optimizer.audit import audit_record
 
 TESTS = Path(__file__).resolve().parent
 GAMES = sorted([*(TESTS / "games").glob("*.rln"), *(TESTS / "selfplay_games").glob("*.rln")])
@@ -277,7 +277,7 @@ def test_seat_factors_are_each_players_opening_holdings_and_results(archive: Arc
     """``seat_factors`` against the events, players, standings and title data: every player of a
     replayed game has one seat, presidencies and first_par row, a private row per private bought
     (``none`` without), a bot row where a bot sat, and the rank and title of the game."""
-    from replay.titles import title_named
+    from railledger.replay.titles import title_named
 
     factors = archive.table("seat_factors")
     standings = archive.table("standings").join(archive.table("games").select(game_key="key", title="title"), on="game_key")

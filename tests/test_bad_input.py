@@ -25,15 +25,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli.app import app
-from cli.ingesting import OUTCOMES, Tally, store_batch
-from cli.storing import IngestRun, prepare
-from ingest import notation
-from ingest.errors import RecordError
-from ingest.export import read_export, write_export
-from ingest.schema import check_record
-from ingest.sources import load, read_file
-from records.schema import game_tables
+from railledger.cli.app import app
+from railledger.cli.ingesting import OUTCOMES, Tally, store_batch
+from railledger.cli.storing import IngestRun, prepare
+from railledger.ingest import notation
+from railledger.ingest.errors import RecordError
+from railledger.ingest.export import read_export, write_export
+from railledger.ingest.schema import check_record
+from railledger.ingest.sources import load, read_file
+from railledger.records.schema import game_tables
 from tests.conftest import act, export, ingest_summary
 
 runner = CliRunner()

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from ingest import notation
-from ingest.export import read_export
-from ingest.model import Record
-from records import Archive
+from railledger.cli.app import app
+from railledger.ingest import notation
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Record
+from railledger.records import Archive
 from tests.conftest import act, export, fixture_files, fixtures_dir, ingest_summary, make_known, needs_fixtures
 
 runner = CliRunner()
@@ -190,7 +190,7 @@ def test_a_writer_waits_for_the_holder_then_gives_up_with_one_clear_line(tmp_pat
     child = _hold_lock(db, 60)
     try:
         busy = subprocess.run(
-            [sys.executable, "-m", "cli", "ingest", "--allow-invalid", str(good), "--db", db, "--wait", "1"], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "railledger", "ingest", "--allow-invalid", str(good), "--db", db, "--wait", "1"], capture_output=True, text=True, timeout=60
         )
     finally:
         child.kill()
@@ -208,7 +208,7 @@ def test_a_writer_that_waits_stores_once_the_holder_lets_go(tmp_path: Path, db: 
     child = _hold_lock(db, 8)  # longer than the command takes to start and replay, even on a loaded machine
     try:
         waited = subprocess.run(
-            [sys.executable, "-m", "cli", "ingest", "--allow-invalid", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90
+            [sys.executable, "-m", "railledger", "ingest", "--allow-invalid", str(good), "--db", db, "--wait", "60"], capture_output=True, text=True, timeout=90
         )
     finally:
         child.kill()
@@ -278,12 +278,12 @@ def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
     path = tmp_path / "short.rln"
     shutil.copy(SHORT_GAME, path)
     assert ingest_summary(run("ingest", "--allow-invalid", str(path), "--db", db).stdout)["new"] == 1
-    import cli.storing
+    import railledger.cli.storing
 
     def no_replay(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unchanged record was replayed")
 
-    monkeypatch.setattr(cli.storing, "replay_record", no_replay)
+    monkeypatch.setattr(railledger.cli.storing, "replay_record", no_replay)
     again = run("ingest", "--allow-invalid", str(path), "--db", db)
     assert again.exit_code == 0, again.output
     assert ingest_summary(again.stdout)["unchanged"] == 1
@@ -335,16 +335,16 @@ def test_the_same_game_twice_in_a_run_is_stored_once_and_reported(tmp_path: Path
 def test_an_unexpected_error_in_one_record_fails_that_record_only(
     tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cli.storing
+    import railledger.cli.storing
 
-    real = cli.storing.replay_record
+    real = railledger.cli.storing.replay_record
 
     def broken_for_7(record: Record, **kwargs: Any) -> Any:
         if record.game_id == "7":
             raise RuntimeError("the engine met something new")
         return real(record, **kwargs)
 
-    monkeypatch.setattr(cli.storing, "replay_record", broken_for_7)
+    monkeypatch.setattr(railledger.cli.storing, "replay_record", broken_for_7)
     for game_id in (6, 7, 8):
         (tmp_path / f"{game_id}.json").write_text(json.dumps(good_export(game_id)))
     result = run("ingest", "--allow-invalid", "--workers", "1", str(tmp_path), "--db", db)  # the patch is in this process
@@ -375,7 +375,7 @@ def test_player_text_is_printed_as_text_never_as_markup_or_terminal_codes(tmp_pa
 
 
 def test_plain_escapes_what_a_terminal_would_obey() -> None:
-    from cli.text import plain
+    from railledger.cli.text import plain
 
     assert plain("Ann") == "Ann"
     assert plain("a\x1b[2Jb\u202ec\udcffé") == "a\\x1b[2Jb\\u202ec\\udcffé"
@@ -384,7 +384,7 @@ def test_plain_escapes_what_a_terminal_would_obey() -> None:
 def test_a_listing_lines_up_its_columns_as_a_terminal_shows_them() -> None:
     """Columns padded to their widest cell counted in terminal columns (a wide character takes
     two, a combining mark none), numbers right-aligned, outside text escaped, no trailing spaces."""
-    from cli.text import listing, width
+    from railledger.cli.text import listing, width
 
     assert (width("Ann"), width("東京"), width("é"), width("e\u0301")) == (3, 4, 1, 1)
     text = listing(("name", "n", "note"), [("東京", 7, "x"), ("e\u0301mile\x1b[2J", 1234, "last")], right=frozenset({1}))
@@ -472,7 +472,7 @@ def test_notation_on_stdin_is_read(db: str) -> None:
 def test_tables_written_to_a_pipe_are_not_cut_to_80_columns(tmp_path: Path, db: str) -> None:
     run("ingest", "--allow-invalid", str(EXAMPLES), "--db", db)
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    listed = subprocess.run([sys.executable, "-m", "cli", "games", "--db", db], capture_output=True, text=True,
+    listed = subprocess.run([sys.executable, "-m", "railledger", "games", "--db", db], capture_output=True, text=True,
                             timeout=60, env=env, stdin=subprocess.DEVNULL)
     rows = [line for line in listed.stdout.splitlines() if "example-18texas-auction" in line]
     assert len(rows) == 1, listed.stdout  # one line per game, nothing folded
@@ -495,7 +495,7 @@ def test_a_dashboard_port_in_use_is_refused_with_a_hint(db: str) -> None:
 def test_the_bench_times_a_replay_alone_and_with_snapshots_in_turns(monkeypatch: pytest.MonkeyPatch) -> None:
     """What snapshots add is judged against a limit (30%): a slow spell of the machine must slow
     both timings alike, so the bench alternates them rather than timing one series, then the other."""
-    from cli import bench
+    from railledger.cli import bench
 
     clock, calls = [0.0], []
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli.app import app
-from ingest import notation
-from replay import Game
+from railledger.cli.app import app
+from railledger.ingest import notation
+from railledger.replay import Game
 from tests.perft import positions
 
 SHORT = Path(__file__).resolve().parent / "games" / "18ms-short.rln"

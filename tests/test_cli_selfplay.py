@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analytics.rated import rated_games
-from analytics.ratings import fingerprint, game_results, games_digest
-from cli.app import app
-from ingest.sources import read_record
-from records import Archive
-from records.archive import RatingBasis
+from railledger.analytics.rated import rated_games
+from railledger.analytics.ratings import fingerprint, game_results, games_digest
+from railledger.cli.app import app
+from railledger.ingest.sources import read_record
+from railledger.records import Archive
+from railledger.records.archive import RatingBasis
 
 runner = CliRunner()
 
@@ -79,8 +79,8 @@ def test_simulate_stores_games_as_selfplay_with_their_bots_and_plays_none_twice(
 def test_simulated_games_go_to_the_archive_together_and_a_refused_one_alone(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from cli.selfplay import _store, play_for_archive
-    from cli.storing import IngestRun
+    from railledger.cli.selfplay import _store, play_for_archive
+    from railledger.cli.storing import IngestRun
 
     seats = ("greedy", "random")
     first, second = (play_for_archive("18MS", seed, seats, 2_000) for seed in (3, 4))

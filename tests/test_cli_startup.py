@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ingest import notation
-from records import Archive
+from railledger.ingest import notation
+from railledger.records import Archive
 
 HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
-         "replay", "records", "analytics", "dashboard", "selfplay.simulate",
+         "railledger.replay", "railledger.records", "railledger.analytics", "railledger.dashboard", "railledger.selfplay.simulate",
          # the commands' own work, apart from the modules that declare them
-         "cli.reference", "cli.ingesting", "cli.storing", "cli.workers", "cli.output", "cli.bench", "cli.report_pages",
-         "cli.partitions")
+         "railledger.cli.reference", "railledger.cli.ingesting", "railledger.cli.storing", "railledger.cli.workers", "railledger.cli.output", "railledger.cli.bench", "railledger.cli.report_pages",
+         "railledger.cli.partitions")
 
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -36,12 +36,12 @@ def _loaded_after(code: str) -> set[str]:
 
 def _command(*argv: str) -> str:
     """Code running ``railledger ARGV`` as the installed command does, asserting that it succeeds."""
-    return (f"import sys\nsys.argv = {['railledger', *argv]!r}\nfrom cli.app import main\n"
+    return (f"import sys\nsys.argv = {['railledger', *argv]!r}\nfrom railledger.cli.app import main\n"
             "try:\n    main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code")
 
 
 def test_importing_the_command_line_loads_no_heavy_library() -> None:
-    assert _loaded_after("import cli.app") == set()
+    assert _loaded_after("import railledger.cli.app") == set()
 
 
 def test_help_loads_no_heavy_library() -> None:
@@ -58,12 +58,12 @@ def test_listing_games_loads_neither_polars_nor_the_rules_engine(tmp_path: Path)
             archive.store(notation.read(path.read_text(encoding="utf-8")))
     loaded, printed = _run(_command("games", "--title", "18MS", "--db", str(db)))
     assert "railledger/example-18ms-opening" in printed and "1 game in" in printed
-    assert loaded >= {"duckdb", "records"}  # it did read the archive
-    assert loaded & {"polars", "pyarrow", "replay", "analytics", "plotly", "streamlit", "openskill", "rich"} == set()
+    assert loaded >= {"duckdb", "railledger.records"}  # it did read the archive
+    assert loaded & {"polars", "pyarrow", "railledger.replay", "railledger.analytics", "plotly", "streamlit", "openskill", "rich"} == set()
 
 
 def test_the_probe_sees_a_heavy_library_when_one_is_loaded() -> None:
-    assert _loaded_after("import cli.storing") >= {"duckdb", "replay", "records"}
+    assert _loaded_after("import railledger.cli.storing") >= {"duckdb", "railledger.replay", "railledger.records"}
 
 
 def test_the_installed_railledger_puts_no_import_hook_in_every_python_start() -> None:
@@ -79,7 +79,7 @@ def test_the_installed_railledger_puts_no_import_hook_in_every_python_start() ->
 def test_the_command_runs_with_the_collector_on_and_the_start_frozen() -> None:
     """The start's objects are kept out of the garbage collector's walks (cli/__main__.py), and the
     collector is on again for the command's own work."""
-    probe = ("import gc, sys\nsys.argv = ['railledger', '--help']\nimport cli.__main__ as start\n"
+    probe = ("import gc, sys\nsys.argv = ['railledger', '--help']\nimport railledger.cli.__main__ as start\n"
              "assert 'typer' not in sys.modules\n"
              "try:\n    start.main()\nexcept SystemExit as done:\n    assert done.code in (0, None), done.code\n"
              "print(gc.isenabled(), gc.get_freeze_count())")

@@ -17,10 +17,10 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from cli.partitions import PART_FILE, folder_name
-from records import Archive
-from records.archive import ARCHIVE_TABLES
+from railledger.cli.app import app
+from railledger.cli.partitions import PART_FILE, folder_name
+from railledger.records import Archive
+from railledger.records.archive import ARCHIVE_TABLES
 from tests.conftest import REPO
 
 runner = CliRunner()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from cli.crosscheck import PLAYER_COUNTS
-from cli.reference import Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
+from railledger.cli.app import app
+from railledger.cli.crosscheck import PLAYER_COUNTS
+from railledger.cli.reference import Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
 
 runner = CliRunner()
 

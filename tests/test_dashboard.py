@@ -24,13 +24,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
-from cli.app import app
-from dashboard import data
-from dashboard.text import md
+from railledger.cli.app import app
+from railledger.dashboard import data
+from railledger.dashboard.text import md
 from tests.conftest import make_known
 
 REPO = Path(__file__).resolve().parent.parent
-APP = str(REPO / "dashboard" / "app.py")
+APP = str(REPO / "src" / "railledger" / "dashboard" / "app.py")
 FLAGGED_KEY = "railledger/test-18ms-flagged"
 FLAGGED_ACTION = "185 p1 sell_shares GMO_1 10"
 FLAGGED_RULE = "18MS/10.2-no-sale-first-sr"
@@ -57,8 +57,8 @@ so the only one the statistics pages count by default."""
 
 
 def finished_text() -> str:
-    from ingest import notation
-    from replay import replay_record
+    from railledger.ingest import notation
+    from railledger.replay import replay_record
 
     short = notation.read((REPO / "tests" / "games" / "18ms-short.rln").read_text(encoding="utf-8"))
     result = replay_record(short, keep_going=True).result
@@ -166,7 +166,7 @@ def test_a_long_games_list_draws_its_first_rows_and_says_how_many_more(archive_d
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Only :data:`dashboard.tables.SHOWN` rows reach the browser (a large archive's list would
     make it wait seconds); the filters still count every game, and the caption says what is cut."""
-    monkeypatch.setattr("dashboard.tables.SHOWN", 4)
+    monkeypatch.setattr("railledger.dashboard.tables.SHOWN", 4)
     monkeypatch.setenv("RAILLEDGER_DB", str(archive_db))
     page = AppTest.from_file(APP, default_timeout=60).run()
     assert not page.exception
@@ -205,7 +205,7 @@ def test_review_of_a_large_archive_offers_a_few_games_and_finds_the_others(dashb
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """With more games than :data:`dashboard.tables.SHOWN`, the picker offers the first few and
     the linked one, and a search box finds any other by part of its key."""
-    monkeypatch.setattr("dashboard.tables.SHOWN", 2)
+    monkeypatch.setattr("railledger.dashboard.tables.SHOWN", 2)
     page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY)
     assert page.selectbox[0].value == FLAGGED_KEY and len(page.selectbox[0].options) == 3  # the linked one first
     assert "Offering 3 of 9 games" in page.caption[0].value
@@ -434,7 +434,7 @@ def _serving(port: int) -> bool:
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_the_dashboard_command_stops_its_server_on_a_signal(archive_db: Path, stop: signal.Signals) -> None:
     port = _free_port()
-    command = [sys.executable, "-m", "cli", "dashboard", "--db", str(archive_db), "--port", str(port)]
+    command = [sys.executable, "-m", "railledger", "dashboard", "--db", str(archive_db), "--port", str(port)]
     server = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 90
@@ -460,6 +460,6 @@ def test_the_dashboard_command_refuses_a_damaged_archive_before_starting(archive
 
 
 def test_categories_keep_their_natural_order() -> None:
-    from dashboard.charts import natural_order
+    from railledger.dashboard.charts import natural_order
 
     assert natural_order(["100", "none", "65", "b", "2", "10", "a", "65"]) == ["2", "10", "65", "100", "a", "b", "none"]

@@ -52,7 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The dashboard served on a free port for the module; always killed at the end."""
     db = build_archive(tmp_path_factory.mktemp("browser"))
     port = _free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(REPO / "dashboard" / "app.py"),
+    command = [sys.executable, "-m", "streamlit", "run", str(REPO / "src" / "railledger" / "dashboard" / "app.py"),
                "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
                "--browser.gatherUsageStats", "false"]
     process = subprocess.Popen(command, env={**os.environ, "RAILLEDGER_DB": str(db)}, cwd=REPO,

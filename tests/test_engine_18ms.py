@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.model import Action, Entity
-from replay import Game, IllegalAction
-from replay.routes import Route, build_route
-from replay.steps.tokens import Placement
-from replay.titles.g18ms.steps import NewOrleansBonus
+from railledger.ingest.model import Action, Entity
+from railledger.replay import Game, IllegalAction
+from railledger.replay.routes import Route, build_route
+from railledger.replay.steps.tokens import Placement
+from railledger.replay.titles.g18ms.steps import NewOrleansBonus
 from tests.mutations import corp
 from tests.test_replay_18ms import game_until
 

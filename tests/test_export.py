@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.errors import RecordError
-from ingest.export import read_export, write_export
-from ingest.model import Entity
+from railledger.ingest.errors import RecordError
+from railledger.ingest.export import read_export, write_export
+from railledger.ingest.model import Entity
 from tests.conftest import act, export, fixture_params
 
 EXPECTED_GAME_ACTIONS = {

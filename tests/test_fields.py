@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from ingest.action_types import GAME_ACTION_TYPES, Kind
-from ingest.model import Action
-from replay import Game, IllegalAction
-from replay.flow import DEFAULT_VALUES, fields_read
+from railledger.ingest.action_types import GAME_ACTION_TYPES, Kind
+from railledger.ingest.model import Action
+from railledger.replay import Game, IllegalAction
+from railledger.replay.flow import DEFAULT_VALUES, fields_read
 from tests.conftest import fixture_files
 from tests.perft import TEST_GAMES, positions, record_of
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest.undo import standing_actions
-from replay.geometry import (
+from railledger.ingest.undo import standing_actions
+from railledger.replay.geometry import (
     NEXT_COLOUR,
     TileGeometry,
     legal_rotations,
@@ -23,15 +23,15 @@ from replay.geometry import (
     load_hexes,
     preserves,
 )
-from replay.board import COLOURS
-from replay.hexgrid import POINTY_OFFSETS, coordinates, hex_id, neighbour, opposite, shared_edge
+from railledger.replay.board import COLOURS
+from railledger.replay.hexgrid import POINTY_OFFSETS, coordinates, hex_id, neighbour, opposite, shared_edge
 from tests.conftest import REPO, fixtures_dir
 
 SLUG = "g18ms"
 CATALOGUE = load_catalogue(SLUG)
 TILES = CATALOGUE.tiles
 HEXES = load_hexes(SLUG)
-MAP = json.loads((REPO / "replay" / "titles" / SLUG / "map.json").read_text(encoding="utf-8"))
+MAP = json.loads((REPO / "src" / "railledger" / "replay" / "titles" / SLUG / "map.json").read_text(encoding="utf-8"))
 EDGES = st.integers(0, 5)
 ROTATIONS = st.integers(-12, 12)
 
@@ -102,7 +102,7 @@ def test_unknown_endpoint_is_refused() -> None:
 
 
 def test_catalogue_merges_title_tiles_and_counts() -> None:
-    manifest = json.loads((REPO / "replay" / "titles" / SLUG / "tiles.json").read_text(encoding="utf-8"))
+    manifest = json.loads((REPO / "src" / "railledger" / "replay" / "titles" / SLUG / "tiles.json").read_text(encoding="utf-8"))
     assert set(TILES) == set(CATALOGUE.counts) == set(manifest["counts"])
     assert sum(CATALOGUE.counts.values()) == manifest["total"] == 93
     assert TILES["446"].label == "BM" and TILES["446"].only_hexes == {"C9", "E11"}  # 18MS's own 446

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cli.ingesting import batches
-from cli.storing import Prepared
-from cli.workers import Workers
+from railledger.cli.ingesting import batches
+from railledger.cli.storing import Prepared
+from railledger.cli.workers import Workers
 from tests.conftest import REPO
 
 
@@ -98,7 +98,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
 def test_the_workers_of_a_killed_ingest_end_with_it(tmp_path: Path) -> None:
     """SIGKILL leaves a pool's workers waiting on a pipe each of them holds open; they must end."""
-    command = [sys.executable, "-m", "cli", "ingest", "--allow-invalid", "--workers", "2", str(REPO / "tests" / "games"),
+    command = [sys.executable, "-m", "railledger", "ingest", "--allow-invalid", "--workers", "2", str(REPO / "tests" / "games"),
                str(REPO / "examples"), "--db", str(tmp_path / "a.duckdb")]
     ingest = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from replay import network
-from replay.game import Game
-from replay.memo import Memo
-from replay.moves import move_key
-from replay.steps.track import Track, TrackLaying
-from replay.steps.trains import Bankrupt
+from railledger.replay import network
+from railledger.replay.game import Game
+from railledger.replay.memo import Memo
+from railledger.replay.moves import move_key
+from railledger.replay.steps.track import Track, TrackLaying
+from railledger.replay.steps.trains import Bankrupt
 from tests.conftest import fixture_params
 from tests.perft import COUNTS, TEST_GAMES, name_of, played, positions, record_of
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ingest import notation
-from ingest.errors import RecordError
-from ingest.export import read_export, write_export
-from ingest.model import Record
-from ingest.model import ENVELOPE
-from ingest.undo import standing_actions
+from railledger.ingest import notation
+from railledger.ingest.errors import RecordError
+from railledger.ingest.export import read_export, write_export
+from railledger.ingest.model import Record
+from railledger.ingest.model import ENVELOPE
+from railledger.ingest.undo import standing_actions
 from tests.conftest import fixture_params
 from tests.test_records import strict
 from tests.strategies import records

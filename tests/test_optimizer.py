@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.errors import Violation
-from replay.optimizer import Budget, EngineDisagrees, best_run, engine_revenues, position_of
-from replay.optimizer import engine
-from replay.optimizer.engine import confirm
-from replay.routes import TileMemo
+from railledger.replay.errors import Violation
+from railledger.replay.optimizer import Budget, EngineDisagrees, best_run, engine_revenues, position_of
+from railledger.replay.optimizer import engine
+from railledger.replay.optimizer.engine import confirm
+from railledger.replay.routes import TileMemo
 from tests.optimizer_boards import Canvas
 from tests.perft import TEST_GAMES, positions, record_of
 

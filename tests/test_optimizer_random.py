@@ -18,12 +18,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay import Game
-from replay.errors import Violation
-from replay.hexgrid import neighbour, opposite
-from replay.optimizer import best_run
-from replay.optimizer.combine import best_choice
-from replay.routes import Route, build_route, check_run, connection_stops
+from railledger.replay import Game
+from railledger.replay.errors import Violation
+from railledger.replay.hexgrid import neighbour, opposite
+from railledger.replay.optimizer import best_run
+from railledger.replay.optimizer.combine import best_choice
+from railledger.replay.routes import Route, build_route, check_run, connection_stops
 from tests.optimizer_boards import Canvas
 
 CENTRES = {"18MS": ("E7", "H2"), "18Texas": ("E8", "D9"), "The Old Prince 1871": ("K15", "O15")}

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from ingest.sources import read_record
-from replay.optimizer.audit import audit_record
+from railledger.cli.app import app
+from railledger.ingest.sources import read_record
+from railledger.replay.optimizer.audit import audit_record
 from tests.conftest import fixture_params
 
 GAMES = Path(__file__).resolve().parent / "games"

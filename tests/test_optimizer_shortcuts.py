@@ -27,18 +27,18 @@ from typing import Any, cast
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ingest.model import Action
-from replay import Game
-from replay.errors import Violation
-from replay.optimizer import Budget, engine, position_of, solve
-from replay.optimizer.model import Connection, Node, Position
-from replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
-from replay import routes
-from replay.board import Board
-from replay.geometry import TileGeometry
-from replay.routes import TileMemo
-from replay.optimizer.audit import RunAuditor
-from replay.replayer import replay_record
+from railledger.ingest.model import Action
+from railledger.replay import Game
+from railledger.replay.errors import Violation
+from railledger.replay.optimizer import Budget, engine, position_of, solve
+from railledger.replay.optimizer.model import Connection, Node, Position
+from railledger.replay.optimizer.paths import REVENUE, SIZE, connections_of, enumerate_routes, segments_of, stops_of
+from railledger.replay import routes
+from railledger.replay.board import Board
+from railledger.replay.geometry import TileGeometry
+from railledger.replay.routes import TileMemo
+from railledger.replay.optimizer.audit import RunAuditor
+from railledger.replay.replayer import replay_record
 from tests.conftest import fixture_files
 from tests.perft import TEST_GAMES, record_of
 from tests.test_optimizer_random import positions

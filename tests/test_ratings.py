@@ -16,16 +16,16 @@ import pytest
 from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
-from analytics.balance import POOLED
-from analytics.rated import rated_games
-from analytics.ratings import Ratings, head_to_head, player_games, ratings
-from analytics.titles import title_statistics
-from cli.app import app
-from ingest.model import Action, Entity, Player, Record
-from records import Archive
-from replay import Flag, Replay
-from replay.snapshot import PlayerView, Snapshot
-from replay.state import Event
+from railledger.analytics.balance import POOLED
+from railledger.analytics.rated import rated_games
+from railledger.analytics.ratings import Ratings, head_to_head, player_games, ratings
+from railledger.analytics.titles import title_statistics
+from railledger.cli.app import app
+from railledger.ingest.model import Action, Entity, Player, Record
+from railledger.records import Archive
+from railledger.replay import Flag, Replay
+from railledger.replay.snapshot import PlayerView, Snapshot
+from railledger.replay.state import Event
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
 LATER = {**NAMES, 4: "Diana"}
@@ -243,11 +243,11 @@ def test_the_ratings_command_prints_each_title_then_all(db: Path) -> None:
 def _page(db: Path, monkeypatch: pytest.MonkeyPatch, path: str, **query: str):  # type: ignore[no-untyped-def]
     from streamlit.testing.v1 import AppTest
 
-    from dashboard.data import forget
+    from railledger.dashboard.data import forget
 
     monkeypatch.setenv("RAILLEDGER_DB", str(db))
     forget()
-    page = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py"),
+    page = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "src" / "railledger" / "dashboard" / "app.py"),
                              default_timeout=60).run()
     page.query_params.update(query)
     page.switch_page(path).run()
@@ -290,7 +290,7 @@ def ratings_leader(db: Path) -> str:
 
 
 def test_a_long_rating_history_draws_at_most_its_points_and_always_the_last_game() -> None:
-    from dashboard.player_charts import POINTS, rating_history
+    from railledger.dashboard.player_charts import POINTS, rating_history
 
     games = 2 * POINTS + 500
     history = pl.DataFrame({"scope": ["18MS"] * games, "player": ["p"] * games, "game": list(range(1, games + 1)),

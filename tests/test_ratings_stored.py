@@ -20,18 +20,18 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
-import analytics.ratings
-from analytics.balance import POOLED
-from analytics.rated import rated_games
-from analytics.ratings import (Ratings, Refresh, StoredRatings, fingerprint, game_results, games_digest, rate, ratings,
+import railledger.analytics.ratings
+from railledger.analytics.balance import POOLED
+from railledger.analytics.rated import rated_games
+from railledger.analytics.ratings import (Ratings, Refresh, StoredRatings, fingerprint, game_results, games_digest, rate, ratings,
                                store_ratings)
-from analytics.titles import title_statistics
-from cli.app import app
-from ingest.model import Record
-from records import Archive, ArchiveError
-from records.archive import RatingBasis
-from records.schema import WHOLE_ARCHIVE_TABLES, game_tables, latest_version, migrations
-from replay import Replay
+from railledger.analytics.titles import title_statistics
+from railledger.cli.app import app
+from railledger.ingest.model import Record
+from railledger.records import Archive, ArchiveError
+from railledger.records.archive import RatingBasis
+from railledger.records.schema import WHOLE_ARCHIVE_TABLES, game_tables, latest_version, migrations
+from railledger.replay import Replay
 from tests.conftest import fixture_files, needs_fixtures
 from tests.test_ratings import BY_HAND, LATER, LEFT_OUT, RATED, game
 from tests.test_schema_upgrades import written_at
@@ -260,8 +260,8 @@ def test_both_counts_of_games_ended_by_hand_are_stored_apart(tmp_path: Path) -> 
 def test_without_games_ended_by_hand_one_count_is_rated_and_the_other_copied(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rated: list[int] = []
-    rate_here = analytics.ratings.rate
-    monkeypatch.setattr(analytics.ratings, "rate", lambda results, pooled=True: rated.append(results.height)
+    rate_here = railledger.analytics.ratings.rate
+    monkeypatch.setattr(railledger.analytics.ratings, "rate", lambda results, pooled=True: rated.append(results.height)
                         or rate_here(results, pooled))
     db = tmp_path / "copied.duckdb"
     with Archive.open(db) as archive:
@@ -289,7 +289,7 @@ def test_the_fingerprint_reads_every_rated_column_and_the_model(monkeypatch: pyt
     changed.extend((results.head(2), results.reverse()))
     assert len({plain, *(fingerprint(frame) for frame in changed)}) == len(changed) + 1
     assert fingerprint(results.with_columns(order=pl.col("order") + 5)) == plain
-    monkeypatch.setattr(analytics.ratings, "METHOD", analytics.ratings.METHOD + " another openskill")
+    monkeypatch.setattr(railledger.analytics.ratings, "METHOD", railledger.analytics.ratings.METHOD + " another openskill")
     assert fingerprint(results) != plain
 
 
@@ -330,13 +330,13 @@ def test_an_archive_of_the_previous_schema_gets_the_tables_and_rates_in_memory_u
 @needs_fixtures
 def test_ingest_stores_the_ratings_once_at_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    store = analytics.ratings.store_ratings
+    store = railledger.analytics.ratings.store_ratings
 
     def counted(archive: Archive) -> tuple[Refresh, int]:
         calls.append(archive.count_games())
         return store(archive)
 
-    monkeypatch.setattr(analytics.ratings, "store_ratings", counted)
+    monkeypatch.setattr(railledger.analytics.ratings, "store_ratings", counted)
     db = tmp_path / "ingested.duckdb"
     files = [str(path) for path in fixture_files()]
     result = CliRunner().invoke(app, ["ingest", *files, "--db", str(db), "--allow-invalid", "--workers", "1"])
@@ -361,8 +361,8 @@ def test_a_reader_takes_the_stored_leaderboard_without_reading_a_result(tmp_path
         def unread(*args: object, **kwargs: object) -> pl.DataFrame:
             raise AssertionError("the rated results were read")
 
-        monkeypatch.setattr(analytics.ratings, "game_results", unread)
-        monkeypatch.setattr(analytics.ratings, "rated_games", unread)
+        monkeypatch.setattr(railledger.analytics.ratings, "game_results", unread)
+        monkeypatch.setattr(railledger.analytics.ratings, "rated_games", unread)
         loaded = ratings(archive)
         monkeypatch.undo()
         assert isinstance(loaded, StoredRatings)
@@ -390,7 +390,7 @@ def test_games_changed_without_a_rated_result_show_their_new_names_before_and_af
 
 
 def test_the_games_digest_follows_the_engine_and_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import replay
+    import railledger.replay as replay
 
     with Archive.open(tmp_path / "engine.duckdb") as archive:
         for played in RATED:
@@ -398,7 +398,7 @@ def test_the_games_digest_follows_the_engine_and_the_model(tmp_path: Path, monke
         before, digest = archive.games_identity(), games_digest(archive)
         put(archive, RATED[0])
         assert archive.games_identity() == before  # stored again unchanged: not written
-        monkeypatch.setattr(analytics.ratings, "METHOD", analytics.ratings.METHOD + " another openskill")
+        monkeypatch.setattr(railledger.analytics.ratings, "METHOD", railledger.analytics.ratings.METHOD + " another openskill")
         assert games_digest(archive) != digest
         monkeypatch.undo()
         monkeypatch.setattr(replay, "engine_version", lambda title: "another engine")

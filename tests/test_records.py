@@ -19,17 +19,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import fixture_params
-from ingest import notation
-from ingest.export import read_export
-from ingest.model import Action, Entity, Player, Record
-from records import schema
-from records.schema import game_tables, latest_version, migrations
-from records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
-from records.archive import ARCHIVE_TABLES
-from records.states import STATE_TABLES
-from records.codec import canonical_json, content_hash
-from records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
-from replay import engine_version
+from railledger.ingest import notation
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Action, Entity, Player, Record
+from railledger.records import schema
+from railledger.records.schema import game_tables, latest_version, migrations
+from railledger.records import Archive, ArchiveBusy, ArchiveError, StoreOutcome
+from railledger.records.archive import ARCHIVE_TABLES
+from railledger.records.states import STATE_TABLES
+from railledger.records.codec import canonical_json, content_hash
+from railledger.records.errors import ArchiveDamaged, ForeignArchive, ReplayWouldBeLost
+from railledger.replay import engine_version
 
 TABLES = ("games", "players", "actions", "programs", "seat_bots", "schema_version")
 
@@ -541,7 +541,7 @@ def test_a_file_cut_short_is_refused_as_damaged_on_open(db: Path, tmp_path: Path
 
 
 def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
-    from cli.storing import store_record
+    from railledger.cli.storing import store_record
 
     game = notation.read((Path(__file__).parent / "games" / "18ms-short.rln").read_text())
     with Archive.open(db) as archive:
@@ -574,7 +574,7 @@ def test_a_fresh_process_check_of_a_file_leaves_tables_readable(db: Path, monkey
 
 
 def test_the_text_a_record_was_read_from_is_kept_compressed_and_given_back(db: Path) -> None:
-    from ingest.model import SourceText
+    from railledger.ingest.model import SourceText
 
     record = hand_made()
     text = json.dumps({"undo history": ["x"] * 500, "name": "Ünïcødé"})
@@ -598,8 +598,8 @@ def test_the_text_a_record_was_read_from_is_kept_compressed_and_given_back(db: P
 @pytest.mark.fixtures
 @pytest.mark.parametrize("fixture", fixture_params())
 def test_a_shared_record_keeps_its_envelope_and_its_verdict(db: Path, fixture: Path) -> None:
-    from cli.storing import store_record
-    from ingest.model import SourceText
+    from railledger.cli.storing import store_record
+    from railledger.ingest.model import SourceText
 
     text = fixture.read_text(encoding="utf-8")
     record = read_export(json.loads(text))
@@ -617,7 +617,7 @@ def test_a_shared_record_keeps_its_envelope_and_its_verdict(db: Path, fixture: P
 def test_copies_hold_every_row_of_their_original_under_a_new_key(db: Path) -> None:
     """``copy_games`` (how the bench grows a large archive) gives each copy every row of its
     original in every per-game table, under the copy's key, cycling through the originals."""
-    from replay import replay_record
+    from railledger.replay import replay_record
 
     originals = {}
     with Archive.open(db) as archive:
@@ -665,8 +665,8 @@ def test_every_row_carries_its_games_number_and_numbers_grow_along_each_table(db
     row groups of other games: every per-game row must carry its game's, and a table's rows must
     lie in the order of their numbers (each row group then spans few numbers). New games take the
     next numbers, a replaced game a new one (its rows go after every other's), copies theirs."""
-    from ingest.model import SourceText
-    from replay import replay_record
+    from railledger.ingest.model import SourceText
+    from railledger.replay import replay_record
 
     with Archive.open(db) as archive:
         for name in ("18ms-short", "18texas-short"):

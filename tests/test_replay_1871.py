@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest import notation
-from ingest.export import read_export
-from ingest.model import Action, Entity
-from replay import Game, IllegalAction, replay_record
-from replay.titles.g1871.operating import Bankrupt1871
+from railledger.ingest import notation
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Action, Entity
+from railledger.replay import Game, IllegalAction, replay_record
+from railledger.replay.titles.g1871.operating import Bankrupt1871
 from tests.conftest import fixture_params
 from tests.mutations import assert_flagged, corp, distinct_rules, game_until, illegal_at, mutation_params, player
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest import notation
-from ingest.notation import read
-from ingest.export import read_export
-from ingest.model import Action, Entity, Record
-from replay import Game, IllegalAction, replay_record
+from railledger.ingest import notation
+from railledger.ingest.notation import read
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Action, Entity, Record
+from railledger.replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_params
 from tests.mutations import assert_flagged, corp, distinct_rules, edited, illegal_at, index_of, mutation_params, player
 from tests.mutations import game_until as play_until

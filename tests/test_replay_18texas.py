@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from ingest.export import read_export
-from ingest.model import Action, Entity, Player
-from replay import Game, IllegalAction, replay_record
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Action, Entity, Player
+from railledger.replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_params
 from tests.mutations import assert_flagged, distinct_rules, game_until, illegal_at, mutation_params, player
 
 SHORT = (Path(__file__).resolve().parent / "games" / "18texas-short.rln").read_text()
-TEXAS = __import__("importlib").import_module("replay.titles.g18texas")
+TEXAS = __import__("importlib").import_module("railledger.replay.titles.g18texas")
 
 
 @pytest.mark.parametrize("path", fixture_params("18Texas"))
@@ -37,7 +37,7 @@ def test_jay_gould_company_is_drawn_as_18xx_games_draws_it(seed: int | None, gam
 
 
 def test_the_short_game_is_legal() -> None:
-    outcome = replay_record(__import__("ingest.notation", fromlist=["read"]).read(SHORT), snapshots=True)
+    outcome = replay_record(__import__("railledger.ingest.notation", fromlist=["read"]).read(SHORT), snapshots=True)
     assert outcome.flags == []
     corps = dict(outcome.snapshots[-1].corporations)
     # T&P: float at 4 certificates, $140 token fee, price up one; a half dividend; an issue at $90.

@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import notation
-from replay import replay_record
+from railledger.ingest import notation
+from railledger.replay import replay_record
 
 GAMES = [notation.read(p.read_text()) for p in sorted((Path(__file__).resolve().parent / "games").glob("*.rln"))]
 ODD_VALUES = st.sampled_from([

@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from ingest import notation
-from records import Archive, StoreOutcome
-from replay import ENGINE_VERSION, replay_record
+from railledger.ingest import notation
+from railledger.records import Archive, StoreOutcome
+from railledger.replay import ENGINE_VERSION, replay_record
 
 SHORT = notation.read((Path(__file__).resolve().parent / "games" / "18ms-short.rln").read_text())
 
@@ -67,7 +67,7 @@ def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, mon
         assert archive.table("games").row(0, named=True)["replay_matches"] is False
         again = replay_record(broken, keep_going=True, snapshots=True)
         assert archive.store(broken, replay=again) is StoreOutcome.UNCHANGED
-        monkeypatch.setattr("replay.engine_version", lambda title: "next")  # the archive asks replay when it stores
+        monkeypatch.setattr("railledger.replay.engine_version", lambda title: "next")  # the archive asks replay when it stores
         assert archive.store(broken, replay=again) is StoreOutcome.REPLACED
         assert archive.table("flags").height == 1 and archive.table("steps").height == len(broken.actions)
 
@@ -75,9 +75,9 @@ def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, mon
 def test_each_title_stores_its_own_engine_version_and_a_title_revision_replays_only_its_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cli.storing import store_record
-    from replay import engine_version
-    from replay.titles import title_named
+    from railledger.cli.storing import store_record
+    from railledger.replay import engine_version
+    from railledger.replay.titles import title_named
 
     games = [notation.read((Path(__file__).resolve().parent / "games" / name).read_text())
              for name in ("18ms-short.rln", "18texas-short.rln")]

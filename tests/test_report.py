@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from ingest import notation
-from ingest.export import write_export
-from ingest.model import Action, Entity, Record
+from railledger.cli.app import app
+from railledger.ingest import notation
+from railledger.ingest.export import write_export
+from railledger.ingest.model import Action, Entity, Record
 from tests.browser import CHROMIUM
 from tests.test_dashboard_browser import ARTIFACTS
 from tests.test_verdicts import SHORT, finished, with_illegal_sale

@@ -18,11 +18,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
-from analytics.validation import shortfalls_by_game, shortfalls_by_player
-from cli.app import app
-from ingest.sources import read_record
-from records import Archive
-from replay.optimizer.audit import audit_record
+from railledger.analytics.validation import shortfalls_by_game, shortfalls_by_player
+from railledger.cli.app import app
+from railledger.ingest.sources import read_record
+from railledger.records import Archive
+from railledger.replay.optimizer.audit import audit_record
 
 REPO = Path(__file__).resolve().parent.parent
 FULL_RUN = "690 WRA run_routes [2+-2 E11-E13-E15] [2+-3 E9-E11]"
@@ -87,7 +87,7 @@ def test_audit_reads_an_archived_game_by_its_key(db: Path) -> None:
 @pytest.fixture()
 def dashboard(db: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
     monkeypatch.setenv("RAILLEDGER_DB", str(db))
-    page = AppTest.from_file(str(REPO / "dashboard" / "app.py"), default_timeout=60).run()
+    page = AppTest.from_file(str(REPO / "src" / "railledger" / "dashboard" / "app.py"), default_timeout=60).run()
     assert not page.exception
     yield page
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from records import Archive
-from records.archive import ARCHIVE_TABLES
+from railledger.cli.app import app
+from railledger.records import Archive
+from railledger.records.archive import ARCHIVE_TABLES
 from tests.conftest import REPO, fixture_files, ingest_summary
 
 distributed = pytest.importorskip("distributed", reason="--cluster needs dask[distributed] (pip install -e '.[dev]')")
@@ -84,7 +84,7 @@ def test_simulate_on_a_dask_cluster_stores_what_one_process_stores(cluster: str,
 def test_an_address_that_is_no_address_is_one_line_to_the_end_of_the_process(tmp_path: Path) -> None:
     """Checked before a Dask client is made: one made of it complains again when it is collected."""
     db = tmp_path / "a.duckdb"
-    run = subprocess.run([sys.executable, "-m", "cli", "ingest", str(REPO / "examples"), "--cluster", "garbage", "--db", str(db)],
+    run = subprocess.run([sys.executable, "-m", "railledger", "ingest", str(REPO / "examples"), "--cluster", "garbage", "--db", str(db)],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.splitlines() == ["cannot reach the Dask scheduler at garbage: missing port number in address 'garbage'"]

@@ -13,18 +13,18 @@ import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.balance import winner_correlations
-from analytics.ratings import Refresh, ratings, store_ratings
-from analytics.review import archive_overview, game_tables
-from analytics.rush import train_rush_distribution
-from analytics.titles import title_statistics
-from analytics.validation import shortfalls_by_player
-from ingest import notation
-from records import Archive
-from records.archive import ARCHIVE_TABLES
-from records.schema import latest_version, migrations, table_columns
-from replay import replay_record
-from replay.optimizer.audit import audit_record
+from railledger.analytics.balance import winner_correlations
+from railledger.analytics.ratings import Refresh, ratings, store_ratings
+from railledger.analytics.review import archive_overview, game_tables
+from railledger.analytics.rush import train_rush_distribution
+from railledger.analytics.titles import title_statistics
+from railledger.analytics.validation import shortfalls_by_player
+from railledger.ingest import notation
+from railledger.records import Archive
+from railledger.records.archive import ARCHIVE_TABLES
+from railledger.records.schema import latest_version, migrations, table_columns
+from railledger.replay import replay_record
+from railledger.replay.optimizer.audit import audit_record
 from tests.test_ratings import RATED
 
 TESTS = Path(__file__).parent

@@ -13,24 +13,24 @@ from random import Random
 
 import pytest
 
-from ingest import notation
-from ingest.export import read_export
-from ingest.model import Action, Entity, Player, Record
-from ingest.schema import check_record
-from ingest.sources import read_record
-from replay import Game, IllegalAction, replay_record
-from replay.shares import sale_bundles
-from replay.steps.trains import BuyTrain
-from replay.steps.routes import check_declared_route
-from replay.routes import build_route
-from replay.optimizer import position_of, solve
-from selfplay import greedy
-from selfplay.bots import Bot, bot_named, bot_names
-from selfplay.concrete import bounds, grid, with_amount
-from selfplay.menu import offered
-from selfplay.play import MAX_ACTIONS, SelfPlayError, game_id, play
-from selfplay.seats import controller
-from selfplay.simulate import Simulated, seating, simulate, winners
+from railledger.ingest import notation
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Action, Entity, Player, Record
+from railledger.ingest.schema import check_record
+from railledger.ingest.sources import read_record
+from railledger.replay import Game, IllegalAction, replay_record
+from railledger.replay.shares import sale_bundles
+from railledger.replay.steps.trains import BuyTrain
+from railledger.replay.steps.routes import check_declared_route
+from railledger.replay.routes import build_route
+from railledger.replay.optimizer import position_of, solve
+from railledger.selfplay import greedy
+from railledger.selfplay.bots import Bot, bot_named, bot_names
+from railledger.selfplay.concrete import bounds, grid, with_amount
+from railledger.selfplay.menu import offered
+from railledger.selfplay.play import MAX_ACTIONS, SelfPlayError, game_id, play
+from railledger.selfplay.seats import controller
+from railledger.selfplay.simulate import Simulated, seating, simulate, winners
 
 TABLES = [
     ("18MS", 1, ("greedy", "random", "greedy")),

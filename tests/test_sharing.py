@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 
-from ingest.model import Record
-from ingest.sources import read_record
-from records import Archive
-from records.archive import ARCHIVE_TABLES
+from railledger.ingest.model import Record
+from railledger.ingest.sources import read_record
+from railledger.records import Archive
+from railledger.records.archive import ARCHIVE_TABLES
 from tests.conftest import act, export
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,14 +46,14 @@ def write_records(folder: Path, small: int, long: int, version: int = 0) -> dict
 
 
 def ingest(folder: Path, db: Path, *options: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "cli", "ingest", "--allow-invalid", str(folder), "--db", str(db), "--wait", "120", *options],
+    return subprocess.Popen([sys.executable, "-m", "railledger", "ingest", "--allow-invalid", str(folder), "--db", str(db), "--wait", "120", *options],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 READER = r"""
 import json, sys, time
 from pathlib import Path
-from records import Archive, ArchiveError
+from railledger.records import Archive, ArchiveError
 
 db, stop, expected = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text())
 reads = during = last = 0
@@ -97,7 +97,7 @@ def test_an_ingest_and_a_looping_reader_share_the_archive(tmp_path: Path) -> Non
     lister = None
     try:
         time.sleep(3)
-        lister = subprocess.run([sys.executable, "-m", "cli", "games", "--db", str(db), "--wait", "120"],
+        lister = subprocess.run([sys.executable, "-m", "railledger", "games", "--db", str(db), "--wait", "120"],
                                 cwd=REPO, capture_output=True, text=True, timeout=300)
         written, writer_errors = writer.communicate(timeout=600)
         stop.write_text("done")

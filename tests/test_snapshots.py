@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from ingest import notation
-from ingest.export import read_export
-from ingest.model import Record
-from replay import Game, IllegalAction
-from replay.snapshot import take_snapshot
-from selfplay.bots import bot_named
-from selfplay.play import play
+from railledger.ingest import notation
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Record
+from railledger.replay import Game, IllegalAction
+from railledger.replay.snapshot import take_snapshot
+from railledger.selfplay.bots import bot_named
+from railledger.selfplay.play import play
 from tests.conftest import fixture_params
 
 TESTS = Path(__file__).parent

@@ -13,15 +13,15 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from ingest import notation
-from ingest.export import read_export
-from ingest.model import Record
-from records import Archive, StoreOutcome
-from records.archive import ARCHIVE_TABLES
-from records.schema import latest_version, migrations, shown_columns
-from records.states import STATE_TABLES
-from records.summaries import SUMMARIES
-from replay import Replay, replay_record
+from railledger.ingest import notation
+from railledger.ingest.export import read_export
+from railledger.ingest.model import Record
+from railledger.records import Archive, StoreOutcome
+from railledger.records.archive import ARCHIVE_TABLES
+from railledger.records.schema import latest_version, migrations, shown_columns
+from railledger.records.states import STATE_TABLES
+from railledger.records.summaries import SUMMARIES
+from railledger.replay import Replay, replay_record
 from tests.conftest import fixture_params
 
 TESTS = Path(__file__).parent
@@ -124,8 +124,8 @@ def written_at_version_8(source: Path, target: Path) -> None:
 
 
 def test_a_version_8_archive_converts_to_the_same_rows_and_answers(tmp_path: Path) -> None:
-    from analytics.balance import winner_correlations
-    from analytics.review import game_tables
+    from railledger.analytics.balance import winner_correlations
+    from railledger.analytics.review import game_tables
 
     fresh = tmp_path / "fresh.duckdb"
     with Archive.open(fresh) as archive:
@@ -156,7 +156,7 @@ def test_a_replaced_game_keeps_one_row_per_change(tmp_path: Path, monkeypatch: p
     with Archive.open(db) as archive:
         archive.store(record, replay=replay)
     first = change_rows(db)
-    monkeypatch.setattr("replay.engine_version", lambda title: "next")
+    monkeypatch.setattr("railledger.replay.engine_version", lambda title: "next")
     with Archive.open(db) as archive:
         assert archive.store(record, replay=replay) is StoreOutcome.REPLACED
         assert archive.table("company_states").rows() == snapshot_rows(record, replay)["company_states"]

@@ -19,11 +19,11 @@ import re
 from pathlib import Path
 
 import pytest
-from replay.hexgrid import FLAT_OFFSETS, coordinates, neighbour, shared_edge
+from railledger.replay.hexgrid import FLAT_OFFSETS, coordinates, neighbour, shared_edge
 from tests.title_data import COLORS, check_city_id, check_geometry, loader, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
-TITLE = REPO / "replay" / "titles" / "g1871"
+TITLE = REPO / "src" / "railledger" / "replay" / "titles" / "g1871"
 RULEBOOK = REPO.parent / "shared" / "rules" / "1871-the-old-prince.txt"
 
 ORDER = ["white", *COLORS]
@@ -200,7 +200,7 @@ def test_rules_keys():
     assert not mine & set(r["not_applicable"])
     others = set()
     for t in ("g18ms", "g18texas"):
-        p = REPO / "replay" / "titles" / t / "rules.json"
+        p = REPO / "src" / "railledger" / "replay" / "titles" / t / "rules.json"
         if p.exists():
             others |= set(json.loads(p.read_text(encoding="utf-8"))["rules"])
     assert others <= mine | set(r["not_applicable"]), others - mine - set(r["not_applicable"])
@@ -216,7 +216,7 @@ def test_rules_keys():
 
 def setup_draws(seed: int, n_players: int) -> dict:
     """The engine's draws (replay/titles/g1871/draws.py) in the shape the documented facts use."""
-    drawn = importlib.import_module("replay.titles.g1871.draws").draw(seed, None, n_players)
+    drawn = importlib.import_module("railledger.replay.titles.g1871.draws").draw(seed, None, n_players)
     return {"mainline": drawn.mainline, "shortline": drawn.shortline, "ub_share": f"{drawn.union_bank_company}_8",
             "peir": list(drawn.peir_companies), "piles": [list(p) for p in drawn.piles]}
 

@@ -15,7 +15,7 @@ import pytest
 from tests.title_data import CATALOGUE, COLORS, check_city_id, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
-TITLE = REPO / "replay" / "titles" / "g18ms"
+TITLE = REPO / "src" / "railledger" / "replay" / "titles" / "g18ms"
 RULEBOOK = REPO.parent / "shared" / "rules" / "18MS.txt"
 
 

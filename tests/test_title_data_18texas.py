@@ -19,7 +19,7 @@ import pytest
 from tests.title_data import CATALOGUE, COLORS, NODE_KEYS, check_city_id, check_geometry, loader, node_ids, tile_geometry
 
 REPO = Path(__file__).resolve().parents[1]
-TITLE = REPO / "replay" / "titles" / "g18texas"
+TITLE = REPO / "src" / "railledger" / "replay" / "titles" / "g18texas"
 RULEBOOK = REPO.parent / "shared" / "rules" / "18Texas.txt"
 
 CORPORATION_ORDER = ["T&P", "MKT", "SP", "MP", "SSW", "SAA"]
@@ -332,7 +332,7 @@ def test_game():
 
 def test_rules_keys():
     rules = load("rules.json")
-    ms = json.loads((REPO / "replay" / "titles" / "g18ms" / "rules.json").read_text(encoding="utf-8"))["rules"]
+    ms = json.loads((REPO / "src" / "railledger" / "replay" / "titles" / "g18ms" / "rules.json").read_text(encoding="utf-8"))["rules"]
     assert set(ms) == (set(rules["rules"]) & set(ms)) | set(rules["not_applicable"])
     assert not set(rules["rules"]) & set(rules["not_applicable"])
     text = rulebook_text()

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import titles
-from replay import titles as engine_titles
+from railledger.ingest import titles
+from railledger.replay import titles as engine_titles
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -24,13 +24,13 @@ def test_the_engine_uses_the_ingest_registry_itself() -> None:
 @pytest.mark.parametrize("title", titles.REGISTRY, ids=lambda t: t.slug)
 def test_player_counts_are_those_of_the_title_data(title: titles.Title) -> None:
     """ingest keeps the counts as data; they must agree with the engine's published game data."""
-    game = json.loads((REPO / "replay" / "titles" / title.slug / "game.json").read_text(encoding="utf-8"))
+    game = json.loads((REPO / "src" / "railledger" / "replay" / "titles" / title.slug / "game.json").read_text(encoding="utf-8"))
     assert game["title"] == title.name
     assert title.player_counts == tuple(sorted(int(n) for n in game["starting_cash"]))
 
 
 def test_ingest_imports_nothing_of_the_engine() -> None:
-    probe = "import sys, ingest.sources, ingest.schema; print(sorted(m for m in sys.modules if m.split('.')[0] == 'replay'))"
+    probe = "import sys, railledger.ingest.sources, railledger.ingest.schema; print(sorted(m for m in sys.modules if m.startswith('railledger.replay')))"
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, check=True)
     assert found.stdout.strip() == "[]"
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ingest.model import Action, Entity, Record
-from replay import Game, IllegalAction, replay_record
+from railledger.ingest.model import Action, Entity, Record
+from railledger.replay import Game, IllegalAction, replay_record
 from tests.conftest import fixture_files
 from tests.perft import TEST_GAMES, positions, record_of
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.errors import RecordError
-from ingest.undo import standing_actions, undo_history
+from railledger.ingest.errors import RecordError
+from railledger.ingest.undo import standing_actions, undo_history
 from tests.conftest import act
 
 

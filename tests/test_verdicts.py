@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from ingest import notation
-from ingest.model import Action, Entity, Record
-from records import Archive
-from replay import replay_record
-from replay.verdict import ILLEGAL, MISMATCH, NO_ENGINE, NOT_REPLAYED, UNFINISHED, VALID, judge
+from railledger.cli.app import app
+from railledger.ingest import notation
+from railledger.ingest.model import Action, Entity, Record
+from railledger.records import Archive
+from railledger.replay import replay_record
+from railledger.replay.verdict import ILLEGAL, MISMATCH, NO_ENGINE, NOT_REPLAYED, UNFINISHED, VALID, judge
 from tests.conftest import export, fixture_files, make_known, needs_fixtures
 
 runner = CliRunner()
@@ -90,7 +90,7 @@ def test_the_shared_records_verdicts() -> None:
 
 
 def _read(path: Path) -> Record:
-    from ingest.export import read_export
+    from railledger.ingest.export import read_export
 
     return read_export(json.loads(path.read_text()))
 

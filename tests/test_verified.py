@@ -11,8 +11,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from records import Archive, schema, verified
-from records.errors import ForeignArchive
+from railledger.records import Archive, schema, verified
+from railledger.records.errors import ForeignArchive
 from tests.test_records import hand_made
 
 

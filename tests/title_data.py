@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-CATALOGUE = REPO / "replay" / "tiles" / "catalogue.json"
+CATALOGUE = REPO / "src" / "railledger" / "replay" / "tiles" / "catalogue.json"
 COLORS = ["yellow", "green", "brown", "gray"]
 NODE_KEYS = {"cities": "c", "towns": "t", "offboards": "o"}
 
 
 def loader(slug: str):  # type: ignore[no-untyped-def]
     """``load(name)`` for the JSON files of ``replay/titles/<slug>/``."""
-    folder = REPO / "replay" / "titles" / slug
+    folder = REPO / "src" / "railledger" / "replay" / "titles" / slug
 
     def load(name: str) -> Any:
         with open(folder / name, encoding="utf-8") as f:

@@ -1,0 +1,704 @@
+"""The ``railledger`` command: a thin front door that wires ingest, records and the dashboard.
+
+Each command imports what it uses when it runs: ``railledger --help`` loads typer and the
+option declarations only, not DuckDB, polars, rich's console, the engine or Streamlit.
+"""
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Mapping, Optional
+
+import typer
+
+from railledger.cli.audit import audit
+from railledger.cli.crosscheck import crosscheck
+from railledger.cli.legal import legal
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, WaitOption, WorkersOption
+from railledger.cli.options import fail as _fail
+from railledger.cli.options import write_document
+from railledger.cli.ratings import ratings
+from railledger.cli.options import reading as _reading
+from railledger.cli.options import waiting as _waiting
+from railledger.cli.report import report
+from railledger.cli.selfplay import play, simulate
+from railledger.ingest import DEFAULT_MAX_SIZE
+
+if TYPE_CHECKING:
+    import polars as pl
+    from rich.table import Table
+
+    from railledger.ingest.model import Record
+    from railledger.replay import Replay
+    from railledger.replay.verdict import Verdict
+
+app = typer.Typer(
+    help="railledger: archive, replay and statistics for 18xx games.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+
+MaxSizeOption = Annotated[
+    int,
+    typer.Option("--max-size", min=1, help="Largest record file read, in bytes; bigger ones are refused unread."),
+]
+
+
+def ingest(
+    paths: Annotated[list[str], typer.Argument(help="Record files, directories (searched recursively) or - for stdin.")],
+    db: DbOption = Path(DEFAULT_DB),
+    replay: Annotated[bool, typer.Option(help="Replay titles with an engine and store states, events, standings and flags.")] = True,
+    wait: WaitOption = DEFAULT_WAIT,
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
+    allow_invalid: Annotated[
+        bool, typer.Option("--allow-invalid", help="Exit 0 even when a game is illegal or its result differs from its replay.")
+    ] = False,
+    workers: WorkersOption = os.cpu_count() or 1,
+    cluster: ClusterOption = None,
+) -> None:
+    """Read game records and store them in the archive, whole games to a transaction.
+
+    Takes 18xx.games JSON exports (.json), JSON Lines of them (.jsonl), and railledger notation
+    (.rln). Every record is checked against the input schema (docs/input.md) first; a bad one is
+    one line naming the file, the action and the field, and the other files still land. Games of
+    a title with a rules engine are replayed and stored with their state after every action,
+    events, standings and any illegal actions found. A record already archived unchanged is left
+    alone (without a replay); a changed one replaces the old. The archive is held only while
+    games are written, a few tenths of a second at a time, so readers can use it during a long
+    ingest. With --no-replay, stored replays
+    are kept, and a changed record whose stored version was replayed is refused. At the end the
+    player ratings kept in the archive are brought up to date (the games after the stored ones
+    rated, or every game again when earlier ones changed), so readers load them.
+
+    Every game gets a verdict (valid, illegal, result mismatch, unfinished, no engine, not
+    replayed), stored with it and counted in the summary. A game that is illegal or whose result
+    differs from its replay is stored all the same, named on stderr, and makes the exit code 1
+    unless --allow-invalid.
+
+    Records are parsed and replayed by --workers processes (1: in this one), or by the workers of
+    the Dask cluster at --cluster (docs/scale.md); this process alone writes the archive.
+
+    Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
+    """
+    from railledger.cli.ingesting import Tally, ingest_files, print_summary
+    from railledger.cli.output import consoles, say
+    from railledger.cli.storing import ArchiveUnavailable, IngestRun, refresh_ratings
+    from railledger.cli.workers import ClusterUnavailable, workers as pool_of
+    from railledger.ingest.sources import expand
+
+    files = expand(paths)
+    run = IngestRun(db, replay=replay, wait=wait, on_wait=_waiting)
+    tally = Tally()
+    try:
+        with pool_of(workers, cluster) as pool:
+            ingest_files(files, run, max_size, pool, tally)
+    except ClusterUnavailable as exc:
+        raise _fail(str(exc)) from None
+    except ArchiveUnavailable as exc:
+        print_summary(tally, db)
+        raise _fail(f"stopped: {exc}") from None
+    print_summary(tally, db)
+    rated = refresh_ratings(run)
+    if rated is not None:
+        say(consoles()[0], rated)
+    if tally.invalid and not allow_invalid:
+        count = len(tally.invalid)
+        say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "
+                           "the verdict); --allow-invalid accepts them with exit code 0")
+    if tally.failures or (tally.invalid and not allow_invalid):
+        raise typer.Exit(code=1)
+
+
+GAMES_LISTED = 50
+"""Games ``railledger games`` lists unless told otherwise: a terminal shows a few dozen rows
+usefully, and printing a hundred thousand of them takes longer than reading the archive."""
+
+
+def games(
+    title: Annotated[Optional[str], typer.Option(help="Only games of this title, e.g. 18MS.")] = None,
+    player: Annotated[Optional[str], typer.Option(help="Only games with this player (name or id).")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", min=0, help="List at most this many of the matching games, the newest (0: every one).")] = GAMES_LISTED,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
+) -> None:
+    """List the newest --limit (50) of the archived games that match, in title and source id order.
+
+    Newest means latest by creation day, then source id. The first line says how many games
+    matched: printing a hundred thousand rows takes longer than reading them and shows a reader
+    nothing, so a long archive is listed in full only with --limit 0. One game a line, in
+    columns without borders, for a reader and for grep alike.
+
+    Example: railledger games --title 18MS --player "Player 2" --limit 20
+    """
+    from railledger.cli.text import listing, plain
+
+    with _reading(db, wait) as archive:
+        rows = archive.game_rows(title=title, player=player, newest=limit or None)
+        matched = archive.count_games(title=title, player=player) if limit and len(rows) == limit else len(rows)
+    shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
+    if len(rows) < matched:
+        shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
+    lines = ((row["key"], row["title"], ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
+             for row in rows)
+    table = listing(("key", "title", "players", "status", "actions", "verdict"), lines, right=frozenset({4}))
+    sys.stdout.write(f"{plain(shown)}\n\n{table}\n")
+
+
+def _verdict_text(row: Mapping[str, Any]) -> str:
+    """A games row's verdict as one text: ``illegal: action 42 (#12) by Ann: ...``."""
+    if row["verdict"] is None:
+        return "not judged yet: stored before verdicts were kept; ingest it again"
+    return f"{row['verdict']}: {row['verdict_detail']}"
+
+
+def show(
+    game: Annotated[str, typer.Argument(help="Archive key (18xx.games/14375) or source id (14375).")],
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
+) -> None:
+    """Print an archived game in railledger notation: header, then one action per line.
+
+    The notation writes every character a terminal would not print as itself as a JSON escape,
+    so the output is safe on a terminal and reads back as the same record.
+
+    Example: railledger show 14375 > game.rln
+    """
+    from railledger.ingest import notation
+
+    with _reading(db, wait) as archive:
+        try:
+            record = archive.record(game)
+        except KeyError as exc:
+            raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    sys.stdout.write(notation.write(record))
+
+
+def convert(
+    source: Annotated[str, typer.Argument(help="Record to read (.json, .rln, or - for stdin).")],
+    target: Annotated[str, typer.Argument(help="File to write, or - for stdout.")],
+    to: Annotated[
+        Optional[str], typer.Option("--to", help="Output format: json or notation (default: by TARGET's extension).")
+    ] = None,
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
+) -> None:
+    """Convert one record between 18xx.games JSON and railledger notation.
+
+    Example: railledger convert ../shared/fixtures/18MS/14375.json 14375.rln
+    """
+    import json
+
+    from railledger.ingest import notation
+    from railledger.ingest.errors import RecordError
+    from railledger.ingest.export import write_export
+    from railledger.ingest.sources import read_record
+
+    fmt = to or ("notation" if target.endswith(notation.EXTENSION) else "json" if target.endswith(".json") else None)
+    if fmt not in ("json", "notation"):
+        raise _fail(f"{target}: say --to json or --to notation (or use a .json / {notation.EXTENSION} name)")
+    try:
+        record = read_record(source, max_size)
+    except RecordError as exc:
+        raise _fail(str(exc)) from None
+    text = notation.write(record) if fmt == "notation" else json.dumps(write_export(record), indent=1) + "\n"
+    if target == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(target).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{target}: cannot write: {exc.strerror or exc}") from None
+
+
+def dashboard(
+    db: DbOption = Path(DEFAULT_DB),
+    port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501,
+    wait: WaitOption = DEFAULT_WAIT,
+) -> None:
+    """Open the dashboard (Streamlit) on the archive, read-only, at http://localhost:PORT.
+
+    The archive is checked first (a damaged or foreign file is refused here, not in the browser).
+    The command then becomes the Streamlit server itself, so SIGTERM or Ctrl-C stops the server
+    and nothing is left running. While an ingest writes, pages wait for it (up to --wait), then
+    show the last data they read with a note.
+
+    Example: railledger dashboard --db games.duckdb --port 8502
+    """
+    import railledger.dashboard as dashboard_package
+
+    if not db.exists():
+        raise _fail(f"{db}: no archive here; run 'railledger ingest' first")
+    with _reading(db, wait):
+        pass
+    if not _port_free(port):
+        raise _fail(f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}")
+    app_file = Path(dashboard_package.__file__).parent / "app.py"
+    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
+    command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
+               "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, command, env)  # Streamlit handles SIGTERM and SIGINT by stopping its server
+
+
+def _port_free(port: int) -> bool:
+    """Whether a server could listen on ``port`` on localhost now: checked before Streamlit starts,
+    since Streamlit itself only says so in a traceback-like log and exits."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Streamlit's server does
+        try:
+            probe.bind(("localhost", port))
+        except OSError:
+            return False
+    return True
+
+
+def replay_command(
+    records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln), or - for stdin.")],
+    keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game on stdout.")] = False,
+    states: Annotated[bool, typer.Option("--states", help="With --json: the state after every action.")] = False,
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
+) -> None:
+    """Replay records through the rules: every illegal action is flagged with the rule it breaks.
+
+    Prints per game its verdict (valid, illegal, result mismatch, unfinished), each flag (action
+    index, rule, message) and the final values against the recorded result. Without --keep-going
+    the replay stops at the first illegal action and says so; the values it reached there are not
+    a result and are not shown. Exits 1 when any game has a flag or a different result.
+
+    Example: railledger replay ../shared/fixtures/18MS --keep-going
+    """
+    import json
+
+    from railledger.cli.output import consoles, say
+    from railledger.ingest.sources import expand, load
+    from railledger.replay import replay_record
+    from railledger.replay.verdict import judge
+
+    err = consoles()[1]
+    if states and not as_json:
+        raise _fail("--states needs --json: the states are written as JSON (railledger replay RECORD --json --states)")
+    failed = False
+    for origin in expand(records):
+        for loaded in load(origin, max_size):
+            if loaded.record is None:
+                say(err, loaded.error)
+                failed = True
+                continue
+            try:
+                outcome = replay_record(loaded.record, keep_going=keep_going, snapshots=states)
+            except Exception as exc:  # no engine for the title, or a bug the record meets: this record fails
+                say(err, f"{loaded.origin}: {exc if isinstance(exc, NotImplementedError) else _unexpected(exc)}")
+                failed = True
+                continue
+            failed |= not outcome.matches_record
+            verdict = judge(loaded.record, outcome)
+            if as_json:
+                payload = {**outcome.as_dict(states), "verdict": {"kind": verdict.kind, "detail": verdict.detail}}
+                sys.stdout.write(json.dumps(payload) + "\n")
+            else:
+                _print_replay(loaded.origin, outcome, verdict)
+    if failed:
+        raise typer.Exit(code=1)
+
+
+def _unexpected(exc: Exception) -> str:
+    return f"unexpected error: {type(exc).__name__}: {exc}"
+
+
+def _print_replay(origin: str, outcome: "Replay", verdict: "Verdict") -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from railledger.cli.output import cell, consoles, say
+    from railledger.cli.text import plain
+
+    out = consoles()[0]
+    record = outcome.record
+    heading = Text.assemble((plain(record.key), "bold"), f" ({plain(record.title)}) from {plain(origin)}: "
+                            f"{len(record.actions)} actions, {len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
+    out.print(heading, soft_wrap=True)
+    say(out, f"  verdict: {verdict}")
+    for flag in outcome.roots_first():
+        follows = "" if flag.root else f" (follows from #{flag.follows})"
+        say(out, f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}{follows}")
+    stopped = outcome.stopped_at is not None
+    if stopped:
+        say(out, f"  stopped at action #{outcome.stopped_at} of {len(record.actions)}: the values there are not a "
+                 "result, so none are shown (--keep-going skips illegal actions and replays to the end)")
+    table = Table(show_header=True, box=None, padding=(0, 2))
+    for column in ("player", "replayed", "recorded"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    recorded = record.result or {}
+    for player in record.players:
+        replayed = "-" if stopped else outcome.result.get(player.id, "")
+        table.add_row(*map(cell, (player.name, replayed, recorded.get(player.id, "-"))))
+    out.print(table)
+
+
+def conformance(
+    paths: Annotated[list[str], typer.Argument(help="Record files or directories, e.g. ../shared/fixtures.")],
+    max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
+) -> None:
+    """Replay every record and compare with its recorded result: one PASS/FAIL row each, with its verdict.
+
+    Exits 1 when a record of a supported title fails; a record of a title railledger has no
+    engine for shows NO ENGINE and does not fail the run.
+
+    Example: railledger conformance ../shared/fixtures
+    """
+    from rich.table import Table
+
+    from railledger.cli.output import cell, consoles, say
+    from railledger.ingest.errors import UnknownTitle
+    from railledger.ingest.sources import expand, load
+    from railledger.replay.conformance import check
+
+    out, err = consoles()
+    table = Table(title="conformance (values in seat order)")
+    for column in ("record", "title", "actions", "flags", "recorded", "replayed", "status", "verdict"):
+        table.add_column(column, justify="right" if column in ("actions", "flags") else "left", overflow="fold")
+    failed = False
+    for origin in expand(paths):
+        for loaded in load(origin, max_size):
+            if loaded.record is None:
+                if isinstance(loaded.error, UnknownTitle):
+                    table.add_row(cell(Path(loaded.origin).name), cell(loaded.error.title), "-", "-", "-", "-", "NO ENGINE",
+                                  "no engine")
+                    continue
+                table.add_row(cell(loaded.origin), "?", "-", "-", "-", "-", "FAIL", "unreadable")
+                say(err, loaded.error)
+                failed = True
+                continue
+            try:
+                row = check(loaded.origin, loaded.record)
+            except Exception as exc:  # a bug the record meets: a FAIL row, and the others still run
+                table.add_row(cell(Path(loaded.origin).name), cell(loaded.record.title), "-", "-", "-", "-", "FAIL", "-")
+                say(err, f"{loaded.origin}: {_unexpected(exc)}")
+                failed = True
+                continue
+            failed |= row.status == "FAIL"
+            recorded = loaded.record.result or {}
+            table.add_row(*map(cell, (
+                Path(loaded.origin).name,
+                loaded.record.title,
+                len(loaded.record.actions),
+                len(row.replay.flags) if row.replay else "-",
+                _values(recorded, loaded.record),
+                _values(row.replayed, loaded.record),
+                row.status,
+                row.verdict,
+            )))
+    out.print(table)
+    if failed:
+        raise typer.Exit(code=1)
+
+
+def _values(values: Mapping[Any, Any] | None, record: "Record") -> str:
+    if not values:
+        return "-"
+    return "/".join(f"{values.get(p.id, '?')}" for p in record.players)
+
+
+def bench(
+    paths: Annotated[list[str], typer.Argument(help="18xx.games JSON records or directories.")],
+    repeat: Annotated[int, typer.Option(help="Timed repetitions per stage (medians are reported).")] = 20,
+    scale_games: Annotated[
+        int, typer.Option("--scale-games", min=0, help="Also build an archive of this many games (the records replayed "
+                          "once, then copied, then its ratings stored) and time stats, games --title, ratings and every "
+                          "dashboard page on it (0: skip).")
+    ] = 0,
+    selfplay_games: Annotated[
+        int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
+    ] = 3,
+    ingest_copies: Annotated[
+        int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
+    ] = 0,
+) -> None:
+    """Print speed figures: per-record medians of each ingest stage, and games stored per second.
+
+    Example: railledger bench ../shared/fixtures --repeat 50
+    """
+    import statistics
+
+    from rich.table import Table
+
+    from railledger.cli import bench as benchmarks
+    from railledger.cli.output import cell, consoles
+    from railledger.ingest.sources import expand, read_record
+
+    out = consoles()[0]
+
+    files = [Path(p) for p in expand(paths) if p.endswith(".json")]
+    if not files:
+        raise _fail("bench: no .json records found in " + " ".join(paths))
+    rows = [benchmarks.bench_file(path, repeat) for path in files]
+    table = Table(title=f"ingest medians (ms) on {benchmarks.machine()}")
+    for column in ("record", "actions", "parse", "schema", "write rln", "read rln", "store in new db", "re-store unchanged"):
+        table.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
+    for row in rows:
+        table.add_row(cell(row.name), str(row.actions), *(f"{v:.2f}" for v in (
+            row.parse_ms, row.check_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
+    out.print(table)
+    reference = benchmarks.reference_lib() is not None
+    reference_note = "" if reference else " (vs Ruby not measured: needs ruby and the engine ../shared/tools/ref18xx extracts)"
+    replay = Table(title=f"replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine on the same record){reference_note}")
+    for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby", "is_legal µs", "p90 µs", "legal_actions ms"):
+        replay.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
+    for row in rows:
+        if row.replay_ms is None or row.decisions is None:
+            replay.add_row(cell(row.name), str(row.actions), "no engine", "", "", "", "", "", "")
+            continue
+        versus = f"{row.reference_ms / row.replay_ms:.0f}x" if row.reference_ms else "failed" if reference else ""
+        replay.add_row(cell(row.name), str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
+                       f"{row.replay_states_ms:.1f}", versus, f"{row.decisions.is_legal_us:.0f}",
+                       f"{row.decisions.is_legal_p90_us:.0f}", f"{row.decisions.legal_actions_ms:.2f}")
+    out.print(replay)
+    replayed = [(row.replay_ms, row.replay_states_ms, row.actions) for row in rows
+                if row.replay_ms is not None and row.replay_states_ms is not None and row.actions]
+    if replayed:
+        per_action = statistics.median(states * 1000 / actions for _, states, actions in replayed)
+        extra = [states / alone - 1 for alone, states, _ in replayed]
+        out.print(f"replay with per-action snapshots: median {per_action:.0f} µs per action over the records; "
+                  f"snapshots add {min(extra):.0%} to {max(extra):.0%} to replay alone")
+    records = [read_record(str(path)) for path in files]
+    out.print(benchmarks.optimizer_table(records))
+    out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
+              f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
+    help_s, help_cpu_s = benchmarks.help_cost()
+    out.print(f"railledger --help, whole process (the installed script, median of {benchmarks.HELP_RUNS} runs) on "
+              f"{benchmarks.machine()}: {help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")
+    if ingest_copies:
+        rate = benchmarks.ingest_rate(files, ingest_copies)
+        out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "
+                  f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} games/s "
+                  f"unchanged (known by their hash, not replayed); the archive file: {rate.kb_per_game:.1f} KB per game")
+    if selfplay_games:
+        from railledger.cli.bench_selfplay import selfplay_table
+
+        out.print(selfplay_table(selfplay_games, benchmarks.machine()))
+    if scale_games:
+        _bench_scale(benchmarks, records, scale_games)
+
+
+def _bench_scale(benchmarks: Any, records: list["Record"], games: int) -> None:
+    """Build an archive of ``games`` games in a temporary folder and print what it costs a user."""
+    import tempfile
+
+    from rich.table import Table
+
+    from railledger.cli.output import consoles
+
+    out = consoles()[0]
+    with tempfile.TemporaryDirectory() as folder:
+        found = benchmarks.scale_figures(Path(folder), records, games)
+    out.print(f"archive of {found.games:,} games ({found.replayed} replayed and stored, the rest copies of them) on "
+              f"{benchmarks.machine()}: built in {found.build_s:.0f} s, its ratings rated and stored (as an ingest "
+              f"does at its end) in {found.ratings_s:.1f} s, {found.file_bytes / 1e9:.2f} GB")
+    out.print(f"railledger stats on it, whole process: {found.stats_s:.2f} s, peak memory {found.stats_peak_bytes / 1e6:,.0f} MB; "
+              f"railledger {found.listing}: {found.listing_s:.2f} s; railledger ratings (stored): {found.rated_s:.2f} s")
+    table = Table(title=f"dashboard pages on {found.games:,} games (s)")
+    for column in ("page", "first load", "rerun"):
+        table.add_column(column, justify="left" if column == "page" else "right")
+    for page, first, rerun in found.pages:
+        table.add_row(page, f"{first:.2f}", f"{rerun:.2f}")
+    out.print(table)
+    out.print("(the players and titles pages load the ratings stored after building, as after an ingest)")
+
+
+def stats(
+    title: Annotated[
+        Optional[str], typer.Option(help="Only this title, e.g. 18MS (default: each title, then all pooled).")
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
+    all_games: Annotated[
+        bool, typer.Option("--all-games", help="Count every replayed game, not only the valid ones.")
+    ] = False,
+) -> None:
+    """Print statistics of the replayed games: what goes with winning, the train rush, broken rules.
+
+    Win rates and the train rush count only games whose verdict is valid (finished, replayed with
+    no flag to their recorded result) unless --all-games; the first line says how many games were
+    left out and why. Win rates come with their sample size (n) and a 95% Wilson interval: a few
+    games prove little. Train rush rows count games by the operating round (1st, 2nd... OR of the
+    game) in which a train type was first bought or rusted. Validation flags are of every game.
+
+    Example: railledger stats --db games.duckdb --title 18MS
+    """
+    from railledger.analytics.balance import winner_correlations
+    from railledger.analytics.rush import train_rush_distribution
+    from railledger.analytics.scope import counted_games
+    from railledger.analytics.validation import validation_summary
+    from railledger.cli.output import consoles, say
+
+    out = consoles()[0]
+    with _reading(db, wait) as archive:
+        scope = counted_games(archive, everything=all_games, title=title)
+        correlations = _of_title(winner_correlations(archive, scope), "scope", title)
+        rush = _of_title(train_rush_distribution(archive, scope), "title", title)
+        flags = _of_title(validation_summary(archive), "title", title)
+    say(out, scope.note("--all-games"))
+    out.print(_stats_table(
+        "winner correlations (games with standings)",
+        ("scope", "factor", "value", "n", "wins", "win rate", "95% CI", "mean rank"),
+        [(r["scope"], r["factor"], r["value"], str(r["games"]), str(r["wins"]), f"{r['win_rate']:.2f}",
+          f"{r['ci_low']:.2f}-{r['ci_high']:.2f}", f"{r['mean_rank']:.2f}")
+         for r in correlations.iter_rows(named=True)],
+        numbers=5,
+    ))
+    out.print(_stats_table(
+        "train rush (games by operating round)",
+        ("title", "train", "event", "OR #", "games"),
+        [(r["title"], r["train_type"], r["event"], str(r["or_ordinal"]), str(r["games"]))
+         for r in rush.iter_rows(named=True)],
+        numbers=2,
+    ))
+    out.print(_stats_table(
+        "validation flags (every game)",
+        ("title", "rule", "flags", "games"),
+        [(r["title"], r["rule"], str(r["flags"]), str(r["games"])) for r in flags.iter_rows(named=True)],
+        numbers=2,
+    ))
+
+
+def _of_title(frame: "pl.DataFrame", column: str, title: str | None) -> "pl.DataFrame":
+    """The rows of one title (ignoring case, as ``games --title`` does), or all rows without one."""
+    import polars as pl
+
+    return frame if title is None else frame.filter(pl.col(column).str.to_lowercase() == title.lower())
+
+
+def _stats_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], numbers: int) -> "Table":
+    """A table whose last ``numbers`` columns are right-aligned numbers; text folds rather than
+    losing letters in a narrow terminal. The title says "none" when there are no rows."""
+    from rich.table import Table
+
+    from railledger.cli.output import cell
+
+    table = Table(title=title if rows else f"{title}: none")
+    for i, column in enumerate(columns):
+        number = i >= len(columns) - numbers
+        table.add_column(column, justify="right" if number else "left", no_wrap=number,
+                         overflow="ellipsis" if number else "fold")
+    for row in rows:
+        table.add_row(*map(cell, row))
+    return table
+
+
+class ExportFormat(str, Enum):
+    parquet = "parquet"
+    csv = "csv"
+    json = "json"
+
+
+def export(
+    target: Annotated[str, typer.Argument(
+        metavar="OUT_DIR|GAME", help="parquet, csv: the directory to write the tables into (created if missing); "
+                                     "json: the game (archive key or source id).")],
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", help="parquet, csv (list columns as JSON text, bytes as base64), or json.")
+    ] = ExportFormat.parquet,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="json: the file to write (default: stdout).")] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
+) -> None:
+    """Write every archive table for other tools, or give one game's original record back (--format json).
+
+    Parquet is written as one Hive-style dataset per table, partitioned by title:
+    OUT_DIR/<table>/title=<title>/part-0.parquet, which DuckDB, Spark or Trino read as one table
+    with a title column (docs/scale.md); CSV as OUT_DIR/<table>.csv. The tables are read in one
+    open of the archive, then written with the archive closed. With
+    --format json the game's export is written exactly as it was ingested (the archive keeps the
+    text it read, undos and all); a game that came as notation is written as an export of it.
+
+    Example: railledger export --format parquet exported/ --db games.duckdb
+    Example: railledger export --format json 14375 -o 14375.json
+    """
+    from railledger.cli.output import consoles, say
+    from railledger.cli.partitions import write_partitions
+    from railledger.records.archive import ARCHIVE_TABLES
+
+    if fmt is ExportFormat.json:
+        _export_game(target, output, db, wait)
+        return
+    if output is not None:
+        raise _fail("-o is for --format json; parquet and csv write one file per table into OUT_DIR")
+    out_dir = Path(target)
+    with _reading(db, wait) as archive:
+        frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
+    out = consoles()[0]
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if fmt is ExportFormat.parquet:
+            for folder, rows in write_partitions(frames, out_dir):
+                say(out, f"{folder}/: {rows} row{'' if rows == 1 else 's'}")
+            return
+        for name, frame in frames.items():
+            path = out_dir / f"{name}.{fmt.value}"
+            _csv_ready(frame).write_csv(path)
+            say(out, f"{path}: {frame.height} row{'' if frame.height == 1 else 's'}")
+    except OSError as exc:
+        raise _fail(f"{out_dir}: cannot write: {exc.strerror or exc}") from None
+
+
+def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
+    """The original export of one archived game, to ``output`` or stdout."""
+    import json
+
+    from railledger.cli.output import consoles, say
+    from railledger.ingest.export import write_export
+
+    err = consoles()[1]
+    with _reading(db, wait) as archive:
+        try:
+            record = archive.record(game)
+            source = archive.source(record.key)
+        except KeyError as exc:
+            raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    if source is not None and source.format == "json":
+        text = source.text  # byte for byte as read (a leading byte-order mark aside)
+    else:
+        say(err, f"note: {record.key} was ingested from notation" if source else
+                 f"note: {record.key} was stored without its text")
+        say(err, "note: this export is written from the canonical record (no undo history)")
+        text = json.dumps(write_export(record), indent=1) + "\n"
+    write_document(text, output)
+
+
+def _csv_ready(frame: "pl.DataFrame") -> "pl.DataFrame":
+    """CSV holds no lists (games.optional_rules) and no bytes (sources.text_zlib): lists are written
+    as JSON text and bytes as base64, both of which read back exactly."""
+    import json
+
+    import polars as pl
+
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    binary = [name for name, dtype in frame.schema.items() if dtype == pl.Binary]
+    return frame.with_columns(
+        *(pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists),
+        *(pl.col(name).bin.encode("base64") for name in binary),
+    )
+
+
+COMMANDS = (
+    ingest, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
+    replay_command, conformance, audit, legal, convert,  # records through the engine, nothing stored
+    play, simulate, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
+)
+"""Every command, in the order ``railledger --help`` lists them: what a user does first (store
+records, then read the archive), then the engine's tools, then generated games and the bench.
+Each is named after its function, but ``replay_command``, named ``replay`` (a function of that
+name would read as the engine's package here)."""
+
+for command in COMMANDS:
+    app.command("replay" if command is replay_command else None)(command)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,76 @@
+"""``railledger crosscheck``: games played by 18xx.games' own engine, or by railledger's bots,
+replayed in both engines and compared.
+
+18xx.games' engine is the oracle: what it accepts is what users' records contain. The tools in
+``../shared/tools/ref18xx`` run it locally (ruby and a mirror of tobymao/18xx, neither part of
+this project): ``refplay`` plays complete games with seeded random players, ``reftrace`` writes
+its state after every action, ``compare_trace.py`` compares railledger's states with it. This
+command plays fresh seeds of every title in that engine, and (``--selfplay``) games of
+railledger's own bots (``railledger play``), replays each in railledger, traces each in the
+reference, and compares every state: a generated game must be one 18xx.games accepts, action by
+action, to its end and its result. Without ruby, the mirror or the tools it says "skipped" and
+succeeds: it is a developer's check, not CI's.
+
+This module declares the command (what ``railledger --help`` reads); the work is
+:mod:`cli.reference`'s, loaded when the command runs.
+"""
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4, 5), "The Old Prince 1871": (3, 4)}
+"""The titles 18xx.games' engine plays here, and the player counts each is played with."""
+
+TOOLS_ENV = "RAILLEDGER_REF18XX"
+DEFAULT_TOOLS = Path("../shared/tools/ref18xx")
+
+
+def crosscheck(
+    games: Annotated[int, typer.Option("--games", help="Games per title played in 18xx.games' engine, spread over its player counts.", min=0)] = 200,
+    selfplay: Annotated[int, typer.Option("--selfplay", help="Games per title played by railledger's bots (railledger play), spread the same way.", min=0)] = 0,
+    first_seed: Annotated[int, typer.Option("--first-seed", help="First seed; each player count adds 100000.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", help="Reference runs at once.", min=1)] = os.cpu_count() or 1,
+    max_seconds: Annotated[int, typer.Option("--max-seconds", help="Time limit for one reference game.", min=1)] = 300,
+    tools_dir: Annotated[Optional[Path], typer.Option("--tools", help=f"The ref18xx tools (default ${TOOLS_ENV} or {DEFAULT_TOOLS}).")] = None,
+    keep: Annotated[Optional[Path], typer.Option("--keep", help="Keep the played records and traces in this folder.")] = None,
+    titles: Annotated[Optional[list[str]], typer.Option("--title", help="Only this title (repeatable).")] = None,
+) -> None:
+    """Play games in 18xx.games' own engine and check that railledger replays each with no flag,
+    its result, and the same state after every action; with --selfplay, also play games with
+    railledger's bots and check that 18xx.games' engine accepts every action of each, reaches
+    its end and result, and has the same state after every action.
+
+    Needs ruby, TOBYMAO_GIT (a tobymao/18xx git mirror) and ../shared/tools/ref18xx; without
+    them it says "skipped" and exits 0. Exit 1 when any game disagrees.
+
+    Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --selfplay 20 --first-seed 7000
+    """
+    import tempfile
+
+    from railledger.cli.output import consoles, say
+    from railledger.cli.reference import batches, find_tools, report, run, selfplay_batches
+
+    out, err = consoles(soft_wrap=True)
+    unknown = [t for t in titles or () if t not in PLAYER_COUNTS]
+    if unknown:
+        say(err, f"crosscheck: unknown title {unknown[0]!r}; the reference plays {', '.join(PLAYER_COUNTS)}")
+        raise typer.Exit(2)
+    root = tools_dir or Path(os.environ.get(TOOLS_ENV, DEFAULT_TOOLS))
+    tools = find_tools(root)
+    if isinstance(tools, str):
+        say(out, f"crosscheck skipped: {tools}")
+        return
+    chosen = titles or tuple(PLAYER_COUNTS)
+    with tempfile.TemporaryDirectory(prefix="railledger-crosscheck-") as scratch:
+        work = keep or Path(scratch)
+        for folder in ("records", "selfplay", "traces"):
+            (work / folder).mkdir(parents=True, exist_ok=True)
+        planned = batches(games, first_seed, jobs, chosen) if games else []
+        generated = selfplay_batches(selfplay, first_seed, chosen) if selfplay else []
+        verdicts = list(run(tools, planned, generated, work, jobs, max_seconds))
+    report(verdicts)
+    if not verdicts or not all(v.ok for v in verdicts):
+        raise typer.Exit(1)

@@ -1,0 +1,66 @@
+"""Printing text that came from records, files or the archive: shown as what it is, never obeyed.
+
+Everything outside text passes through :func:`cli.text.plain` (each character a terminal would not
+print as itself becomes a visible escape such as ``\\x1b``), and it reaches rich as a
+:class:`~rich.text.Text`, which rich never parses as markup (``[bold red]`` in a name stays text).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from rich.console import Console, ConsoleDimensions
+from rich.text import Text
+
+from railledger.cli.text import plain
+
+
+def cell(value: object) -> Text:
+    """A table cell (or title) of outside text: escaped, and never read as markup."""
+    return Text(plain(value))
+
+
+def say(console: Console, value: object) -> None:
+    """Print one line of outside text on ``console``."""
+    console.print(cell(value), soft_wrap=True, markup=False, highlight=False)
+
+
+UNBOUNDED = 100_000
+"""Columns a console writing to a file or pipe lays tables out in: as wide as their cells."""
+
+
+class Output(Console):
+    """A console as wide as its terminal, and unbounded when it writes to a file or a pipe.
+
+    rich lays tables out in 80 columns when its output is not a terminal, folding every cell of
+    ``railledger games > list.txt`` into narrow stacks; a file has no width. ``COLUMNS`` still
+    sets one, as it does for rich.
+
+    It writes no emoji for ``:name:`` codes: railledger's own texts use none, and looking for them
+    loads rich's table of codes (4 ms of every command that prints a table).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**{"emoji": False, **options})
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        measured = super().size
+        if self._width is None and not self.is_terminal and not self._environ.get("COLUMNS"):
+            return ConsoleDimensions(UNBOUNDED, measured.height)
+        return measured
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def consoles(**options: Any) -> tuple[Output, Output]:
+    """The (stdout, stderr) consoles of a command, made on first use and shared after.
+
+    A command asks for them when it prints rather than at import, so that ``railledger --help``
+    does not load rich's console; a console writes to whatever ``sys.stdout`` is when it prints.
+    """
+    return Output(**options), Output(stderr=True, **options)

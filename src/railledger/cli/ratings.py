@@ -1,0 +1,63 @@
+"""``railledger ratings``: Weng-Lin player ratings of the archive's valid finished games."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, reading
+
+if TYPE_CHECKING:  # analytics (polars, openskill) and rich load when the command runs, not for --help
+    import polars as pl
+    from rich.table import Table
+COLUMNS = ("place", "player", "id", "games", "wins", "mu", "sigma", "ordinal")
+
+
+def ratings(
+    title: Annotated[Optional[str], typer.Option(help="Only this title, e.g. 18MS (default: each title, then all pooled).")] = None,
+    manual_ends: Annotated[bool, typer.Option("--manual-ends", help="Also rate games the players ended by hand.")] = False,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
+) -> None:
+    """Print player ratings: Weng-Lin (openskill, Plackett-Luce), per title and over all titles.
+
+    Only valid finished games count: finished, with a recorded result the replay matched without
+    a flag; ranks come from the final values (ties share a rank). Games the players ended by
+    hand are left out unless --manual-ends. Players are listed by the ordinal mu - 3 sigma and
+    known by their 18xx.games user id (the name in hotseat games). The ratings every ingest keeps
+    in the archive are printed while they are those of its games; otherwise they are rated here.
+
+    Example: railledger ratings --title 18MS --db games.duckdb
+    """
+    import polars as pl
+    from rich.console import Console
+
+    from railledger.analytics.balance import POOLED
+    from railledger.analytics.ratings import ratings as rate_archive
+    from railledger.cli.output import cell
+
+    out = Console()
+    with reading(db, wait) as archive:
+        table = rate_archive(archive, manual_ends).table
+    scopes = table["scope"].unique(maintain_order=True).to_list()
+    if title is not None:
+        scopes = [s for s in scopes if s.lower() == title.lower() and s != POOLED]
+    if not scopes:
+        out.print(cell(f"ratings: no valid finished game{' of ' + title if title else ''} in {db}"))
+    for scope in scopes:
+        out.print(_table(scope, table.filter(pl.col("scope") == scope)))
+
+
+def _table(scope: str, rows: "pl.DataFrame") -> "Table":
+    from rich.table import Table
+
+    from railledger.cli.output import cell
+
+    table = Table(title=cell(f"{scope} ratings: {rows.height} player{'' if rows.height == 1 else 's'}"))
+    for column in COLUMNS:
+        table.add_column(column, justify="left" if column in ("player", "id") else "right",
+                         overflow="fold", no_wrap=column not in ("player", "id"))
+    for row in rows.iter_rows(named=True):
+        table.add_row(*map(cell, (row["place"], row["name"], row["player"], row["games"], row["wins"],
+                                  f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['ordinal']:.2f}")))
+    return table

@@ -1,0 +1,218 @@
+"""Cached, read-only reads of the archive for every page, keyed by the archive's path.
+
+Each loader opens the archive read-only, asks ``analytics/`` and closes it again, so the
+dashboard never holds the DuckDB file between reruns (an ingest can still write it) and never
+shares one connection between Streamlit's session threads (a DuckDB connection is not
+thread-safe). Results are cached, so a rerun (a slider move) costs no archive read at all; the
+TTL lets a fresh ingest show up within a minute.
+
+The cache keeps each result itself (``st.cache_resource``), shared by every rerun and session,
+not a pickled copy made on every call (``st.cache_data``): the results are polars frames, tuples
+and frozen dataclasses of them, which nothing changes in place, and on 100,000 games pickling the
+ratings alone took 0.65 s of the Players page's first load and unpickling 0.42 s of every rerun.
+Clear it with :func:`forget`.
+
+An ingest holds the file for one transaction at a time (up to 32 games, a few tenths of a second);
+an open waits up to :data:`WAIT` seconds for it.
+When a read still fails (a long write, a file being replaced), :func:`load` shows the last data
+that loader read, with a note saying when it was read and why it is not newer.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, ParamSpec, TypeVar
+
+import polars as pl
+import streamlit as st
+
+from railledger.analytics.balance import SELFPLAY, kind_filter, winner_correlations
+from railledger.analytics.prices import prices_by_step, worth_by_step
+from railledger.analytics.ratings import PlayerRatings, Ratings, StoredRatings, player_games, ratings
+from railledger.analytics.review import (BoardView, GameTables, archive_overview, board_at, flag_list, game_rounds, game_tables,
+                              market_grid)
+from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
+from railledger.analytics.scope import counted_games
+from railledger.analytics.titles import TitleStatistics, title_statistics
+from railledger.analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
+from railledger.dashboard.text import md
+from railledger.records import Archive
+
+TTL = 60
+WAIT = float(os.environ.get("RAILLEDGER_WAIT", "10"))
+"""Seconds an open waits while another process (an ingest) holds the archive: $RAILLEDGER_WAIT,
+which ``railledger dashboard --wait`` sets."""
+KEPT = 64
+"""Results kept as last good data (the most recently read ones)."""
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def forget() -> None:
+    """Drop every cached result: the next read of each page goes to the archive."""
+    st.cache_resource.clear()
+
+
+def db_path() -> str:
+    """The archive the dashboard shows: $RAILLEDGER_DB (``railledger dashboard`` sets it)."""
+    return os.environ.get("RAILLEDGER_DB", "railledger.duckdb")
+
+
+_last_good: OrderedDict[Hashable, tuple[Any, datetime]] = OrderedDict()
+_last_good_lock = threading.Lock()
+
+
+def load(loader: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a loader; when it fails, show its last good result with a note, or else why and stop.
+
+    A missing, busy or foreign file is a normal situation for a dashboard pointed at a path, so
+    it gets one readable line instead of a traceback.
+    """
+    key = (getattr(loader, "__name__", repr(loader)), args, tuple(sorted(kwargs.items())))
+    try:
+        value = loader(*args, **kwargs)
+    except Exception as exc:  # any failure to read is shown, not raised into Streamlit's error box
+        with _last_good_lock:
+            last = _last_good.get(key)
+        if last is None:
+            st.error(f"Cannot read the archive {md(db_path())}: {md(exc)}")
+            st.stop()
+        kept, when = last
+        st.warning(f"Showing the archive as it was at {when:%H:%M:%S}: it cannot be read now ({md(exc)}).")
+        return kept
+    with _last_good_lock:
+        _last_good[key] = (value, datetime.now())
+        _last_good.move_to_end(key)
+        while len(_last_good) > KEPT:
+            _last_good.popitem(last=False)
+    return value
+
+
+@contextmanager
+def _archive(db: str) -> Iterator[Archive]:
+    with Archive.open(db, read_only=True, wait=WAIT) as archive:
+        yield archive
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def overview(db: str) -> pl.DataFrame:
+    with _archive(db) as archive:
+        return archive_overview(archive)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def game_keys(db: str) -> tuple[str, ...]:
+    """Every game's key, in the overview's order, for a page that offers them to choose from."""
+    with _archive(db) as archive:
+        return tuple(archive.game_keys())
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
+def tables(db: str, key: str) -> GameTables:
+    with _archive(db) as archive:
+        return game_tables(archive, key)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
+def step_values(db: str, key: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(share prices, net worth) after every action of one game, from its tables: no second read."""
+    game = tables(db, key)
+    return prices_by_step(game.company_states), worth_by_step(game.player_states, game.players)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
+def rounds(db: str, key: str) -> pl.DataFrame:
+    """One game's rounds (GameTables.rounds), reading its steps alone, for a page drawing nothing else of it."""
+    with _archive(db) as archive:
+        return game_rounds(archive, key)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def board(db: str, key: str, seq: int) -> BoardView:
+    """The map after one action; replays only the reviewed game from its record (read with its tables)."""
+    return board_at(tables(db, key).record, seq)
+
+
+@st.cache_resource(show_spinner=False)
+def market(title: str) -> pl.DataFrame:
+    return market_grid(title)
+
+
+INCLUDE_ALL = "Include games that are not valid"
+"""The switch on the statistics pages that counts every replayed game, not only valid ones."""
+
+MANUAL_ENDS = "Count games the players ended by hand"
+"""The Players and Titles pages' switch: such games stopped wherever the players chose."""
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, str]:
+    """(the train rush's distribution per title, the games it counts with their title, what was
+    counted) for the valid games, or every replayed game with ``everything``."""
+    with _archive(db) as archive:
+        scope = counted_games(archive, everything)
+        return train_rush_distribution(archive, scope), rush_games(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
+def game_rush(db: str, key: str) -> pl.DataFrame:
+    """One game's train rush (analytics.rush.train_rush), read when the page shows that game."""
+    with _archive(db) as archive:
+        return train_rush(archive, key)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def correlations(db: str, everything: bool = False, kind: str = "real") -> tuple[pl.DataFrame, str]:
+    """(winner correlations, what was counted) over the valid games, or every replayed one, of
+    one kind (people's, bots', both: analytics.balance.GAME_KINDS), counted and left out of that kind."""
+    with _archive(db) as archive:
+        scope = counted_games(archive, everything, bots=SELFPLAY, selfplay=kind_filter(kind))
+        return winner_correlations(archive, scope, kind), scope.note(f'"{INCLUDE_ALL}"')
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def validation(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(flags per title and rule, every flagged action)."""
+    with _archive(db) as archive:
+        return validation_summary(archive), flag_list(archive)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def shortfalls(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(revenue left on the table per game, per title and president)."""
+    with _archive(db) as archive:
+        return shortfalls_by_game(archive), shortfalls_by_player(archive)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=4)
+def player_ratings(db: str, manual_ends: bool) -> Ratings | StoredRatings:
+    """Ratings of every player over the valid finished games (and those ended by hand, if asked)."""
+    with _archive(db) as archive:
+        return ratings(archive, manual_ends)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=16)
+def one_player(db: str, manual_ends: bool, player: str) -> PlayerRatings:
+    """One player's part of :func:`player_ratings`: from the ratings in memory when they were
+    rated here, else read from the stored ones."""
+    rated = player_ratings(db, manual_ends)
+    with _archive(db) as archive:
+        return rated.of_player(archive, player)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=16)
+def games_of(db: str, player: str) -> pl.DataFrame:
+    """Every archived game of one player (an 18xx.games user id, or a hotseat name)."""
+    with _archive(db) as archive:
+        return player_games(archive, player)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=4)
+def titles(db: str, manual_ends: bool) -> TitleStatistics:
+    with _archive(db) as archive:
+        return title_statistics(archive, manual_ends)

@@ -1,0 +1,44 @@
+"""Archive page: every game with its verdict, filtered by title, player, status and verdict, with a
+review link."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from railledger.dashboard import data
+from railledger.dashboard.links import review_url
+from railledger.dashboard.tables import first_rows
+from railledger.dashboard.text import md
+
+
+st.title("railledger archive")
+db = data.db_path()
+games = data.load(data.overview, db)
+
+title_col, player_col, status_col, verdict_col = st.columns(4)
+titles = sorted(games["title"].unique().to_list())
+chosen = title_col.multiselect("Title", titles, default=titles)
+player = player_col.text_input("Player", placeholder="name")
+statuses = sorted(games["status"].drop_nulls().unique().to_list())
+status = status_col.multiselect("Status", statuses, default=statuses)
+verdicts = games["verdict"].unique(maintain_order=True).sort().to_list()
+verdict = verdict_col.multiselect("Verdict", verdicts, default=verdicts)
+
+shown = games.filter(pl.col("title").is_in(chosen), pl.col("status").is_in(status) | pl.col("status").is_null())
+if player:
+    shown = shown.filter(pl.col("players").str.to_lowercase().str.contains(player.lower(), literal=True))
+shown = shown.filter(pl.col("verdict").is_in(verdict))
+
+counts = ", ".join(f"{n} {kind}" for kind, n in games.group_by("verdict").len().sort("verdict").iter_rows())
+st.caption(f"{shown.height} of {games.height} games in {md(db)}: {md(counts)}. Flags count root causes only.")
+shown = first_rows(shown)
+st.dataframe(
+    shown.with_columns(review=pl.Series([review_url(key) for key in shown["key"]], dtype=pl.Utf8)),
+    hide_index=True,
+    width="stretch",
+    column_config={"review": st.column_config.LinkColumn("review", display_text="open")},
+)
+if shown.height:
+    key = st.selectbox("Game to review", shown["key"].to_list())
+    st.page_link("views/review.py", label=f"Review {md(key)}", query_params={"game": key})

@@ -1,0 +1,52 @@
+"""Validation page: every action the engine flagged, with its rule and message, and a link to
+review the game at that action; then the revenue audit: what runs left on the table, per
+president and per game."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from railledger.dashboard import charts, data
+from railledger.dashboard.links import review_url
+from railledger.dashboard.tables import first_rows
+
+st.title("Validation")
+db = data.db_path()
+summary, flags = data.load(data.validation, db)
+if flags.is_empty():
+    st.success("No archived action breaks a rule the engine knows.")
+else:
+    roots = flags.filter(pl.col("follows").is_null()).height
+    st.caption(f"{flags.height} flagged actions in {flags['game_key'].n_unique()} games: {roots} root causes, "
+               f"{flags.height - roots} that follow from one (listed after it).")
+    st.plotly_chart(charts.flags_by_rule(summary), key="rules")
+    st.dataframe(summary, hide_index=True, width="stretch")
+    st.subheader("Flagged actions")
+    flags = first_rows(flags, "review a game")
+    links = [review_url(k, s) for k, s in zip(flags["game_key"], flags["seq"])]
+    st.dataframe(
+        flags.with_columns(review=pl.Series(links, dtype=pl.Utf8)),
+        hide_index=True,
+        width="stretch",
+        column_config={"review": st.column_config.LinkColumn("review", display_text="open")},
+    )
+
+st.header("Revenue left on the table")
+by_game, by_player = data.load(data.shortfalls, db)
+if by_game.is_empty():
+    st.info("No run is audited yet: ingest games of a title with an engine.")
+    st.stop()
+runs, lost = int(by_game["runs"].sum()), int(by_game["left_on_table"].sum())
+st.caption(f"{runs} runs audited against the best run the company could make (the route optimizer's "
+           f"optimum, proven unless counted as unproven): {lost} left on the table in all.")
+st.subheader("By president")
+st.dataframe(by_player, hide_index=True, width="stretch")
+st.subheader("By game")
+by_game = first_rows(by_game, "most left on the table first; review a game")
+st.dataframe(
+    by_game.with_columns(review=pl.Series([review_url(k, 0) for k in by_game["game_key"]], dtype=pl.Utf8)),
+    hide_index=True,
+    width="stretch",
+    column_config={"review": st.column_config.LinkColumn("review", display_text="open")},
+)

@@ -1,0 +1,138 @@
+"""Opening the DuckDB file and running transactions, with DuckDB's errors turned into ours.
+
+DuckDB gives a file to one writing process, or to any number of reading ones, never both: the
+lock is taken when a connection opens and released when it closes. Readers and writers share an
+archive by holding it briefly and by waiting for each other: :func:`connect` retries a busy file
+(with growing, jittered pauses) for up to ``wait`` seconds before it gives up.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+
+import duckdb
+
+from railledger.records.errors import ArchiveBusy, ArchiveDamaged, ArchiveError
+
+if TYPE_CHECKING:  # frames come from the callers that make them; opening an archive needs no polars
+    import polars as pl
+
+NOTICE_AFTER = 0.5
+"""Seconds of waiting before ``on_wait`` is told: brief turns between processes say nothing."""
+
+LONGEST_PAUSE = 0.05
+"""Seconds between tries at most: a writer leaves the file free for a moment between its opens
+(an ingest: a tenth of a second), which a waiting process must not sleep through."""
+
+WaitNotice = Callable[[ArchiveBusy, float], None]
+"""Told once per open that waits, with the busy error and the seconds it will wait at most."""
+
+
+def connect(
+    path: Path, read_only: bool, wait: float = 0.0, on_wait: WaitNotice | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A connection to ``path``, waiting up to ``wait`` seconds while someone else holds it.
+
+    Raises :class:`ArchiveBusy` when the file is still held after ``wait``. A read-only open never
+    creates the file: a missing one raises FileNotFoundError (DuckDB would fail the same way, but
+    with a less direct message).
+    """
+    start = time.monotonic()
+    pause = 0.01
+    told = False
+    while True:
+        try:
+            return _connect_once(path, read_only)
+        except ArchiveBusy as busy:
+            waited = time.monotonic() - start
+            if waited >= wait:
+                raise ArchiveBusy(busy.path, busy.detail, waited=wait) if wait else busy from None
+            if on_wait is not None and not told and waited >= min(NOTICE_AFTER, wait):
+                on_wait(busy, wait)
+                told = True
+            time.sleep(min(pause * random.uniform(0.5, 1.5), max(0.0, wait - waited)))
+            pause = min(pause * 1.6, LONGEST_PAUSE)
+
+
+def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    if read_only and not path.exists():
+        raise FileNotFoundError(f"archive {path} does not exist (a read-only open does not create it)")
+    try:
+        con = duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as exc:
+        if "Could not set lock" in str(exc):
+            raise ArchiveBusy(path, str(exc)) from exc
+        raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
+    except duckdb.ConnectionException as exc:
+        # Same process, same file, other read_only setting: DuckDB shares one instance per file.
+        if "different configuration" in str(exc):
+            raise ArchiveBusy(path, str(exc)) from exc
+        raise ArchiveError(f"cannot open archive {path}: {_first_line(exc)}") from exc
+    except duckdb.Error as exc:
+        raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
+    return con
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Commit the block's statements together, or roll all of them back if anything raises."""
+    con.begin()
+    try:
+        yield
+        con.commit()
+    except BaseException:
+        try:
+            con.rollback()
+        except duckdb.TransactionException:
+            pass  # a failed COMMIT already ended the transaction; nothing is left to roll back
+        raise
+
+
+def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Sequence[Any] | None = None) -> tuple[Any, ...] | None:
+    """The first row of a query, or None, with the result read to its end.
+
+    DuckDB (from 2.0) keeps a result that ``fetchone()`` did not exhaust open on the connection
+    and refuses any relation query (``con.sql``) until it is finished, so a row is never fetched
+    alone: a fresh process that checked a file on open could not read a table after it.
+    """
+    rows = con.execute(query, params).fetchall() if params is not None else con.execute(query).fetchall()
+    return rows[0] if rows else None
+
+
+class _ArrowStream:
+    """A polars frame offered to DuckDB through the Arrow C stream interface alone: registering
+    the frame itself converts it with pyarrow, whose import (numpy with it) costs half a second
+    of a command's start. Each scan takes a new stream, so a statement may read it twice."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        import polars as pl
+
+        # A column of nulls only (polars' Null type) goes out with no validity bitmap, which
+        # DuckDB's stream reader refuses; as text it is NULL in a column of any type.
+        self._frame = frame.with_columns(pl.col(pl.Null).cast(pl.Utf8))
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self._frame.__arrow_c_stream__(requested_schema)
+
+
+@contextmanager
+def registered(con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame]) -> Iterator[None]:
+    """Let the statements run inside read these frames as relations of these names (the code's
+    own names, never a caller's), scanned in place as Arrow columns: thousands of keys as list
+    parameters are copied value by value, and rows inserted through Python lists cost more still."""
+    for name, frame in frames.items():
+        con.register(name, _ArrowStream(frame))
+    try:
+        yield
+    finally:
+        for name in frames:
+            con.unregister(name)

@@ -1,0 +1,190 @@
+"""The game: its state plus the round in progress, one canonical action at a time.
+
+Modelled on python-chess's Board: ``Game.start(...)`` sets a title up; ``legal_actions()``
+yields every concrete action legal now; ``is_legal(action)`` and ``check(action)`` ask without
+changing anything (no copy is made: every handler checks before it changes); ``process(action)``
+(or ``push``) applies a legal action or raises :class:`~replay.errors.IllegalAction` naming the
+rule it breaks, leaving the game exactly as it was; ``pop()`` takes the last action back;
+``snapshot()`` is a cheap immutable view and ``result()`` the players' values.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator
+
+from railledger.ingest.model import Action, Player, PlayerId
+from railledger.replay.errors import IllegalAction, Violation
+from railledger.replay.flow import Effects, Round, Step
+from railledger.replay.shape import check_shape
+from railledger.replay.snapshot import Snapshot, Snapshots, take_snapshot
+from railledger.replay.state import GameState
+from railledger.replay.titles import title_named
+from railledger.replay.titles.base import Title
+
+
+class Game(GameState):
+    """One game of a title, from setup to its end."""
+
+    title: Title
+
+    def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
+                 optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> None:
+        roster = tuple(players)
+        super().__init__(title, roster, seed, optional_rules, game_id, created)
+        self.roster = roster
+        self.moves: list[Action] = []  # the actions applied, for pop()
+        self.acted_in = ""  # label of the round the last action was taken in
+        self.snapshots: Snapshots | None = None  # made by the first snapshot()
+        self.applying = True
+        with self.changing():
+            title.setup(self)
+            self.round: Round = title.first_round(self)
+        self.settle_rounds()
+        self.applying = False
+
+    @classmethod
+    def start(cls, title: str, players: Iterable[Player], seed: int | None = None,
+              optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> Game:
+        """Set up a new game of the title with this 18xx.games name.
+
+        Titles with random setup draw from ``seed``, or from the digits of ``game_id`` when the
+        record has no seed, exactly as 18xx.games does; ``created`` (ISO day) picks the version of
+        the title's map the game was played on.
+        """
+        return cls(title_named(title), players, seed, optional_rules, game_id, created)
+
+    # ------------------------------------------------------------------ asking
+
+    def legal_actions(self) -> Iterator[Action]:
+        """Every concrete legal action now, of every entity that may act (ids 0)."""
+        if not self.finished:
+            yield from self.round.legal()
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction if ``action`` is illegal now; the game is not changed."""
+        try:
+            prepared = self._prepare(action)
+        except Violation as violation:
+            raise self._illegal(self.index, action, violation) from None
+        if prepared is not None:
+            prepared[1].close()
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ acting
+
+    def process(self, action: Action) -> None:
+        """Apply a legal action, or raise IllegalAction and change nothing (the record's position,
+        ``index``, still moves on)."""
+        index = self.index
+        self.index += 1
+        try:
+            prepared = self._prepare(action)
+        except Violation as violation:
+            raise self._illegal(index, action, violation) from None
+        self.moves.append(action)
+        if prepared is None:
+            return
+        step, effects = prepared
+        self.acted_in = self.round.label
+        self.applying = True
+        try:
+            with self.changing():
+                for _ in effects:
+                    pass
+                if step is not None:
+                    step.acted = True
+            if step is not None:
+                self.round.after_action()  # it makes its own changes, asking between them
+            self.settle_rounds()
+        finally:
+            self.applying = False
+
+    def push(self, action: Action) -> None:
+        """python-chess's name for :meth:`process`."""
+        self.process(action)
+
+    def pop(self) -> Action:
+        """Take the last applied action back (the game is replayed without it)."""
+        if not self.moves:
+            raise IndexError("no action to take back")
+        moves = self.moves[:-1]
+        last = self.moves[-1]
+        fresh = Game(self.title, self.roster, self.seed, self.optional_rules, self.game_id, self.created)
+        for move in moves:
+            fresh.process(move)
+        self.__dict__.update(fresh.__dict__)
+        return last
+
+    def copy(self) -> Game:
+        return copy.deepcopy(self)
+
+    def _prepare(self, action: Action) -> tuple[Step | None, Effects] | None:
+        """Find the step that takes the action and run its checks; nothing changes here."""
+        if self.finished:
+            raise Violation("game-over", "the game is over; no action can follow")
+        if action.type.startswith("program_"):
+            return None  # automation bookkeeping of the server: no game effect
+        check_shape(action)
+        if action.type == "end_game":
+            return None, self._end_by_hand()  # the players end the game: no step's rule
+        step = self.round.step_for(action)
+        effects = step.handler(action)
+        next(effects, None)
+        return step, effects
+
+    def _end_by_hand(self) -> Effects:
+        yield
+        self.end_game("ended by the players")
+
+    def settle_rounds(self) -> None:
+        """A finished round hands over at once: its end effects and the next round's opening
+        belong to the action that ended it, as in 18xx.games."""
+        while self.round.finished and not self.finished:
+            with self.changing():
+                following = self.title.next_round(self, self.round)
+                if following is self.round:
+                    break
+                self.round = following
+
+    def _illegal(self, index: int, action: Action, violation: Violation) -> IllegalAction:
+        return IllegalAction(index, action.label, self.title.rule(violation.key), violation.message)
+
+    # ------------------------------------------------------------------ record and results
+
+    def end_of_record(self) -> None:
+        """The record ends here; the state stays as it reached (a round under way stays so)."""
+        with self.changing():
+            self.round.close_at_end()
+
+    def snapshot(self) -> Snapshot:
+        """The state now, built from the previous snapshot and what changed since (the first
+        one scans the whole game)."""
+        if self.snapshots is None:
+            self.snapshots = Snapshots(self)
+        return self.snapshots.take()
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """The whole state, the round's and its steps' included: equal before and after an
+        illegal action (tests hold the engine to it)."""
+        return (super().fingerprint(), type(self.round).__name__, _state_of(self.round),
+                tuple(_state_of(step) for step in self.round.steps))
+
+    def result(self) -> dict[PlayerId, int]:
+        """Each player's value: cash (negative with a loan) plus shares at market value plus privates."""
+        return {pid: view.value for pid, view in take_snapshot(self).players}
+
+
+_NOT_STATE = frozenset({"game", "round", "steps", "memo"})
+"""A round's or step's links and its memo of answers (:class:`~replay.memo.Memo`), not its state."""
+
+
+def _state_of(part: object) -> tuple[tuple[str, str], ...]:
+    """A round's or step's own values (not the game or round it refers to)."""
+    return tuple(sorted((name, repr(value)) for name, value in vars(part).items() if name not in _NOT_STATE))

@@ -1,0 +1,167 @@
+"""Replay a whole record: every action through the engine, collecting flags and snapshots.
+
+With ``keep_going`` an illegal action is flagged, changes nothing, and the record goes on. The
+record's later actions may then depend on what the refused one would have done: a flag is marked
+as following from an earlier one (``follows``: that flag's index) when its action involves
+something a flagged action involved (an entity, company, certificate, train or hex), or when it
+came at the wrong moment (out of turn, in a step or round the game is not in) after an earlier
+flag, which left the game where the record did not expect it. The other flags are root causes;
+:meth:`Replay.roots_first` lists them first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from railledger.ingest.model import Action, PlayerId, Record
+from railledger.replay.errors import IllegalAction
+from railledger.replay.game import Game
+from railledger.replay.snapshot import Snapshot
+from railledger.replay.state import Event
+
+ORDER_KEYS = ("turn-order", "operating-order", "step-order", "draft-order", "auction-order", "action-type",
+              "company-owner")
+"""Rule keys of an action that came at the wrong moment (often because an earlier one was refused)."""
+
+
+class Watcher(Protocol):
+    """Something that looks at the game around each action of a replay (the revenue audit looks
+    at every run), so one pass over a record serves both."""
+
+    def before(self, game: Game, index: int, action: Action) -> None: ...
+
+    def after(self, game: Game, index: int, action: Action) -> None: ...
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An illegal action found in a record."""
+
+    index: int
+    action_id: str
+    rule: str
+    section: str
+    message: str
+    follows: int | None = None  # index of the earlier flag this one follows from; None: a root cause
+
+    @property
+    def root(self) -> bool:
+        return self.follows is None
+
+
+@dataclass
+class Replay:
+    """What a replay found: the flags, the final values and (optionally) a snapshot per action."""
+
+    record: Record
+    flags: list[Flag] = field(default_factory=list)
+    result: dict[PlayerId, int] = field(default_factory=dict)
+    snapshots: list[Snapshot] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    stopped_at: int | None = None  # index of the action that stopped a strict replay
+
+    @property
+    def matches_record(self) -> bool:
+        """No flag, and the final values equal the recorded result (when there is one)."""
+        recorded = self.record.result
+        return not self.flags and (recorded is None or dict(recorded) == self.result)
+
+    def roots_first(self) -> list[Flag]:
+        return sorted(self.flags, key=lambda f: (not f.root, f.index))
+
+    def as_dict(self, states: bool = False) -> dict[str, Any]:
+        """The JSON form (``railledger replay --json [--states]``, see README). A strict replay
+        that stopped at an illegal action has no ``result`` (null): its values are those of a game
+        cut short there, not final ones; ``stopped_at`` is that action's index."""
+        record = self.record
+        payload: dict[str, Any] = {
+            "game": record.key,
+            "title": record.title,
+            "actions": len(record.actions),
+            "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message,
+                       "follows": f.follows} for f in self.roots_first()],
+            "stopped_at": self.stopped_at,
+            "result": None if self.stopped_at is not None else {str(pid): value for pid, value in self.result.items()},
+            "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
+        }
+        if states:
+            payload["states"] = [
+                {"index": i, "action_id": action.label, **snapshot.as_dict()}
+                for i, (action, snapshot) in enumerate(zip(record.actions, self.snapshots))
+            ]
+        return payload
+
+
+def involved(game: Game, action: Action) -> set[str]:
+    """What an action touches, as names: its entity, companies, certificates' companies, trains, hexes."""
+    fields = action.fields
+    names = {f"entity:{action.entity.id}"}
+    for name in ("corporation", "company", "hex", "train"):
+        if isinstance(fields.get(name), str):
+            names.add(f"{name}:{fields[name]}")
+    shares = fields.get("shares")
+    for share_id in shares if isinstance(shares, list) else []:
+        share = game.shares.get(share_id) if isinstance(share_id, str) else None
+        if share is not None:
+            names.add(f"corporation:{share.corporation}")
+    routes = fields.get("routes")
+    for raw in routes if isinstance(routes, list) else []:
+        if isinstance(raw, dict) and isinstance(raw.get("train"), str):
+            names.add(f"train:{raw['train']}")
+    if action.entity.kind == "corporation":
+        names.add(f"corporation:{action.entity.id}")
+    return names
+
+
+class _Causes:
+    """Follows which later flags come from earlier ones (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.tainted: dict[str, int] = {}  # name -> index of the first flag that touched it
+        self.latest: int | None = None  # the root of the latest flag
+
+    def flag(self, game: Game, action: Action, illegal: IllegalAction) -> Flag:
+        names = involved(game, action)
+        if illegal.rule_id.endswith(ORDER_KEYS) and self.latest is not None:
+            follows: int | None = self.latest  # the game is not where the record thought
+        else:
+            follows = min((self.tainted[n] for n in names if n in self.tainted), default=None)
+        root = illegal.index if follows is None else follows
+        for name in names:
+            self.tainted.setdefault(name, root)
+        self.latest = root
+        return Flag(illegal.index, illegal.action_id, illegal.rule.id, illegal.section, illegal.message, follows)
+
+
+def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool = False,
+                  watch: Watcher | None = None) -> Replay:
+    """Play a record through the rules.
+
+    Strict (default): stop at the first illegal action. ``keep_going``: an illegal action is
+    flagged and not applied, and the replay goes on, so every problem shows at once. ``watch``
+    sees the game before and after every action (after: also after a refused one).
+    """
+    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                      game_id=record.game_id, created=record.created)
+    outcome = Replay(record)
+    causes = _Causes()
+    for index, action in enumerate(record.actions):
+        if watch is not None:
+            watch.before(game, index, action)
+        try:
+            game.process(action)
+        except IllegalAction as illegal:
+            outcome.flags.append(causes.flag(game, action, illegal))
+            if not keep_going:
+                outcome.stopped_at = illegal.index
+                break
+        if watch is not None:
+            watch.after(game, index, action)
+        if snapshots:
+            outcome.snapshots.append(game.snapshot())
+    if outcome.stopped_at is None:
+        game.end_of_record()
+    outcome.result = game.result()
+    outcome.events = game.events
+    return outcome

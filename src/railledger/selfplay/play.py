@@ -1,0 +1,88 @@
+"""One whole game played by bots, from setup to the game's own end, as a record.
+
+The loop asks the game for its legal actions, finds the seat the game waits for
+(:mod:`selfplay.seats`), lets that seat's bot choose among the seat's own actions, and processes
+the choice. Everything is drawn from one random source seeded by the title, player count, seed
+and bots, so the same arguments play the same game. A game stops only at its own end (bank
+broken, bankruptcy, last operating round, 1871's final phase); :data:`MAX_ACTIONS` is a hard cap
+no built-in bot comes near, reached only by a bot that never lets a game end, and it is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from railledger.ingest.export import read_export, write_export
+from railledger.ingest.model import Action, Player, Record
+from railledger.ingest.titles import SLUGS
+from railledger.replay import Game, IllegalAction
+from railledger.selfplay import MAX_ACTIONS
+from railledger.selfplay.bots import Bot
+from railledger.selfplay.concrete import as_recorded
+from railledger.selfplay.menu import offered
+from railledger.selfplay.seats import seat_to_act, waited_seat
+
+SOURCE = "selfplay"
+"""The archive's source of generated games (their keys are ``selfplay/<id>``)."""
+
+
+class SelfPlayError(Exception):
+    """A game could not be played to its end; ``str()`` is one line naming the game and why."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game: as 18xx.games writes it (``export``: an export's JSON object, each run's
+    ``revenue_str`` included), as railledger reads that (``record``: the canonical record, source
+    ``selfplay``, the bots named per seat), and why it ended."""
+
+    export: dict[str, Any]
+    record: Record
+    end_reason: str
+
+
+def game_id(title: str, seed: int, bots: Sequence[str]) -> str:
+    """``g18ms-3p-42-greedy.random.random``: the game's id, unique for its arguments."""
+    return f"{SLUGS[title]}-{len(bots)}p-{seed}-{'.'.join(bots)}"
+
+
+def seats(bots: Sequence[str]) -> tuple[Player, ...]:
+    """The table: player ids 1, 2, ... named after their bot and seat."""
+    return tuple(Player(seat, f"{bot} {seat}", bot=bot) for seat, bot in enumerate(bots, start=1))
+
+
+def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTIONS) -> Played:
+    """Play one game of ``title`` with one bot per seat (seat order), deterministic for ``seed``."""
+    names = [bot.name for bot in bots]
+    gid = game_id(title, seed, names)
+    players = seats(names)
+    game = Game.start(title, players, seed=seed, game_id=gid)
+    rng = Random(f"{title}/{seed}/{','.join(names)}")
+    by_seat = {player.id: bot for player, bot in zip(players, bots)}
+    actions: list[Action] = []
+    while not game.finished:
+        if len(actions) >= max_actions:
+            raise SelfPlayError(f"{gid}: no end after {max_actions} actions (the cap); the game is at {game.round.label}")
+        waiting = waited_seat(game)
+        asking = by_seat.get(waiting) if waiting is not None else None
+        legal = offered(game, (lambda hexes: asking.lay_hexes(game, hexes, rng)) if asking is not None else list)
+        turn = seat_to_act(game, legal, waiting)
+        if turn is None:
+            raise SelfPlayError(f"{gid}: nobody can act at {game.round.label} after {len(actions)} actions, and the game is not over")
+        seat, own = turn
+        bot = by_seat[seat]
+        chosen = as_recorded(bot.choose(game, own, rng))
+        numbered = Action(chosen.type, chosen.entity, len(actions) + 1, 0, chosen.fields)
+        try:
+            game.process(numbered)
+        except IllegalAction as illegal:
+            raise SelfPlayError(f"{gid}: bot {bot.name} (seat {seat}) chose an illegal action {numbered.id} "
+                                f"({illegal.rule_id}: {illegal.message})") from None
+        actions.append(numbered)
+    played = Record(title=title, game_id=gid, players=players, actions=tuple(actions), source=SOURCE, seed=seed,
+                    status="finished", result=game.result())
+    export = write_export(played)
+    return Played(export, read_export(export), game.end_reason or "")

@@ -416,7 +416,7 @@ class Archive:
         path = Path(path)
         con = connect(path, read_only, wait, on_wait)
         try:
-            schema.prepare(con, path, read_only)
+            schema.prepare(con, path, read_only, fills={summaries.FILLED_AT: summaries.summarise})
         except BaseException as exc:
             con.close()
             if isinstance(exc, _DAMAGE):

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import duckdb
 
-from railledger.records import summaries, verified
+from railledger.records import verified
 from railledger.records.connection import one_row, transaction
 from railledger.records.errors import ArchiveDamaged, ArchiveError, ForeignArchive
 
@@ -81,8 +81,16 @@ def current_version(con: duckdb.DuckDBPyConnection) -> int:
     return int(version)
 
 
-def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
+Fill = Callable[[duckdb.DuckDBPyConnection], None]
+"""Rows a migration derives from those already stored, written in the migration's transaction."""
+
+
+def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool, *, fills: Mapping[int, Fill]) -> None:
     """Bring a freshly opened file to the latest version, or explain why it cannot be used.
+
+    ``fills`` holds, by migration version, what fills the tables that migration adds from the
+    games already stored (the per-game summaries of schema 10): the archive passes its own, so
+    that this module, which they read their columns from, does not import them.
 
     The file's catalog is checked first (see the module's docstring), before any query that
     calls a function. Checking costs tens of milliseconds (DuckDB lists its thousands of own
@@ -117,15 +125,15 @@ def prepare(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None
             f"to upgrade it to {latest}"
         )
     for migration in migrations()[version:]:
-        _apply(con, migration)
+        _apply(con, migration, fills.get(migration.version))
 
 
-def _apply(con: duckdb.DuckDBPyConnection, migration: Migration) -> None:
+def _apply(con: duckdb.DuckDBPyConnection, migration: Migration, fill: Fill | None) -> None:
     with transaction(con):
         con.execute(_VERSION_TABLE)
         con.execute(migration.sql)
-        if migration.version == summaries.FILLED_AT:
-            summaries.summarise(con)
+        if fill is not None:
+            fill(con)
         con.execute(
             "INSERT INTO schema_version VALUES (?, ?, ?)",
             [migration.version, migration.name, datetime.now(timezone.utc).replace(tzinfo=None)],

@@ -28,8 +28,7 @@ def record_of(path: Path) -> Record:
 
 def positions(record: Record) -> Iterator[tuple[int, Game]]:
     """The game before each of the record's actions (the record must be legal)."""
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     for index, action in enumerate(record.actions):
         yield index, game
         game.process(action)
@@ -38,8 +37,7 @@ def positions(record: Record) -> Iterator[tuple[int, Game]]:
 def played(record: Record) -> Iterator[tuple[Action, Game]]:
     """Each of the record's actions with the game before it, applied when legal (a bots' record
     may end in the refused action it was kept for); after the last, the game has played them."""
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     for action in record.actions:
         yield action, game
         if game.is_legal(action):

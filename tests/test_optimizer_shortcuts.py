@@ -244,8 +244,7 @@ def _tiles_of_the_test_games() -> list[TileGeometry]:
     tiles: list[TileGeometry] = []
     for path in TEST_GAMES:
         record = record_of(path)
-        game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                          game_id=record.game_id, created=record.created)
+        game = Game.from_record(record)
         for tile in [*game.title.tiles.tiles.values(), *(game.board.tile(h) for h in game.board.hexes)]:
             tiles += [tile.rotated(rotation) for rotation in range(6)]
     return tiles

@@ -401,8 +401,7 @@ def test_the_pools_branch_shares_exchanged_in_a_split_go_to_the_end_of_its_order
     SB_1 is left for Player 2 to buy (action 304); with the pool in charter order he took SB_1
     and that purchase was refused."""
     record = notation.read((Path(__file__).parent / "reference_games" / "1871-split-pool-order.rln").read_text())
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     for action in record.actions:
         game.process(action)
         if action.id == 302:

@@ -25,8 +25,7 @@ OWN_RECORDS = sorted([*(TESTS / "games").glob("*.rln"), *(TESTS / "selfplay_game
 def assert_snapshots_scan_equal(record: Record) -> int:
     """Replay ``record`` (an illegal action is skipped, as ingest does) comparing the game's
     snapshot with a full scan after every action; the number of actions compared."""
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     for index, action in enumerate(record.actions):
         try:
             game.process(action)
@@ -48,8 +47,7 @@ def test_rows_kept_from_the_previous_snapshot_are_a_full_scans(path: Path) -> No
     half the actions of a replay): each kept row must equal a full scan's, and a record's
     replay must keep both rows some time and build them anew other times."""
     record = read_export(json.loads(path.read_text(encoding="utf-8")))
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     previous = game.snapshot()
     kept = {"players": 0, "corporations": 0}
     for index, action in enumerate(record.actions):

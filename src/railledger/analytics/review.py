@@ -201,8 +201,7 @@ def board_at(record: Record, seq: int) -> BoardView:
         raise KeyError(f"no replay engine for {record.title}")
     if not 0 <= seq < len(record.actions):
         raise IndexError(f"step {seq} is outside the record's {len(record.actions)} actions")
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     flag = None
     alternatives: tuple[Alternative, ...] = ()
     for index, action in enumerate(record.actions[: seq + 1]):

@@ -69,8 +69,7 @@ def _game_at(record: "Record", at: int) -> "Game":
     if at > len(record.actions):
         raise fail(f"{record.key}: has {len(record.actions)} actions; position {at} is past its end")
     try:
-        game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                          game_id=record.game_id, created=record.created)
+        game = Game.from_record(record)
     except (KeyError, NotImplementedError) as exc:
         raise fail(f"{record.key}: {exc}") from None
     for action in record.actions[:at]:

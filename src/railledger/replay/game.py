@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator
 
-from railledger.ingest.model import Action, Player, PlayerId
+from railledger.ingest.model import Action, Player, PlayerId, Record
 from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Effects, Round, Step
 from railledger.replay.shape import check_shape
@@ -53,6 +53,13 @@ class Game(GameState):
         the title's map the game was played on.
         """
         return cls(title_named(title), players, seed, optional_rules, game_id, created)
+
+    @classmethod
+    def from_record(cls, record: Record) -> Game:
+        """Set up the game a record is of, as its header says (title, players, seed, optional
+        rules, id, day created), before its first action: ``push`` its actions to step through it."""
+        return cls.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+                         game_id=record.game_id, created=record.created)
 
     # ------------------------------------------------------------------ asking
 

@@ -142,8 +142,7 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
     flagged and not applied, and the replay goes on, so every problem shows at once. ``watch``
     sees the game before and after every action (after: also after a refused one).
     """
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     outcome = Replay(record)
     causes = _Causes()
     for index, action in enumerate(record.actions):

@@ -211,12 +211,6 @@ def replay(record: Record, watch: Watcher) -> None:
     replay_record(record, keep_going=True, watch=watch)
 
 
-def start(record: Record) -> Game:
-    """A new game of the record's title, set up as the record was (seed, options, id, day)."""
-    return Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
-
-
 def process(game: Game, action: Action) -> str | None:
     """Apply one action; an illegal one is left out (as a keep-going replay does) and its
     message returned."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from railledger.cli.ingesting import OUTCOMES
+from railledger.pipeline.ingesting import OUTCOMES
 from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent

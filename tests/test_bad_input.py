@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from railledger.cli.app import app
-from railledger.cli.ingesting import OUTCOMES, Tally, store_batch
-from railledger.cli.storing import IngestRun, prepare
+from railledger.pipeline.ingesting import OUTCOMES, Tally, store_batch
+from railledger.pipeline.storing import IngestRun, prepare
 from railledger.ingest import notation
 from railledger.ingest.errors import RecordError
 from railledger.ingest.export import read_export, write_export

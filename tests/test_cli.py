@@ -278,12 +278,12 @@ def test_an_unchanged_record_is_recognized_by_its_hash_without_a_replay(
     path = tmp_path / "short.rln"
     shutil.copy(SHORT_GAME, path)
     assert ingest_summary(run("ingest", "--allow-invalid", str(path), "--db", db).stdout)["new"] == 1
-    import railledger.cli.storing
+    import railledger.pipeline.storing
 
     def no_replay(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unchanged record was replayed")
 
-    monkeypatch.setattr(railledger.cli.storing, "replay_record", no_replay)
+    monkeypatch.setattr(railledger.pipeline.storing, "replay_record", no_replay)
     again = run("ingest", "--allow-invalid", str(path), "--db", db)
     assert again.exit_code == 0, again.output
     assert ingest_summary(again.stdout)["unchanged"] == 1
@@ -335,16 +335,16 @@ def test_the_same_game_twice_in_a_run_is_stored_once_and_reported(tmp_path: Path
 def test_an_unexpected_error_in_one_record_fails_that_record_only(
     tmp_path: Path, db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import railledger.cli.storing
+    import railledger.pipeline.storing
 
-    real = railledger.cli.storing.replay_record
+    real = railledger.pipeline.storing.replay_record
 
     def broken_for_7(record: Record, **kwargs: Any) -> Any:
         if record.game_id == "7":
             raise RuntimeError("the engine met something new")
         return real(record, **kwargs)
 
-    monkeypatch.setattr(railledger.cli.storing, "replay_record", broken_for_7)
+    monkeypatch.setattr(railledger.pipeline.storing, "replay_record", broken_for_7)
     for game_id in (6, 7, 8):
         (tmp_path / f"{game_id}.json").write_text(json.dumps(good_export(game_id)))
     result = run("ingest", "--allow-invalid", "--workers", "1", str(tmp_path), "--db", db)  # the patch is in this process
@@ -495,7 +495,7 @@ def test_a_dashboard_port_in_use_is_refused_with_a_hint(db: str) -> None:
 def test_the_bench_times_a_replay_alone_and_with_snapshots_in_turns(monkeypatch: pytest.MonkeyPatch) -> None:
     """What snapshots add is judged against a limit (30%): a slow spell of the machine must slow
     both timings alike, so the bench alternates them rather than timing one series, then the other."""
-    from railledger.cli import bench
+    from railledger.bench import figures as bench
 
     clock, calls = [0.0], []
 

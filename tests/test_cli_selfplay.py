@@ -79,18 +79,18 @@ def test_simulate_stores_games_as_selfplay_with_their_bots_and_plays_none_twice(
 def test_simulated_games_go_to_the_archive_together_and_a_refused_one_alone(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from railledger.cli.selfplay import _store, play_for_archive
-    from railledger.cli.storing import IngestRun
+    from railledger.pipeline.simulating import _store, play_for_archive
+    from railledger.pipeline.storing import IngestRun
 
     seats = ("greedy", "random")
     first, second = (play_for_archive("18MS", seed, seats, 2_000) for seed in (3, 4))
     unplayed = (replace(first[0], played=None, replay=None, error="no end"), None)
     writer = IngestRun(tmp_path / "a.duckdb")
-    assert _store(writer, [first, unplayed, second]) == ["new", "failed", "new"]
-    assert _store(writer, [second, first]) == ["unchanged", "unchanged"]
+    assert _store(writer, [first, unplayed, second], []) == ["new", "failed", "new"]
+    assert _store(writer, [second, first], []) == ["unchanged", "unchanged"]
     # the same game twice is refused as a whole (one transaction): each is then stored alone
     third = play_for_archive("18MS", 5, seats, 2_000)
-    assert _store(writer, [third, third]) == ["new", "unchanged"]
+    assert _store(writer, [third, third], []) == ["new", "unchanged"]
     with Archive.open(tmp_path / "a.duckdb", read_only=True) as archive:
         keys = sorted(archive.game_keys())
     assert keys == sorted(game.played.record.key for game, _ in (first, second, third) if game.played is not None)

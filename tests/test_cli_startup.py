@@ -14,8 +14,8 @@ from railledger.records import Archive
 HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
          "railledger.replay", "railledger.records", "railledger.analytics", "railledger.dashboard", "railledger.selfplay.simulate",
          # the commands' own work, apart from the modules that declare them
-         "railledger.cli.reference", "railledger.cli.ingesting", "railledger.cli.storing", "railledger.cli.workers", "railledger.cli.output", "railledger.cli.bench", "railledger.cli.report_pages",
-         "railledger.cli.partitions")
+         "railledger.pipeline", "railledger.crosscheck.reference", "railledger.bench", "railledger.reports",
+         "railledger.cli.ingesting", "railledger.cli.output")
 
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -63,7 +63,7 @@ def test_listing_games_loads_neither_polars_nor_the_rules_engine(tmp_path: Path)
 
 
 def test_the_probe_sees_a_heavy_library_when_one_is_loaded() -> None:
-    assert _loaded_after("import railledger.cli.storing") >= {"duckdb", "railledger.replay", "railledger.records"}
+    assert _loaded_after("import railledger.pipeline.storing") >= {"duckdb", "railledger.replay", "railledger.records"}
 
 
 def test_the_installed_railledger_puts_no_import_hook_in_every_python_start() -> None:

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from railledger.cli.app import app
-from railledger.cli.partitions import PART_FILE, folder_name
+from railledger.pipeline.exporting import PART_FILE, folder_name
 from railledger.records import Archive
 from railledger.records.archive import ARCHIVE_TABLES
 from tests.conftest import REPO

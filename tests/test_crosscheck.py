@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from railledger.cli.app import app
-from railledger.cli.crosscheck import PLAYER_COUNTS
-from railledger.cli.reference import Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
+from railledger.crosscheck import PLAYER_COUNTS
+from railledger.crosscheck.reference import Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
 
 runner = CliRunner()
 

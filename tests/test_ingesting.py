@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from railledger.cli.ingesting import batches
-from railledger.cli.storing import Prepared
-from railledger.cli.workers import Workers
+from railledger.pipeline.ingesting import batches
+from railledger.pipeline.storing import Prepared
+from railledger.pipeline.workers import Workers
 from tests.conftest import REPO
 
 

@@ -541,7 +541,7 @@ def test_a_file_cut_short_is_refused_as_damaged_on_open(db: Path, tmp_path: Path
 
 
 def test_a_store_without_replay_keeps_the_stored_replay(db: Path) -> None:
-    from railledger.cli.storing import store_record
+    from railledger.pipeline.storing import store_record
 
     game = notation.read((Path(__file__).parent / "games" / "18ms-short.rln").read_text())
     with Archive.open(db) as archive:
@@ -598,7 +598,7 @@ def test_the_text_a_record_was_read_from_is_kept_compressed_and_given_back(db: P
 @pytest.mark.fixtures
 @pytest.mark.parametrize("fixture", fixture_params())
 def test_a_shared_record_keeps_its_envelope_and_its_verdict(db: Path, fixture: Path) -> None:
-    from railledger.cli.storing import store_record
+    from railledger.pipeline.storing import store_record
     from railledger.ingest.model import SourceText
 
     text = fixture.read_text(encoding="utf-8")

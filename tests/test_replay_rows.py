@@ -75,7 +75,7 @@ def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, mon
 def test_each_title_stores_its_own_engine_version_and_a_title_revision_replays_only_its_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from railledger.cli.storing import store_record
+    from railledger.pipeline.storing import store_record
     from railledger.replay import engine_version
     from railledger.replay.titles import title_named
 

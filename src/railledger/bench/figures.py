@@ -1,6 +1,7 @@
-"""Speed figures for ``make bench``: per-record medians of each ingest stage.
+"""Speed figures for ``make bench``: per-record medians of each ingest stage, the replay beside
+18xx.games' engine, the optimizer per operating turn, whole commands and dashboard pages.
 
-Run as its own command, never as a test: timings depend on the machine, so the table names it.
+Run as its own command, never as a test: timings depend on the machine, so every section names it.
 """
 
 from __future__ import annotations
@@ -19,17 +20,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from rich.table import Table
-
+from railledger.bench.sections import Section
 from railledger.ingest import notation
 from railledger.ingest.export import read_export
 from railledger.ingest.schema import check_record
 from railledger.ingest.model import Record
-from railledger.cli.storing import store_record
+from railledger.pipeline.storing import store_record
 from railledger.records import Archive
 from railledger.replay import Game, replay_record
 from railledger.replay.optimizer import best_run
-from railledger.replay.optimizer.engine import process, start
+from railledger.replay.optimizer.engine import process
 from railledger.replay.titles import SUPPORTED
 
 
@@ -135,8 +135,7 @@ def bench_file(path: Path, repeat: int) -> BenchRow:
 
 def decision_times(record: Record) -> Decisions:
     """Time ``is_legal`` and ``legal_actions()`` before every action of a legal record."""
-    game = Game.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
-                      game_id=record.game_id, created=record.created)
+    game = Game.from_record(record)
     checks, listings = [], []
     for action in record.actions:
         start = time.perf_counter()
@@ -354,7 +353,7 @@ class OptimizerTurn:
 
 def optimizer_turns(record: Record, repeat: int) -> list[OptimizerTurn]:
     """Every run_routes of a record, timed at the position it was declared in."""
-    game = start(record)
+    game = Game.from_record(record)
     turns = []
     for action in record.actions:
         if action.type == "run_routes":
@@ -368,15 +367,13 @@ def optimizer_turns(record: Record, repeat: int) -> list[OptimizerTurn]:
     return turns
 
 
-def optimizer_table(records: list[Record], repeat: int = 5) -> Table:
+def optimizer_section(records: list[Record], repeat: int = 5) -> Section:
     """Per title: turns proven of all run_routes of the records, median and maximum time to the
     proven optimum, and the densest position (most legal routes) with its routes, branch-and-bound
     nodes and time."""
-    table = Table(title=f"route optimizer: ms to the proven optimum per operating turn (best_run whole: position, "
-                        f"search, engine check; median of {repeat} calls each) on {machine()}")
-    for column in ("title", "proven", "median", "max", "densest turn", "paths", "combinations"):
-        left = column in ("title", "densest turn")
-        table.add_column(column, justify="left" if left else "right", no_wrap=not left, overflow="fold")
+    section = Section(f"route optimizer: ms to the proven optimum per operating turn (best_run whole: position, "
+                      f"search, engine check; median of {repeat} calls each)",
+                      ("title", "proven", "median", "max", "densest turn", "paths", "combinations"), left=frozenset({0, 4}))
     by_title: dict[str, list[OptimizerTurn]] = {}
     for record in records:
         if record.title in SUPPORTED:
@@ -385,13 +382,13 @@ def optimizer_table(records: list[Record], repeat: int = 5) -> Table:
         if not turns:
             continue
         densest = max(turns, key=lambda t: (t.paths, t.options, t.combinations))
-        table.add_row(
+        section.rows.append((
             title.removeprefix("The Old Prince "), f"{sum(t.proven for t in turns)}/{len(turns)}",
             f"{statistics.median(t.ms for t in turns):.1f}", f"{max(t.ms for t in turns):.1f}",
             f"{densest.where}, {densest.trains} train{'s' if densest.trains != 1 else ''}, {densest.ms:.1f} ms",
             str(densest.paths), str(densest.combinations),
-        )
-    return table
+        ))
+    return section
 
 
 @dataclass(frozen=True)

@@ -82,27 +82,22 @@ def ingest(
 
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
-    from railledger.cli.ingesting import Tally, ingest_files, print_summary
-    from railledger.cli.output import consoles, say
-    from railledger.cli.storing import ArchiveUnavailable, IngestRun, refresh_ratings
-    from railledger.cli.workers import ClusterUnavailable, workers as pool_of
-    from railledger.ingest.sources import expand
+    from railledger.cli.ingesting import print_summary
+    from railledger.cli.output import consoles, progress_bars, say
+    from railledger.pipeline.ingesting import ingest_paths
+    from railledger.pipeline.workers import ClusterUnavailable
 
-    files = expand(paths)
-    run = IngestRun(db, replay=replay, wait=wait, on_wait=_waiting)
-    tally = Tally()
     try:
-        with pool_of(workers, cluster) as pool:
-            ingest_files(files, run, max_size, pool, tally)
+        with progress_bars() as progress:
+            tally = ingest_paths(paths, db, replay=replay, workers=workers, cluster=cluster, max_size=max_size,
+                                 wait=wait, on_wait=_waiting, progress=progress)
     except ClusterUnavailable as exc:
         raise _fail(str(exc)) from None
-    except ArchiveUnavailable as exc:
-        print_summary(tally, db)
-        raise _fail(f"stopped: {exc}") from None
     print_summary(tally, db)
-    rated = refresh_ratings(run)
-    if rated is not None:
-        say(consoles()[0], rated)
+    if tally.stopped is not None:
+        raise _fail(f"stopped: {tally.stopped}")
+    if tally.ratings is not None:
+        say(consoles()[0], tally.ratings)
     if tally.invalid and not allow_invalid:
         count = len(tally.invalid)
         say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "
@@ -419,96 +414,44 @@ def bench(
     ingest_copies: Annotated[
         int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
     ] = 0,
+    results: Annotated[
+        Optional[Path], typer.Option("--results", help="Also write the figures to a dated Markdown file in this folder, "
+                                                       "the machine and commit named (make bench: docs/measurements).")
+    ] = None,
 ) -> None:
-    """Print speed figures: per-record medians of each ingest stage, and games stored per second.
+    """Print speed figures: per-record medians of each ingest stage, the replay beside 18xx.games'
+    engine, and as asked whole commands, bots' games and a large archive's pages.
 
-    Example: railledger bench ../shared/fixtures --repeat 50
+    Example: railledger bench ../shared/fixtures --repeat 50 --results docs/measurements
     """
-    import statistics
-
     from rich.table import Table
 
-    from railledger.cli import bench as benchmarks
-    from railledger.cli.output import cell, consoles
-    from railledger.ingest.sources import expand, read_record
+    from railledger.bench.figures import machine
+    from railledger.bench.report import run_bench, write_results
+    from railledger.cli.output import cell, consoles, say
+    from railledger.ingest.sources import expand
 
     out = consoles()[0]
-
     files = [Path(p) for p in expand(paths) if p.endswith(".json")]
     if not files:
         raise _fail("bench: no .json records found in " + " ".join(paths))
-    rows = [benchmarks.bench_file(path, repeat) for path in files]
-    table = Table(title=f"ingest medians (ms) on {benchmarks.machine()}")
-    for column in ("record", "actions", "parse", "schema", "write rln", "read rln", "store in new db", "re-store unchanged"):
-        table.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
-    for row in rows:
-        table.add_row(cell(row.name), str(row.actions), *(f"{v:.2f}" for v in (
-            row.parse_ms, row.check_ms, row.write_notation_ms, row.read_notation_ms, row.store_ms, row.unchanged_ms)))
-    out.print(table)
-    reference = benchmarks.reference_lib() is not None
-    reference_note = "" if reference else " (vs Ruby not measured: needs ruby and the engine ../shared/tools/ref18xx extracts)"
-    replay = Table(title=f"replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine on the same record){reference_note}")
-    for column in ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby", "is_legal µs", "p90 µs", "legal_actions ms"):
-        replay.add_column(column, justify="right" if column != "record" else "left", no_wrap=column == "record")
-    for row in rows:
-        if row.replay_ms is None or row.decisions is None:
-            replay.add_row(cell(row.name), str(row.actions), "no engine", "", "", "", "", "", "")
-            continue
-        versus = f"{row.reference_ms / row.replay_ms:.0f}x" if row.reference_ms else "failed" if reference else ""
-        replay.add_row(cell(row.name), str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
-                       f"{row.replay_states_ms:.1f}", versus, f"{row.decisions.is_legal_us:.0f}",
-                       f"{row.decisions.is_legal_p90_us:.0f}", f"{row.decisions.legal_actions_ms:.2f}")
-    out.print(replay)
-    replayed = [(row.replay_ms, row.replay_states_ms, row.actions) for row in rows
-                if row.replay_ms is not None and row.replay_states_ms is not None and row.actions]
-    if replayed:
-        per_action = statistics.median(states * 1000 / actions for _, states, actions in replayed)
-        extra = [states / alone - 1 for alone, states, _ in replayed]
-        out.print(f"replay with per-action snapshots: median {per_action:.0f} µs per action over the records; "
-                  f"snapshots add {min(extra):.0%} to {max(extra):.0%} to replay alone")
-    records = [read_record(str(path)) for path in files]
-    out.print(benchmarks.optimizer_table(records))
-    out.print(f"ingest throughput: {benchmarks.games_per_second(records, replay=True):.1f} games/s with replay "
-              f"and per-action states, {benchmarks.games_per_second(records, replay=False):.1f} games/s records only")
-    help_s, help_cpu_s = benchmarks.help_cost()
-    out.print(f"railledger --help, whole process (the installed script, median of {benchmarks.HELP_RUNS} runs) on "
-              f"{benchmarks.machine()}: {help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")
-    if ingest_copies:
-        rate = benchmarks.ingest_rate(files, ingest_copies)
-        out.print(f"railledger ingest DIR of {rate.games} copies of the records, whole process on {benchmarks.machine()}: "
-                  f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} games/s "
-                  f"unchanged (known by their hash, not replayed); the archive file: {rate.kb_per_game:.1f} KB per game")
-    if selfplay_games:
-        from railledger.cli.bench_selfplay import selfplay_table
-
-        out.print(selfplay_table(selfplay_games, benchmarks.machine()))
-    if scale_games:
-        _bench_scale(benchmarks, records, scale_games)
-
-
-def _bench_scale(benchmarks: Any, records: list["Record"], games: int) -> None:
-    """Build an archive of ``games`` games in a temporary folder and print what it costs a user."""
-    import tempfile
-
-    from rich.table import Table
-
-    from railledger.cli.output import consoles
-
-    out = consoles()[0]
-    with tempfile.TemporaryDirectory() as folder:
-        found = benchmarks.scale_figures(Path(folder), records, games)
-    out.print(f"archive of {found.games:,} games ({found.replayed} replayed and stored, the rest copies of them) on "
-              f"{benchmarks.machine()}: built in {found.build_s:.0f} s, its ratings rated and stored (as an ingest "
-              f"does at its end) in {found.ratings_s:.1f} s, {found.file_bytes / 1e9:.2f} GB")
-    out.print(f"railledger stats on it, whole process: {found.stats_s:.2f} s, peak memory {found.stats_peak_bytes / 1e6:,.0f} MB; "
-              f"railledger {found.listing}: {found.listing_s:.2f} s; railledger ratings (stored): {found.rated_s:.2f} s")
-    table = Table(title=f"dashboard pages on {found.games:,} games (s)")
-    for column in ("page", "first load", "rerun"):
-        table.add_column(column, justify="left" if column == "page" else "right")
-    for page, first, rerun in found.pages:
-        table.add_row(page, f"{first:.2f}", f"{rerun:.2f}")
-    out.print(table)
-    out.print("(the players and titles pages load the ratings stored after building, as after an ingest)")
+    say(out, f"railledger bench on {machine()}")
+    sections = []
+    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_copies):
+        sections.append(section)
+        if section.columns:
+            table = Table(title=cell(section.title))
+            for n, column in enumerate(section.columns):
+                table.add_column(column, justify="left" if n in section.left else "right", overflow="fold")
+            for row in section.rows:
+                table.add_row(*map(cell, row))
+            out.print(table)
+        else:
+            say(out, section.title + ":")
+        for line in section.lines:
+            say(out, line)
+    if results is not None:
+        say(out, f"written to {write_results(sections, results, 'railledger bench ' + ' '.join(sys.argv[2:]))}")
 
 
 def stats(
@@ -621,30 +564,22 @@ def export(
     Example: railledger export --format json 14375 -o 14375.json
     """
     from railledger.cli.output import consoles, say
-    from railledger.cli.partitions import write_partitions
-    from railledger.records.archive import ARCHIVE_TABLES
+    from railledger.pipeline.exporting import archive_tables, write_tables
 
     if fmt is ExportFormat.json:
         _export_game(target, output, db, wait)
         return
     if output is not None:
         raise _fail("-o is for --format json; parquet and csv write one file per table into OUT_DIR")
-    out_dir = Path(target)
     with _reading(db, wait) as archive:
-        frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
-    out = consoles()[0]
+        frames = archive_tables(archive)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        if fmt is ExportFormat.parquet:
-            for folder, rows in write_partitions(frames, out_dir):
-                say(out, f"{folder}/: {rows} row{'' if rows == 1 else 's'}")
-            return
-        for name, frame in frames.items():
-            path = out_dir / f"{name}.{fmt.value}"
-            _csv_ready(frame).write_csv(path)
-            say(out, f"{path}: {frame.height} row{'' if frame.height == 1 else 's'}")
+        written = write_tables(frames, target, fmt.value)
     except OSError as exc:
-        raise _fail(f"{out_dir}: cannot write: {exc.strerror or exc}") from None
+        raise _fail(f"{target}: cannot write: {exc.strerror or exc}") from None
+    out = consoles()[0]
+    for path, rows in written:
+        say(out, f"{path}{'/' if fmt is ExportFormat.parquet else ''}: {rows} row{'' if rows == 1 else 's'}")
 
 
 def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
@@ -669,21 +604,6 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
         say(err, "note: this export is written from the canonical record (no undo history)")
         text = json.dumps(write_export(record), indent=1) + "\n"
     write_document(text, output)
-
-
-def _csv_ready(frame: "pl.DataFrame") -> "pl.DataFrame":
-    """CSV holds no lists (games.optional_rules) and no bytes (sources.text_zlib): lists are written
-    as JSON text and bytes as base64, both of which read back exactly."""
-    import json
-
-    import polars as pl
-
-    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
-    binary = [name for name, dtype in frame.schema.items() if dtype == pl.Binary]
-    return frame.with_columns(
-        *(pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists),
-        *(pl.col(name).bin.encode("base64") for name in binary),
-    )
 
 
 COMMANDS = (

@@ -11,21 +11,20 @@ reference, and compares every state: a generated game must be one 18xx.games acc
 action, to its end and its result. Without ruby, the mirror or the tools it says "skipped" and
 succeeds: it is a developer's check, not CI's.
 
-This module declares the command (what ``railledger --help`` reads); the work is
-:mod:`cli.reference`'s, loaded when the command runs.
+This module declares the command (what ``railledger --help`` reads) and prints its verdicts; the
+work is :mod:`railledger.crosscheck.reference`'s, loaded when the command runs.
 """
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4, 5), "The Old Prince 1871": (3, 4)}
-"""The titles 18xx.games' engine plays here, and the player counts each is played with."""
+from railledger.crosscheck import DEFAULT_TOOLS, PLAYER_COUNTS, TOOLS_ENV
 
-TOOLS_ENV = "RAILLEDGER_REF18XX"
-DEFAULT_TOOLS = Path("../shared/tools/ref18xx")
+if TYPE_CHECKING:
+    from railledger.crosscheck.reference import Verdict
 
 
 def crosscheck(
@@ -50,8 +49,8 @@ def crosscheck(
     """
     import tempfile
 
-    from railledger.cli.output import consoles, say
-    from railledger.cli.reference import batches, find_tools, report, run, selfplay_batches
+    from railledger.cli.output import consoles, progress_bars, say
+    from railledger.crosscheck.reference import batches, find_tools, run, selfplay_batches
 
     out, err = consoles(soft_wrap=True)
     unknown = [t for t in titles or () if t not in PLAYER_COUNTS]
@@ -70,7 +69,37 @@ def crosscheck(
             (work / folder).mkdir(parents=True, exist_ok=True)
         planned = batches(games, first_seed, jobs, chosen) if games else []
         generated = selfplay_batches(selfplay, first_seed, chosen) if selfplay else []
-        verdicts = list(run(tools, planned, generated, work, jobs, max_seconds))
+        with progress_bars(err) as progress:
+            verdicts = list(run(tools, planned, generated, work, jobs, max_seconds, progress))
     report(verdicts)
     if not verdicts or not all(v.ok for v in verdicts):
         raise typer.Exit(1)
+
+
+def report(verdicts: list["Verdict"]) -> None:
+    """The table of verdicts by title, then one line for each game that differs."""
+    from rich.table import Table
+
+    from railledger.cli.output import consoles, say
+    from railledger.crosscheck.reference import title_of
+
+    out = consoles(soft_wrap=True)[0]
+    table = Table(title="railledger against 18xx.games' engine")
+    for column in ("title", "games", "finished", "no flag", "result", "accepted", "states equal", "actions"):
+        table.add_column(column, justify="left" if column == "title" else "right")
+    for title in sorted({title_of(v.record) for v in verdicts}, key=list(PLAYER_COUNTS).index):
+        mine = [v for v in verdicts if v.record.name.startswith(title.replace(" ", "_") + "__")]
+        table.add_row(
+            title, str(len(mine)), str(sum(v.finished for v in mine)), str(sum(v.flag is None for v in mine)),
+            str(sum(v.result_matches for v in mine)), str(sum(v.reference is None and v.states is not None for v in mine)),
+            str(sum(v.states is not None and v.states[0] == v.states[1] for v in mine)),
+            str(sum(v.actions for v in mine)),
+        )
+    out.print(table)
+    for verdict in verdicts:
+        if not verdict.ok:
+            why = (verdict.flag or verdict.reference or verdict.divergence
+                   or ("not traced" if verdict.states is None else "result differs"))
+            say(out, f"DIFFERS {verdict.record.name}: {why}")
+    if not verdicts:
+        say(out, "no game was played: see refplay's own output (run it by hand)")

@@ -8,12 +8,17 @@ print as itself becomes a visible escape such as ``\\x1b``), and it reaches rich
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 from railledger.cli.text import plain
+
+if TYPE_CHECKING:
+    from railledger.pipeline.progress import Progress
 
 
 def cell(value: object) -> Text:
@@ -64,3 +69,32 @@ def consoles(**options: Any) -> tuple[Output, Output]:
     does not load rich's console; a console writes to whatever ``sys.stdout`` is when it prints.
     """
     return Output(**options), Output(stderr=True, **options)
+
+
+@contextmanager
+def progress_bars(console: Console | None = None) -> Iterator[Progress]:
+    """A :class:`~railledger.pipeline.progress.Progress` drawn as one bar a label on ``console``
+    (stderr by default), gone when the work is done (transient).
+
+    The bars appear at the work's first report, not before: a line said while the work waits to
+    begin (for an archive another process holds) is printed as it is, with no bar beside it.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bars
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    bars = Bars(*columns, console=console or consoles()[1], transient=True)
+    tasks: dict[str, Any] = {}
+
+    def advance(label: str, done: int, total: int) -> None:
+        if not tasks:
+            bars.start()
+        if label not in tasks:
+            tasks[label] = bars.add_task(label, total=total)
+        bars.update(tasks[label], completed=done, total=total)
+
+    try:
+        yield advance
+    finally:
+        if tasks:
+            bars.stop()

@@ -39,7 +39,7 @@ def report(
 
     Example: railledger report 14375 --format html -o 14375.html
     """
-    from railledger.cli.report_pages import markdown, page
+    from railledger.reports.game import markdown, page
 
     found = _from_file(game) if game == "-" or Path(game).exists() else _from_archive(game, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)

@@ -2,15 +2,13 @@
 
 ``play`` writes one game as a record file (.json as 18xx.games writes it, or .rln notation).
 ``simulate`` plays many in worker processes and stores them in the archive as source
-``selfplay``, each with its replay and the bot of every seat, then prints who won. The bots, the
-game loop and the replay are the ``selfplay`` package's; this module only reads the options,
-spreads the work and writes.
+``selfplay``, each with its replay and the bot of every seat, then prints who won. The bots and
+the game loop are :mod:`railledger.selfplay`'s, the workers and the storing
+:mod:`railledger.pipeline.simulating`'s; this module only reads the options and prints.
 """
 
 import os
-import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,9 +18,7 @@ from railledger.cli.options import ClusterOption, WorkersOption, fail
 from railledger.selfplay import MAX_ACTIONS
 
 if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, not for --help
-    from railledger.cli.storing import IngestRun
-    from railledger.cli.workers import Workers
-    from railledger.records.archive import EncodedGame
+    from railledger.pipeline.simulating import Simulation
     from railledger.selfplay.simulate import Simulated
 
 TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871'.")]
@@ -97,135 +93,39 @@ def simulate(
 
     Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random --rotate
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from railledger.cli.output import consoles, say
-    from railledger.cli.storing import ArchiveUnavailable, IngestRun, refresh_ratings
-    from railledger.cli.workers import ClusterUnavailable, workers as pool_of
-    from railledger.replay import engine_version
-    from railledger.selfplay.play import game_id
+    from railledger.cli.output import consoles, progress_bars, say
+    from railledger.pipeline.simulating import simulate_games
+    from railledger.pipeline.storing import ArchiveUnavailable
+    from railledger.pipeline.workers import ClusterUnavailable
 
     err = consoles(soft_wrap=True)[1]
-    tables = [_seating(title, players, bots, n, rotate) for n in range(games)]
-    run = IngestRun(db, wait=wait, on_wait=lambda busy, seconds: say(err, f"archive {busy.path} is in use; waiting up to {seconds:g} s"))
     try:
-        with run.archive() as archive:
-            stored = {seed: archive.stored_version(f"selfplay/{game_id(title, seed, seats)}")
-                      for seed, seats in zip(range(first_seed, first_seed + games), tables)}
-    except ArchiveUnavailable as exc:
+        with progress_bars(err) as progress:
+            simulation = simulate_games(
+                title, players, games, db, bots=bots, first_seed=first_seed, rotate=rotate, workers=workers,
+                cluster=cluster, max_actions=max_actions, wait=wait, progress=progress,
+                on_wait=lambda busy, seconds: say(err, f"archive {busy.path} is in use; waiting up to {seconds:g} s"))
+    except (ValueError, ArchiveUnavailable, ClusterUnavailable) as exc:
         raise fail(str(exc)) from None
-    todo = [(seed, seats) for seed, seats in zip(range(first_seed, first_seed + games), tables)
-            if stored[seed] is None or stored[seed][1] != engine_version(title)]  # type: ignore[index]
-    started = time.perf_counter()
-    results: list[Simulated] = []
-    outcomes: Counter[str] = Counter({"unchanged": games - len(todo)})
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    try:
-        with pool_of(1 if len(todo) <= 1 else min(workers, len(todo)), cluster) as pool, \
-                Progress(*columns, console=err, transient=True) as progress:
-            task = progress.add_task(f"playing {title}", total=len(todo))
-            for played in _played(title, todo, pool, max_actions):
-                results.extend(game for game, _ in played)
-                outcomes.update(_store(run, played))
-                progress.advance(task, len(played))
-    except ClusterUnavailable as exc:
-        raise fail(str(exc)) from None
-    _summary(title, results, outcomes, time.perf_counter() - started, pool.where, db)
-    rated = refresh_ratings(run)
-    if rated is not None:
-        say(consoles(soft_wrap=True)[0], rated)
-    if any(not game.verified for game in results) or outcomes["failed"]:
+    for line in simulation.failures:
+        say(err, line)
+    _summary(simulation, db)
+    if simulation.ratings is not None:
+        say(consoles(soft_wrap=True)[0], simulation.ratings)
+    if simulation.verified < len(simulation.games) or simulation.outcomes["failed"]:
         raise typer.Exit(code=1)
 
 
-def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions: int) -> tuple["Simulated", "EncodedGame | None"]:
-    """One game played and replayed, and shaped into the archive's columns, in a worker.
-
-    The game comes back with its columns and without its replay's per-action snapshots (the
-    columns hold them; the summary reads the flags, events and result). A game the archive
-    could not hold exactly comes back whole, without columns, for the writer to say why.
-    """
-    from dataclasses import replace
-
-    from railledger.records.archive import encode_game
-    from railledger.selfplay.simulate import simulate as simulate_one
-
-    game = simulate_one(title, seed, seats, max_actions)
-    if game.played is None or game.replay is None:
-        return game, None
-    try:
-        encoded = encode_game(game.played.record, game.replay, game.runs)
-    except ValueError:
-        return game, None
-    return replace(game, replay=replace(game.replay, snapshots=[])), encoded
-
-
-def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: "Workers",
-            max_actions: int) -> Iterator[list[tuple["Simulated", "EncodedGame | None"]]]:
-    """The games played, replayed and shaped by ``pool``'s workers, in seed order, in groups
-    (:func:`cli.workers.gathered`) for the writer to store together; a worker that died or could
-    not send its game back (a process killed, a cluster lost) is that game's error."""
-    from railledger.cli.workers import gathered
-    from railledger.selfplay.simulate import Simulated
-
-    games = pool.results(play_for_archive, ((title, seed, seats, max_actions) for seed, seats in todo))
-    for group in gathered(zip(todo, games)):
-        played = []
-        for (seed, seats), future in group:
-            try:
-                played.append(future.result())
-            except Exception as exc:
-                played.append((Simulated(title, seed, seats, None, None, f"its worker failed: {type(exc).__name__}: {exc}", 0.0), None))
-        yield played
-
-
-def _store(run: "IngestRun", played: list[tuple["Simulated", "EncodedGame | None"]]) -> list[str]:
-    """Store games with their replays in one open of the archive: those the workers shaped into
-    columns in one transaction (or each alone when one is refused, so a failure is one game's),
-    the others from their replays; each one's outcome name, or "failed"."""
-    from railledger.cli.output import consoles, say
-    from railledger.cli.storing import ArchiveUnavailable
-    from railledger.records import ArchiveError
-
-    outcomes = ["failed"] * len(played)
-    storable = [(n, game, game.played.record, columns) for n, (game, columns) in enumerate(played) if game.played is not None]
-    shaped = [(n, columns, _origin(game)) for n, game, _, columns in storable if columns is not None]
-    try:
-        with run.archive() as archive:
-            try:
-                together = archive.store_many([(columns, origin) for _, columns, origin in shaped]) if shaped else []
-                for (n, _, _), outcome in zip(shaped, together):
-                    outcomes[n] = outcome.value
-                alone = [entry for entry in storable if entry[3] is None]
-            except (ArchiveError, ValueError):
-                alone = storable  # a game is refused: each alone says which
-            for n, game, record, columns in alone:
-                try:
-                    if columns is not None:
-                        stored = archive.store_encoded(columns, _origin(game))
-                    else:  # the worker could not shape it into columns: storing it says why
-                        stored = archive.store(record, origin=_origin(game), replay=game.replay, runs=game.runs)
-                    outcomes[n] = stored.value
-                except (ArchiveError, ValueError) as exc:
-                    say(consoles(soft_wrap=True)[1], f"{record.key}: not stored: {exc}")
-    except ArchiveUnavailable as exc:
-        for _, _, record, _ in storable:
-            say(consoles(soft_wrap=True)[1], f"{record.key}: not stored: {exc}")
-    return outcomes
-
-
-def _origin(game: "Simulated") -> str:
-    """Where a simulated game comes from, as the archive keeps it."""
-    return f"railledger simulate (seed {game.seed})"
-
-
-def _summary(title: str, results: list["Simulated"], outcomes: Counter[str], seconds: float, where: str, db: Path) -> None:
+def _summary(simulation: "Simulation", db: Path) -> None:
+    """Games played and stored, how many replayed to their result, their lengths and ends, the
+    speed, and each bot's wins; then one line for each game that did not replay to its result."""
     import statistics
 
     from railledger.cli.output import consoles, say
     from railledger.selfplay.simulate import winners
 
     out, err = consoles(soft_wrap=True)
+    title, results, outcomes, seconds = simulation.title, simulation.games, simulation.outcomes, simulation.seconds
     played = [g.played for g in results if g.played is not None]
     stored = ", ".join(f"{outcomes[k]} {k}" for k in ("new", "replaced", "unchanged", "failed"))
     say(out, f"{title}: {len(results)} game{'' if len(results) == 1 else 's'} played into {db} ({stored})")
@@ -236,7 +136,7 @@ def _summary(title: str, results: list["Simulated"], outcomes: Counter[str], sec
         say(out, f"actions: mean {statistics.mean(lengths):.0f}, max {max(lengths)}; ended by: "
                  + ", ".join(f"{reason} ({count})" for reason, count in ends.most_common()))
         cpu = sum(g.cpu_seconds for g in results)
-        say(out, f"speed: {len(results) / seconds:.2f} games/s in {where}; "
+        say(out, f"speed: {len(results) / seconds:.2f} games/s in {simulation.where}; "
                  f"{cpu / len(results):.2f} cpu s a game to play ({len(results) / max(cpu, 1e-9):.2f} games per cpu second)")
         seats: Counter[str] = Counter()
         wins: Counter[str] = Counter()
@@ -251,22 +151,11 @@ def _summary(title: str, results: list["Simulated"], outcomes: Counter[str], sec
             say(err, f"seed {failed.seed} ({','.join(failed.bots)}): {failed.error or _disagreement(failed)}")
 
 
-def _seating(title: str, players: int, bots: str, game: int = 0, rotate: bool = False) -> tuple[str, ...]:
-    from railledger.ingest.titles import PLAYER_COUNTS, counts_text
-    from railledger.selfplay.bots import bot_names
-    from railledger.selfplay.simulate import seating
+def _seating(title: str, players: int, bots: str) -> tuple[str, ...]:
+    from railledger.pipeline.simulating import seats_for
 
-    counts = PLAYER_COUNTS.get(title)
-    if counts is None:
-        raise fail(f"unknown title {title!r}; the titles are {', '.join(PLAYER_COUNTS)}")
-    if players not in counts:
-        raise fail(f"{title} is played by {counts_text(counts)} players, not {players}")
-    names = [name.strip() for name in bots.split(",")]
-    unknown = [name for name in names if name not in bot_names()]
-    if unknown:
-        raise fail(f"no bot {unknown[0]!r}; the bots are {', '.join(bot_names())}")
     try:
-        return seating(names, players, game, rotate)
+        return seats_for(title, players, bots)
     except ValueError as exc:
         raise fail(str(exc)) from None
 

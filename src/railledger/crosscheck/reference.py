@@ -1,8 +1,8 @@
 """What ``railledger crosscheck`` runs: 18xx.games' engine (the ref18xx tools) playing and tracing
 games, railledger's bots playing them, and railledger's verdict on each against the reference.
 
-Apart from :mod:`cli.crosscheck`, which declares the command, so that ``railledger --help`` loads
-none of it.
+Apart from :mod:`railledger.cli.crosscheck`, which declares the command and prints, so that
+``railledger --help`` loads none of it.
 """
 
 import json
@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from railledger.cli.crosscheck import PLAYER_COUNTS, TOOLS_ENV
+from railledger.crosscheck import PLAYER_COUNTS, TOOLS_ENV
+from railledger.pipeline.progress import Progress, silent
 
-OPAL_SHIM = Path(__file__).parent / "ref18xx" / "opal_arity.rb"
+OPAL_SHIM = Path(__file__).parent / "opal_arity.rb"
 """Loaded into the reference engine: where plain Ruby refuses what the site's JavaScript runs."""
 BOT_TABLES = (("greedy",), ("random",), ("greedy", "random"))
 """The bots of generated games, in turn: all greedy, all random, greedy and random alternating."""
@@ -207,39 +208,41 @@ def parse_comparison(text: str) -> tuple[tuple[int, int] | None, str | None]:
 
 
 def run(tools: Tools, planned: list[Batch], generated: list[SelfplayBatch], work: Path, jobs: int,
-        max_seconds: int) -> Iterator[Verdict]:
+        max_seconds: int, progress: Progress = silent) -> Iterator[Verdict]:
     """Play the batches (in the reference engine, and with railledger's bots), trace every record
-    in the reference, and judge each: the verdicts as they come, a progress bar on stderr."""
+    in the reference, and judge each: the verdicts as they come."""
     from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from railledger.cli.output import consoles
-
-    err = consoles(soft_wrap=True)[1]
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress, ThreadPoolExecutor(jobs) as pool:
-        playing = progress.add_task("playing in 18xx.games' engine", total=sum(len(b.seeds) for b in planned))
+    with ThreadPoolExecutor(jobs) as pool:
+        playing, total, done = "playing in 18xx.games' engine", sum(len(b.seeds) for b in planned), 0
+        progress(playing, done, total)
         records: list[Path] = []
         for batch, played in zip(planned, pool.map(lambda b: play(tools, b, work / "records", max_seconds), planned)):
             records.extend(played)
-            progress.advance(playing, len(batch.seeds))
+            done += len(batch.seeds)
+            progress(playing, done, total)
         games = [(b.title, b.players, seed) for b in generated for seed in b.seeds]
-        bots = progress.add_task("playing with railledger's bots", total=len(games))
+        bots = "playing with railledger's bots"
+        progress(bots, 0, len(games))
         with ProcessPoolExecutor(jobs) as workers:
+            made_so_far = 0
             for made in workers.map(generate, *zip(*games), [work / "selfplay"] * len(games)) if games else ():
-                progress.advance(bots)
+                made_so_far += 1
+                progress(bots, made_so_far, len(games))
                 if isinstance(made, Verdict):
                     yield made
                 else:
                     records.append(made)
-        tracing = progress.add_task("tracing in 18xx.games' engine", total=len(records))
+        tracing, traced = "tracing in 18xx.games' engine", 0
+        progress(tracing, traced, len(records))
         chunks = [records[i::jobs] for i in range(jobs) if records[i::jobs]]
         for chunk in pool.map(lambda c: trace(tools, c, work / "traces"), chunks):
-            progress.advance(tracing, chunk)
-        checking = progress.add_task("replaying and comparing", total=len(records))
-        for verdict in pool.map(lambda r: judge(tools, r, work / "traces"), records):
-            progress.advance(checking)
+            traced += chunk
+            progress(tracing, traced, len(records))
+        checking = "replaying and comparing"
+        progress(checking, 0, len(records))
+        for checked, verdict in enumerate(pool.map(lambda r: judge(tools, r, work / "traces"), records), 1):
+            progress(checking, checked, len(records))
             yield verdict
 
 
@@ -252,33 +255,5 @@ def trace(tools: Tools, records: list[Path], traces: Path) -> int:
     return len(records)
 
 
-def _title_of(record: Path) -> str:
+def title_of(record: Path) -> str:
     return next(t for t in PLAYER_COUNTS if record.name.startswith(t.replace(" ", "_") + "__"))
-
-
-def report(verdicts: list[Verdict]) -> None:
-    """The table of verdicts by title, then one line for each game that differs."""
-    from rich.table import Table
-
-    from railledger.cli.output import consoles, say
-
-    out = consoles(soft_wrap=True)[0]
-    table = Table(title="railledger against 18xx.games' engine")
-    for column in ("title", "games", "finished", "no flag", "result", "accepted", "states equal", "actions"):
-        table.add_column(column, justify="left" if column == "title" else "right")
-    for title in sorted({_title_of(v.record) for v in verdicts}, key=list(PLAYER_COUNTS).index):
-        mine = [v for v in verdicts if v.record.name.startswith(title.replace(" ", "_") + "__")]
-        table.add_row(
-            title, str(len(mine)), str(sum(v.finished for v in mine)), str(sum(v.flag is None for v in mine)),
-            str(sum(v.result_matches for v in mine)), str(sum(v.reference is None and v.states is not None for v in mine)),
-            str(sum(v.states is not None and v.states[0] == v.states[1] for v in mine)),
-            str(sum(v.actions for v in mine)),
-        )
-    out.print(table)
-    for verdict in verdicts:
-        if not verdict.ok:
-            why = (verdict.flag or verdict.reference or verdict.divergence
-                   or ("not traced" if verdict.states is None else "result differs"))
-            say(out, f"DIFFERS {verdict.record.name}: {why}")
-    if not verdicts:
-        say(out, "no game was played: see refplay's own output (run it by hand)")

@@ -1,4 +1,5 @@
-"""``railledger export --format parquet``: every archive table as a Hive-style dataset by title.
+"""``railledger export``: every archive table written for other tools, as a Hive-style Parquet
+dataset by title or one CSV file a table (:func:`export_archive`).
 
 ``OUT/<table>/title=<title>/part-0.parquet``: DuckDB (``read_parquet('OUT/actions/*/*.parquet',
 hive_partitioning = true)``), Spark and Trino read each table folder as one dataset, with
@@ -9,10 +10,17 @@ themselves do not repeat it, as Hive's layout has it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import polars as pl
+
+from railledger.records import Archive
+from railledger.records.archive import ARCHIVE_TABLES
+from railledger.records.connection import WaitNotice
+
+FORMATS = ("parquet", "csv")
 
 PARTITION = "title"
 PART_FILE = "part-0.parquet"
@@ -47,3 +55,47 @@ def write_partitions(frames: Mapping[str, pl.DataFrame], out_dir: Path) -> Itera
             target.mkdir(exist_ok=True)
             part.write_parquet(target / PART_FILE)
         yield folder, frame.height
+
+
+def export_archive(db: str | Path, out_dir: str | Path, fmt: str = "parquet", *, wait: float = 0.0,
+                   on_wait: WaitNotice | None = None) -> list[tuple[Path, int]]:
+    """Write every table of the archive at ``db`` into ``out_dir`` (:func:`write_tables`), read in
+    one read-only open of the archive and written with it closed. Raises
+    :class:`~railledger.records.ArchiveError` when the archive cannot be read."""
+    with Archive.open(db, read_only=True, wait=wait, on_wait=on_wait) as archive:
+        frames = archive_tables(archive)
+    return write_tables(frames, out_dir, fmt)
+
+
+def archive_tables(archive: Archive) -> dict[str, pl.DataFrame]:
+    """Every table of an open archive, by name."""
+    return {name: archive.table(name) for name in ARCHIVE_TABLES}
+
+
+def write_tables(frames: Mapping[str, pl.DataFrame], out_dir: str | Path, fmt: str = "parquet") -> list[tuple[Path, int]]:
+    """Write tables into ``out_dir`` (created if missing): as Parquet datasets by title
+    (:func:`write_partitions`) or as ``<table>.csv``; (path, rows) of each table. Raises
+    ValueError for an unknown format and OSError when ``out_dir`` cannot be written."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; the formats are {', '.join(FORMATS)}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if fmt == "parquet":
+        return list(write_partitions(frames, out))
+    written = []
+    for name, frame in frames.items():
+        path = out / f"{name}.csv"
+        csv_ready(frame).write_csv(path)
+        written.append((path, frame.height))
+    return written
+
+
+def csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
+    """CSV holds no lists (games.optional_rules) and no bytes (sources.text_zlib): lists are written
+    as JSON text and bytes as base64, both of which read back exactly."""
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    binary = [name for name, dtype in frame.schema.items() if dtype == pl.Binary]
+    return frame.with_columns(
+        *(pl.col(name).map_elements(lambda v: json.dumps(v.to_list()), return_dtype=pl.Utf8) for name in lists),
+        *(pl.col(name).bin.encode("base64") for name in binary),
+    )

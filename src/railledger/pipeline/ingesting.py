@@ -1,10 +1,11 @@
-"""The work of ``railledger ingest``: files read here, records prepared by workers, one writer.
+"""Ingesting record files into an archive: files read here, records prepared by workers, one writer.
 
 This process reads each file's text (quick) and hands it to a worker with what the archive holds
 of the games last read from that file; the worker parses, checks, hashes and replays, and gives
-back columns (:func:`cli.storing.prepare`). Results are taken in the order of the files, so the
+back columns (:func:`pipeline.storing.prepare`). Results are taken in the order of the files, so the
 summary, the duplicates and the failures are those of a serial ingest, and each batch of results
-already done is written in one short open of the archive.
+already done is written in one short open of the archive. :func:`ingest_paths` is the whole of
+``railledger ingest`` as one call.
 """
 
 from __future__ import annotations
@@ -18,17 +19,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-
-from railledger.cli.output import cell, consoles, say
-from railledger.cli.storing import ArchiveUnavailable, IngestRun, Known, Prepared, prepare
-from railledger.cli.workers import COLLECT_SECONDS, Workers, gathered
-from railledger.ingest.sources import FileText, read_file
+from railledger.ingest import DEFAULT_MAX_SIZE
+from railledger.ingest.sources import FileText, expand, read_file
+from railledger.pipeline.progress import Progress, silent
+from railledger.pipeline.storing import ArchiveUnavailable, IngestRun, Known, Prepared, prepare, refresh_ratings
+from railledger.pipeline.workers import COLLECT_SECONDS, Workers, gathered, worker_pool
 from railledger.records import Archive, ArchiveError
 from railledger.records.archive import Stored
+from railledger.records.connection import WaitNotice
 from railledger.records.errors import ArchiveDamaged
-from railledger.replay.verdict import KINDS as VERDICTS
 from railledger.replay.verdict import Verdict
 
 OUTCOMES = ("new", "unchanged", "replaced", "duplicate", "failed")
@@ -51,6 +50,10 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
+    stopped: str | None = None
+    """Why the run stopped before its last file: the archive could not be opened any more."""
+    ratings: str | None = None
+    """What the ratings kept in the archive became at the end, in one line (None: nothing to rate)."""
 
     def count(self, item: Prepared, outcome: str, line: str | None, verdict: Verdict | None) -> None:
         self.outcomes[outcome] += 1
@@ -62,7 +65,36 @@ class Tally:
                 self.invalid.append(f"{verdict.kind}: {item.origin}: {item.key}: {verdict.detail}")
 
 
-def ingest_files(files: Sequence[str], run: IngestRun, max_size: int, pool: Workers, tally: Tally) -> None:
+def ingest_paths(paths: Sequence[str], db: str | Path, *, replay: bool = True, workers: int = 1,
+                 cluster: str | None = None, max_size: int = DEFAULT_MAX_SIZE, wait: float = 0.0,
+                 on_wait: WaitNotice | None = None, progress: Progress = silent) -> Tally:
+    """Ingest record files and directories (searched recursively; ``-`` for standard input) into
+    the archive at ``db``, as ``railledger ingest`` does, and return what was done.
+
+    Records are parsed and replayed by ``workers`` processes (1: in this one) or by the
+    workers of the Dask cluster at ``cluster``; this process alone writes the archive, and brings
+    the ratings kept in it up to date at the end. A bad record is a line in the tally's
+    ``failures``, never an exception; an archive that cannot be opened stops the run with
+    ``stopped`` set. Raises :class:`~railledger.pipeline.workers.ClusterUnavailable` when the
+    cluster cannot be reached (nothing was done).
+
+    Example: ``ingest_paths(["examples"], "games.duckdb").verdicts``
+    """
+    files = expand(list(paths))
+    run = IngestRun(Path(db), replay=replay, wait=wait, on_wait=on_wait)
+    tally = Tally()
+    with worker_pool(workers, cluster) as pool:
+        try:
+            ingest_files(files, run, max_size, pool, tally, progress)
+        except ArchiveUnavailable as exc:
+            tally.stopped = str(exc)
+            return tally
+    tally.ratings = refresh_ratings(run)
+    return tally
+
+
+def ingest_files(files: Sequence[str], run: IngestRun, max_size: int, pool: Workers, tally: Tally,
+                 progress: Progress = silent) -> None:
     """Ingest ``files`` in order into ``run``'s archive with ``pool``'s workers, counting in ``tally``.
 
     Raises :class:`ArchiveUnavailable` when the archive cannot be opened any more (``tally`` then
@@ -79,12 +111,12 @@ def ingest_files(files: Sequence[str], run: IngestRun, max_size: int, pool: Work
             yield text, run.replay, known.get(text.name, {})
 
     work = ((names.popleft(), future) for future in pool.results(prepare, calls()))
-    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=consoles()[1], transient=True) as progress:
-        task = progress.add_task("ingesting", total=len(files))
-        for batch in batches(work):
-            store_batch(run, [item for items in batch for item in items], tally)
-            progress.advance(task, len(batch))
+    done = 0
+    progress("ingesting", done, len(files))
+    for batch in batches(work):
+        store_batch(run, [item for items in batch for item in items], tally)
+        done += len(batch)
+        progress("ingesting", done, len(files))
 
 
 _LINE = re.compile(r"(.*):\d+")
@@ -103,7 +135,7 @@ def by_file(stored: Known) -> dict[str, dict[str, tuple[str, Stored]]]:
 def batches(work: Iterator[tuple[str, Future[list[Prepared]]]], seconds: float = COLLECT_SECONDS,
             most: int = 256) -> Iterator[list[list[Prepared]]]:
     """The prepared records of each file (named by the first of each pair) in order, grouped as
-    :func:`cli.workers.gathered` groups them, so that the writer stores many games in each of
+    :func:`pipeline.workers.gathered` groups them, so that the writer stores many games in each of
     its transactions (see :func:`_write`) while the workers go on."""
     for group in gathered(work, seconds, most):
         yield [_settled(name, future) for name, future in group]
@@ -185,28 +217,3 @@ def _write_together(run: IngestRun, archive: Archive, items: list[Prepared]) -> 
             return [("failed", f"{items[0].origin}: not stored: {exc}", None)]
         # a bug meeting a record nobody foresaw: that record fails, the run goes on
         return [("failed", f"{items[0].origin}: not stored: unexpected error: {type(exc).__name__}: {exc}", None)]
-
-
-def print_summary(tally: Tally, db: Path) -> None:
-    """The outcomes and verdicts as two tables, then the notes, failures and invalid games."""
-    out, err = consoles()
-    table = Table(title=cell(f"ingest into {db}"))
-    for column in OUTCOMES:
-        table.add_column(column, justify="right")
-    table.add_row(*(str(tally.outcomes[c]) for c in OUTCOMES))
-    out.print(table)
-    stored = sum(tally.outcomes[c] for c in ("new", "unchanged", "replaced"))
-    counts = {kind: tally.verdicts[kind] for kind in VERDICTS if tally.verdicts[kind] or kind == VERDICTS[0]}
-    if stored > sum(tally.verdicts.values()):  # unchanged games stored before verdicts were kept
-        counts["not judged yet"] = stored - sum(tally.verdicts.values())
-    judged = Table(title="verdicts")
-    for kind in counts:
-        judged.add_column(kind, justify="right")
-    judged.add_row(*(str(n) for n in counts.values()))
-    out.print(judged)
-    for note in tally.notes:
-        say(err, f"note: {note}")
-    for failure in tally.failures:
-        say(err, f"failed: {failure}")
-    for line in tally.invalid:
-        say(err, line)

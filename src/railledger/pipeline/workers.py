@@ -64,7 +64,7 @@ class Workers:
 
 
 @contextmanager
-def workers(count: int, cluster: str | None = None) -> Iterator[Workers]:
+def worker_pool(count: int, cluster: str | None = None) -> Iterator[Workers]:
     """The workers of one run: the Dask cluster at ``cluster``, else ``count`` local processes
     (one: this process). Raises :class:`ClusterUnavailable` when the cluster cannot be used."""
     if cluster is not None:

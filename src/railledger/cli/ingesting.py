@@ -1,0 +1,36 @@
+"""What ``railledger ingest`` prints of an ingest's tally: two tables, then a line a note or failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+
+from railledger.cli.output import cell, consoles, say
+from railledger.pipeline.ingesting import OUTCOMES, Tally
+from railledger.replay.verdict import KINDS as VERDICTS
+
+
+def print_summary(tally: Tally, db: Path) -> None:
+    """The outcomes and verdicts as two tables, then the notes, failures and invalid games."""
+    out, err = consoles()
+    table = Table(title=cell(f"ingest into {db}"))
+    for column in OUTCOMES:
+        table.add_column(column, justify="right")
+    table.add_row(*(str(tally.outcomes[c]) for c in OUTCOMES))
+    out.print(table)
+    stored = sum(tally.outcomes[c] for c in ("new", "unchanged", "replaced"))
+    counts = {kind: tally.verdicts[kind] for kind in VERDICTS if tally.verdicts[kind] or kind == VERDICTS[0]}
+    if stored > sum(tally.verdicts.values()):  # unchanged games stored before verdicts were kept
+        counts["not judged yet"] = stored - sum(tally.verdicts.values())
+    judged = Table(title="verdicts")
+    for kind in counts:
+        judged.add_column(kind, justify="right")
+    judged.add_row(*(str(n) for n in counts.values()))
+    out.print(judged)
+    for note in tally.notes:
+        say(err, f"note: {note}")
+    for failure in tally.failures:
+        say(err, f"failed: {failure}")
+    for line in tally.invalid:
+        say(err, line)

@@ -4,7 +4,7 @@ Everything here is read from the record, the text it was read from (an 18xx.game
 every undo, redo and the server's envelope of each action) and one replay of it; the revenue
 audit's shortfalls come from the archive's ``runs`` table or from auditing the replay. A report
 is built the same way from a file or from the archive alone, which keeps each record's text.
-Rendering lives in :mod:`cli.report_pages`.
+Rendering lives in :mod:`reports.game`.
 """
 
 from __future__ import annotations

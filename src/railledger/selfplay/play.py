@@ -20,7 +20,7 @@ from railledger.ingest.model import Action, Player, Record
 from railledger.ingest.titles import SLUGS
 from railledger.replay import Game, IllegalAction
 from railledger.selfplay import MAX_ACTIONS
-from railledger.selfplay.bots import Bot
+from railledger.selfplay.bots import Bot, bot_named
 from railledger.selfplay.concrete import as_recorded
 from railledger.selfplay.menu import offered
 from railledger.selfplay.seats import seat_to_act, waited_seat
@@ -86,3 +86,16 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
                     status="finished", result=game.result())
     export = write_export(played)
     return Played(export, read_export(export), game.end_reason or "")
+
+
+def play_game(title: str, bots: Sequence[str | Bot], seed: int = 1, max_actions: int = MAX_ACTIONS) -> Played:
+    """Play one game of ``title`` with a bot in every seat, in seat order, each given by name
+    (``"greedy"``, ``"random"``, or one registered with :func:`~railledger.selfplay.bots.register`)
+    or as a :class:`~railledger.selfplay.bots.Bot`: the same title, bots and seed play the same game.
+
+    Raises :class:`SelfPlayError` when the game cannot be played to its end, and KeyError for a
+    bot name nobody registered.
+
+    Example: ``play_game("18MS", ["greedy", "random", "random"], seed=7).record``
+    """
+    return play(title, seed, [bot if isinstance(bot, Bot) else bot_named(bot) for bot in bots], max_actions)

@@ -41,8 +41,8 @@ class Loaded:
 
 
 def shown_path(path: str) -> str:
-    """A path as text that can be printed and stored: bytes of a name that are not UTF-8 (which
-    Python keeps as lone surrogates) written as ``\\xNN``."""
+    r"""A path as text that can be printed and stored: bytes of a name that are not UTF-8 (which
+    Python keeps as lone surrogates) written as ``\xNN``."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 

@@ -56,6 +56,8 @@ class Tally:
     """What the ratings kept in the archive became at the end, in one line (None: nothing to rate)."""
 
     def count(self, item: Prepared, outcome: str, line: str | None, verdict: Verdict | None) -> None:
+        """Count one record's outcome, keeping its line (a note for a duplicate, else a failure)
+        and, for a game that is illegal or mismatched, a line naming it."""
         self.outcomes[outcome] += 1
         if line is not None:
             (self.notes if outcome == "duplicate" else self.failures).append(line)

@@ -13,7 +13,8 @@ from typing import Protocol
 class Progress(Protocol):
     """Called with a piece of work's label, the units done so far and the units in all."""
 
-    def __call__(self, label: str, done: int, total: int) -> None: ...
+    def __call__(self, label: str, done: int, total: int) -> None:
+        """Say that ``done`` of ``total`` units of the work called ``label`` are done."""
 
 
 def silent(label: str, done: int, total: int) -> None:

@@ -39,8 +39,10 @@ class IllegalAction(Exception):
 
     @property
     def rule_id(self) -> str:
+        """The broken rule's identifier, as flags store it."""
         return self.rule.id
 
     @property
     def section(self) -> str:
+        """Where the rulebook states the broken rule."""
         return self.rule.section

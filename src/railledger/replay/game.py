@@ -78,6 +78,7 @@ class Game(GameState):
             prepared[1].close()
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be played now (:meth:`check` without the reason); nothing changes."""
         try:
             self.check(action)
         except IllegalAction:
@@ -130,6 +131,7 @@ class Game(GameState):
         return last
 
     def copy(self) -> Game:
+        """An independent game in the same state: pushing to one leaves the other as it was."""
         return copy.deepcopy(self)
 
     def _prepare(self, action: Action) -> tuple[Step | None, Effects] | None:

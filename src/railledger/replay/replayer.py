@@ -29,9 +29,11 @@ class Watcher(Protocol):
     """Something that looks at the game around each action of a replay (the revenue audit looks
     at every run), so one pass over a record serves both."""
 
-    def before(self, game: Game, index: int, action: Action) -> None: ...
+    def before(self, game: Game, index: int, action: Action) -> None:
+        """Look at the game before the record's ``index``-th action is processed."""
 
-    def after(self, game: Game, index: int, action: Action) -> None: ...
+    def after(self, game: Game, index: int, action: Action) -> None:
+        """Look at the game after it (also after an illegal one, which changed nothing)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Flag:
 
     @property
     def root(self) -> bool:
+        """Whether this flag is a root cause: it follows from no earlier flag."""
         return self.follows is None
 
 
@@ -68,6 +71,7 @@ class Replay:
         return not self.flags and (recorded is None or dict(recorded) == self.result)
 
     def roots_first(self) -> list[Flag]:
+        """The flags, root causes first, each group in the record's order."""
         return sorted(self.flags, key=lambda f: (not f.root, f.index))
 
     def as_dict(self, states: bool = False) -> dict[str, Any]:

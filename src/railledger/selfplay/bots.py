@@ -79,6 +79,7 @@ def bot_named(name: str) -> Bot:
 
 
 def bot_names() -> list[str]:
+    """The names of every bot known now, the built-in ones included, sorted."""
     _load_built_in()
     return sorted(BOTS)
 

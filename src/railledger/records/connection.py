@@ -74,7 +74,10 @@ def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise ArchiveError(f"cannot open archive {path}: {_first_line(exc)}") from exc
     except duckdb.Error as exc:
         raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
-    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
+    try:
+        con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
+    except duckdb.InvalidInputException:
+        pass  # in a Jupyter kernel without ipywidgets, where the bar is off and DuckDB refuses to touch it
     return con
 
 

@@ -51,7 +51,7 @@ conformance: $(STAMP)
 	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
 
 bench: bytecode  # times whole processes' starts: the code as installed
-	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000
+	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000 --results docs/measurements
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
 # compared state by state; says "skipped" without them. Not part of CI.

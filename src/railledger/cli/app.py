@@ -93,6 +93,8 @@ def ingest(
                                  wait=wait, on_wait=_waiting, progress=progress)
     except ClusterUnavailable as exc:
         raise _fail(str(exc)) from None
+    if tally.stopped is not None and not tally.outcomes:  # refused before any record: nothing to sum up
+        raise _fail(f"stopped: {tally.stopped}")
     print_summary(tally, db)
     if tally.stopped is not None:
         raise _fail(f"stopped: {tally.stopped}")

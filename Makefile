@@ -13,7 +13,7 @@ FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 # stale, even within the second it was compiled in); `make bytecode` refreshes it.
 BYTECODE := $(BIN)/python -m compileall -q -f --invalidation-mode checked-hash src/railledger
 
-.PHONY: demo test conformance bench crosscheck crosscheck-undo selfplay reference install bytecode clean
+.PHONY: demo test conformance edges bench crosscheck crosscheck-undo selfplay reference install bytecode clean
 
 install: $(STAMP)
 
@@ -49,6 +49,13 @@ test: bytecode  # many tests start railledger in a new process: from current byt
 
 conformance: $(STAMP)
 	$(BIN)/railledger conformance $(wildcard $(FIXTURES))
+
+# The property tests of records near the input schema's edges (tests/test_edges_property.py) at
+# EDGE_EXAMPLES generated records, where CI tries 25: each stored, or refused in one line with the
+# archive unchanged.
+EDGE_EXAMPLES ?= 1000
+edges: bytecode
+	RAILLEDGER_EDGE_EXAMPLES=$(EDGE_EXAMPLES) $(BIN)/python -m pytest -q tests/test_edges_property.py
 
 bench: bytecode  # times whole processes' starts: the code as installed
 	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000

@@ -14,9 +14,8 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -103,32 +102,10 @@ PATHS: dict[str, tuple[Callable[[Path], Path], str]] = {
 }
 
 
-@pytest.fixture()
-def unblocked(tmp_path: Path) -> Iterator[None]:
-    """Should anything open a FIFO in the folder and wait on it, a writer comes, so that the test
-    fails on its assertions instead of hanging."""
-    done = threading.Event()
-
-    def feed() -> None:
-        while not done.wait(0.5):
-            for fifo in (p for p in tmp_path.iterdir() if p.is_fifo()):
-                try:
-                    fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-                except OSError:
-                    continue
-                os.close(fd)
-
-    thread = threading.Thread(target=feed, daemon=True)
-    thread.start()
-    yield
-    done.set()
-    thread.join(timeout=5)
-
-
 @pytest.mark.parametrize("kind", PATHS)
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_refuses_a_path_that_is_no_archive_at_once(kind: str, command: str, tmp_path: Path,
-                                                                  unblocked: None) -> None:
+                                                                  fifo_guard: None) -> None:
     make, said = PATHS[kind]
     path = make(tmp_path)
     before = sorted(p.name for p in tmp_path.iterdir())
@@ -144,7 +121,7 @@ def test_every_command_refuses_a_path_that_is_no_archive_at_once(kind: str, comm
 
 
 @pytest.mark.parametrize("kind", ["fifo", "directory", "sqlite"])
-def test_the_dashboards_loaders_refuse_it_too(kind: str, tmp_path: Path, unblocked: None) -> None:
+def test_the_dashboards_loaders_refuse_it_too(kind: str, tmp_path: Path, fifo_guard: None) -> None:
     from railledger.dashboard import data
 
     path = PATHS[kind][0](tmp_path)
@@ -152,7 +129,7 @@ def test_the_dashboards_loaders_refuse_it_too(kind: str, tmp_path: Path, unblock
         data.overview(str(path))
 
 
-def test_a_write_ahead_log_that_is_not_a_file_is_refused(tmp_path: Path, unblocked: None) -> None:
+def test_a_write_ahead_log_that_is_not_a_file_is_refused(tmp_path: Path, fifo_guard: None) -> None:
     db = tmp_path / "a.duckdb"
     assert runner.invoke(app, ["ingest", str(EXAMPLE), "--db", str(db)]).exit_code == 0
     os.mkfifo(f"{db}.wal")

@@ -181,6 +181,9 @@ def test_permission_denied_is_said_as_such(tmp_path: Path, monkeypatch: pytest.M
          ArchiveBusy, "is in use by another process (PID 7, x)"),
         (duckdb.IOException('IO Error: Cannot open file "a.duckdb": Permission denied'), ArchiveError, "permission denied"),
         (duckdb.ConstraintException("Constraint Error: NOT NULL constraint failed"), ArchiveError, "Constraint Error"),
+        (duckdb.IOException("IO Error: Trying to read a database file with version number 99, but we can only read "
+                            "version 65.\nThe database file was created with a newer version of DuckDB."), ArchiveError,
+         "was written by a DuckDB this railledger cannot read (IO Error: Trying to read a database file with version number 99"),
     ],
 )
 def test_duckdbs_failures_are_said_for_what_they_mean(error: duckdb.Error, kind: type, said: str) -> None:

@@ -105,7 +105,8 @@ decode), besides the plain :class:`duckdb.Error` of a block whose checksum does 
 def archive_failure(path: Path, exc: duckdb.Error, opening: bool = False) -> ArchiveError:
     """The :class:`ArchiveError` that says in one line what DuckDB's ``exc`` means for the archive.
 
-    Busy (another process holds the file), permission denied, or damaged: DuckDB reports a
+    Busy (another process holds the file), permission denied, written by a DuckDB of another
+    storage version, out of memory, or damaged: DuckDB reports a
     checksum that does not match as a plain :class:`duckdb.Error`, a block it cannot decode as
     one of :data:`DAMAGE`. While ``opening`` (connecting, then checking the catalog, which runs
     only DuckDB's own catalog functions), any other failure is the file's too; afterwards it may
@@ -118,6 +119,8 @@ def archive_failure(path: Path, exc: duckdb.Error, opening: bool = False) -> Arc
         return ArchiveBusy(path, text)  # same process, same file, other read_only setting: one instance per file
     if isinstance(exc, duckdb.PermissionException) or "Permission denied" in text:
         return ArchiveError(f"archive {path}: permission denied ({_first_line(exc)})")
+    if "database file with version number" in text:
+        return ArchiveError(f"archive {path} was written by a DuckDB this railledger cannot read ({_first_line(exc)})")
     if isinstance(exc, duckdb.OutOfMemoryException):
         return ArchiveError(f"archive {path}: DuckDB ran out of memory ({_first_line(exc)})")
     if opening or type(exc) is duckdb.Error or isinstance(exc, DAMAGE):

@@ -79,7 +79,10 @@ def open_duckdb(database: str, read_only: bool = False) -> duckdb.DuckDBPyConnec
     """
     con = duckdb.connect(database, read_only=read_only, config=dict(SETTINGS))
     try:
-        con.execute("SET enable_progress_bar = false")
+        try:
+            con.execute("SET enable_progress_bar = false")
+        except duckdb.InvalidInputException:
+            pass  # in a Jupyter kernel without ipywidgets, where the bar is off and DuckDB refuses to touch it
         con.execute("SET lock_configuration = true")
     except BaseException:
         con.close()

@@ -4,12 +4,16 @@ title data tests' fixtures."""
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import duckdb
 import pytest
 
 from railledger.pipeline.ingesting import OUTCOMES
+from railledger.records.schema import game_tables
 from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -106,3 +110,39 @@ def ingest_summary(output: str) -> dict[str, int]:
         if len(cells) == len(OUTCOMES) and all(c.isdigit() for c in cells):
             return dict(zip(OUTCOMES, map(int, cells)))
     raise AssertionError(f"no summary row in:\n{output}")
+
+
+ARCHIVE_TABLES = ("games", *game_tables(), "schema_version")
+"""Every table an archive stores."""
+
+
+def every_row(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of an archive, read with a separate read-only connection."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {table: sorted(con.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for table in ARCHIVE_TABLES}
+    finally:
+        con.close()
+
+
+@pytest.fixture()
+def fifo_guard(tmp_path: Path) -> Iterator[None]:
+    """If a FIFO under the test's folder were ever opened for reading, feed it, so the test fails
+    instead of hanging."""
+    done = threading.Event()
+
+    def feed() -> None:
+        while not done.wait(0.5):
+            for fifo in (path for path in tmp_path.rglob("*") if path.is_fifo()):
+                try:
+                    fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue  # no reader: nobody is blocked on it
+                os.write(fd, b"{}")
+                os.close(fd)
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    yield
+    done.set()
+    thread.join(timeout=5)

@@ -9,7 +9,6 @@ Rendering lives in :mod:`reports.game`.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ import polars as pl
 
 from railledger.ingest.model import Action, PlayerId, Record, SourceText
 from railledger.ingest.notation import write_action
-from railledger.ingest.undo import RawAction, undo_history
+from railledger.ingest.undo import RawAction, source_actions, undo_history, undo_remarks
 from railledger.records import Archive
 from railledger.replay.optimizer.audit import RunAudit
 from railledger.replay.replayer import Flag, Replay
@@ -101,6 +100,8 @@ class GameReport:
     replayed: Mapping[PlayerId, int] | None
     flags: tuple[FlagLine, ...]
     undos: tuple[UndoCount, ...] | None
+    undo_remarks: tuple[str, ...]
+    """Each undo or redo that changed nothing, or pointed at a chat message or a later action."""
     on_behalf: tuple[OnBehalf, ...]
     times: tuple[PlayerTime, ...]
     manual_end: str | None
@@ -125,10 +126,11 @@ def build_report(record: Record, source: SourceText | None, replay: Replay | Non
     return GameReport(
         record=record,
         engine=engine,
-        verdict=judge(record, replay),
+        verdict=judge(record, replay, source),
         replayed=replay.result if replay is not None and replay.stopped_at is None else None,
         flags=tuple(_flag_line(actors, flag) for flag in (replay.flags if replay else ()) if flag.root),
         undos=_undos(actors, source),
+        undo_remarks=undo_remarks(source),
         on_behalf=_on_behalf(actors),
         times=_times(actors),
         manual_end=None if ended is None else _ended(actors, ended),
@@ -204,15 +206,8 @@ def _rule_text(title: str, flag: Flag) -> str:
     return title_named(title).rule(key).text
 
 
-def _raw_actions(source: SourceText | None) -> list[RawAction] | None:
-    if source is None or source.format != "json":
-        return None
-    actions = json.loads(source.text).get("actions")
-    return actions if isinstance(actions, list) else None
-
-
 def _undos(actors: _Actors, source: SourceText | None) -> tuple[UndoCount, ...] | None:
-    raw = _raw_actions(source)
+    raw = source_actions(source)
     if raw is None:
         return None
     counts: dict[str, list[Any]] = {p.name: [0, 0, []] for p in actors.record.players}

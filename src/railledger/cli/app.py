@@ -93,6 +93,8 @@ def ingest(
                                  wait=wait, on_wait=_waiting, progress=progress)
     except ClusterUnavailable as exc:
         raise _fail(str(exc)) from None
+    if tally.stopped is not None and not tally.outcomes:  # refused before any record: nothing to sum up
+        raise _fail(f"stopped: {tally.stopped}")
     print_summary(tally, db)
     if tally.stopped is not None:
         raise _fail(f"stopped: {tally.stopped}")
@@ -292,7 +294,7 @@ def replay_command(
                 failed = True
                 continue
             failed |= not outcome.matches_record
-            verdict = judge(loaded.record, outcome)
+            verdict = judge(loaded.record, outcome, loaded.source)
             if as_json:
                 payload = {**outcome.as_dict(states), "verdict": {"kind": verdict.kind, "detail": verdict.detail}}
                 sys.stdout.write(json.dumps(payload) + "\n")
@@ -371,7 +373,7 @@ def conformance(
                 failed = True
                 continue
             try:
-                row = check(loaded.origin, loaded.record)
+                row = check(loaded.origin, loaded.record, loaded.source)
             except Exception as exc:  # a bug the record meets: a FAIL row, and the others still run
                 table.add_row(cell(Path(loaded.origin).name), cell(loaded.record.title), "-", "-", "-", "-", "FAIL", "-")
                 say(err, f"{loaded.origin}: {_unexpected(exc)}")

@@ -141,7 +141,9 @@ def _check_action_list(raw: list[Any]) -> None:
         if not isinstance(action, dict) or "type" not in action or "id" not in action:
             raise RecordError("action is not an object with 'type' and 'id' (truncated record?)", action=f"#{index}")
         action_id = action["id"]
-        if isinstance(action_id, bool) or not isinstance(action_id, int) or action_id <= last_id:
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise RecordError(f"action id must be a whole number, got {shown(action_id)}", action=f"#{index}", field="id")
+        if action_id <= last_id:
             raise RecordError(
                 f"action ids must increase; {shown(action_id)} follows {last_id} (truncated or spliced record?)",
                 action=f"#{index}",

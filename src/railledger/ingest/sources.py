@@ -52,7 +52,8 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
     In a directory, every entry with a record extension that is not a directory is listed, even
     a FIFO or a socket, so that :func:`load` reports it rather than skipping it in silence;
     hidden entries are skipped and symbolic links to directories are not followed (no loops).
-    A directory that cannot be listed is listed itself, for :func:`load` to report.
+    A directory that cannot be listed, and one given that holds no record file, is listed
+    itself, for :func:`load` to report: a run given nothing to read says so.
     """
     found: list[str] = []
     for path in paths:
@@ -64,6 +65,7 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
             found.append(text)
             continue
         unreadable: list[str] = []
+        before = len(found)
         for folder, dirs, files in os.walk(text, onerror=lambda exc: unreadable.append(str(exc.filename))):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             found.extend(
@@ -72,6 +74,8 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
                 if not name.startswith(".") and os.path.splitext(name)[1].lower() in RECORD_EXTENSIONS
             )
         found.extend(unreadable)
+        if len(found) == before:
+            found.append(text)
     return found
 
 
@@ -144,9 +148,11 @@ def _read_text(origin: str, max_size: int) -> str:
 
 
 def _read_stdin(max_size: int) -> bytes:
+    if sys.stdin is None or sys.stdin.closed:  # None: the process was started with standard input closed
+        raise RecordError("cannot read standard input: it is closed")
     try:
         return sys.stdin.buffer.read(max_size + 1)
-    except (AttributeError, OSError, ValueError) as exc:  # no stdin, or a closed one
+    except (AttributeError, OSError, ValueError) as exc:
         raise RecordError(f"cannot read standard input: {exc}") from None
 
 
@@ -157,13 +163,13 @@ def _read_file(path: str, max_size: int) -> bytes:
     descriptor, opened without blocking, in case the name changed in between.
     """
     try:
-        _require_regular(os.stat(path).st_mode)
+        _require_regular(os.stat(path).st_mode, path)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise RecordError(f"cannot read: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
-        _require_regular(info.st_mode)
+        _require_regular(info.st_mode, path)
         if info.st_size > max_size:
             raise RecordError(f"is {info.st_size:,} bytes, larger than {max_size:,} (--max-size)")
         chunks: list[bytes] = []
@@ -185,9 +191,15 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
-def _require_regular(mode: int) -> None:
+def _require_regular(mode: int, path: str) -> None:
     if stat.S_ISREG(mode):
         return
+    if stat.S_ISDIR(mode):  # given, or found unlistable, by expand
+        try:
+            os.listdir(path)
+        except OSError as exc:
+            raise RecordError(f"cannot list this directory: {exc.strerror or exc}") from None
+        raise RecordError(f"holds no record file ({', '.join(RECORD_EXTENSIONS)}), in it or in its folders")
     kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
     raise RecordError(f"not read: it is {kind}; only regular files are read")
 

@@ -23,6 +23,7 @@ from railledger.records import Archive, ArchiveError, StoreOutcome
 from railledger.records.archive import EncodedGame, Stored, encode_game
 from railledger.records.codec import content_hash
 from railledger.records.connection import WaitNotice
+from railledger.records.errors import ArchiveDamaged
 from railledger.replay import Replay, engine_version, replay_record
 from railledger.replay.optimizer.audit import RunAudit, RunAuditor
 from railledger.replay.titles import SUPPORTED
@@ -181,6 +182,8 @@ class IngestRun:
         try:
             with opened as archive:
                 yield archive
+        except ArchiveDamaged as exc:  # a damaged block found by a read: no later step can use the file either
+            raise ArchiveUnavailable(exc) from exc
         finally:
             if not read_only:
                 self.written = time.monotonic()

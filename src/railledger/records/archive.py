@@ -19,8 +19,8 @@ import duckdb
 
 from railledger.ingest.model import Record, SourceText
 from railledger.records import codec, schema, summaries
-from railledger.records.connection import WaitNotice, connect, one_row, registered, transaction
-from railledger.records.errors import ArchiveDamaged, ArchiveError, ReplayWouldBeLost
+from railledger.records.connection import WaitNotice, archive_failure, connect, one_row, registered, transaction
+from railledger.records.errors import ArchiveError, ReplayWouldBeLost
 from railledger.records.states import STATE_TABLES, state_query
 
 if TYPE_CHECKING:  # imported where used: polars by the methods that make or take frames, the engine by what stores games
@@ -336,7 +336,7 @@ def encode_game(
         replay_rows=encode_replay(replay, runs) if replay is not None else None,
         engine=engine_version(record.title) if replay is not None else None,
         matches=replay.matches_record if replay is not None else None,
-        verdict=judge(record, replay),
+        verdict=judge(record, replay, source),
         text=codec.encode_source(source) if source is not None else None,
     )
 
@@ -355,9 +355,6 @@ _INCOMING = "railledger_incoming_rows"
 _ROW = "railledger_row"
 """The column giving each original row's position while copies of it are inserted."""
 
-_DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
-"""What DuckDB raises on reading a block it cannot trust: a file cut short, a checksum mismatch."""
-
 
 def _reading(method: Callable[P, T]) -> Callable[P, T]:
     """Turn a DuckDB failure inside an archive method into an :class:`ArchiveError` naming the file.
@@ -374,16 +371,9 @@ def _reading(method: Callable[P, T]) -> Callable[P, T]:
         except duckdb.Error as exc:
             archive = args[0]
             assert isinstance(archive, Archive)
-            if isinstance(exc, _DAMAGE):
-                raise ArchiveDamaged(f"archive {archive.path} could not be read ({_first_line(exc)}); it may be damaged") from exc
-            raise ArchiveError(f"archive {archive.path}: {_first_line(exc)}") from exc
+            raise archive_failure(archive.path, exc) from exc
 
     return wrapper
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 class Archive:
@@ -419,8 +409,8 @@ class Archive:
             schema.prepare(con, path, read_only, fills={summaries.FILLED_AT: summaries.summarise})
         except BaseException as exc:
             con.close()
-            if isinstance(exc, _DAMAGE):
-                raise ArchiveDamaged(f"archive {path} could not be read ({_first_line(exc)}); it may be damaged") from exc
+            if isinstance(exc, duckdb.Error):  # the check runs DuckDB's own catalog functions only: the file failed
+                raise archive_failure(path, exc, opening=True) from exc
             raise
         return cls(path, con, read_only)
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import duckdb
 
+from railledger.records.archive_file import check_archive_path
 from railledger.records.errors import ArchiveBusy, ArchiveDamaged, ArchiveError
 
 if TYPE_CHECKING:  # frames come from the callers that make them; opening an archive needs no polars
@@ -58,27 +59,79 @@ def connect(
             pause = min(pause * 1.6, LONGEST_PAUSE)
 
 
+SETTINGS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False,
+            "allow_community_extensions": False}
+"""DuckDB's settings for every database railledger opens, given at connect time because DuckDB
+reads a file's catalog during the open: a file naming a type or function of an extension (a
+SQLite database handed over as an archive) would otherwise make it load that extension there and
+then, and download it first when it is not installed (seconds without a network, and a folder
+under the user's home). No extension is installed, loaded or fetched; railledger needs none but
+those built into DuckDB (json, parquet, icu)."""
+
+
+def open_duckdb(database: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with :data:`SETTINGS`, its progress bar off, and its configuration locked.
+
+    The lock keeps any later statement from turning extension loading back on. It follows the
+    one statement that turns the progress bar off (DuckDB's own bar would print into a command's
+    output), because the bar is a per-connection setting that DuckDB takes only by ``SET``, which
+    the lock refuses; nothing from the file runs before the lock, and loading was off from the open.
+    """
+    con = duckdb.connect(database, read_only=read_only, config=dict(SETTINGS))
+    try:
+        try:
+            con.execute("SET enable_progress_bar = false")
+        except duckdb.InvalidInputException:
+            pass  # in a Jupyter kernel without ipywidgets, where the bar is off and DuckDB refuses to touch it
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
 def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    if read_only and not path.exists():
+    exists = check_archive_path(path, read_only)
+    if read_only and not exists:
         raise FileNotFoundError(f"archive {path} does not exist (a read-only open does not create it)")
     try:
-        con = duckdb.connect(str(path), read_only=read_only)
-    except duckdb.IOException as exc:
-        if "Could not set lock" in str(exc):
-            raise ArchiveBusy(path, str(exc)) from exc
-        raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
-    except duckdb.ConnectionException as exc:
-        # Same process, same file, other read_only setting: DuckDB shares one instance per file.
-        if "different configuration" in str(exc):
-            raise ArchiveBusy(path, str(exc)) from exc
-        raise ArchiveError(f"cannot open archive {path}: {_first_line(exc)}") from exc
+        return open_duckdb(str(path), read_only)
     except duckdb.Error as exc:
-        raise ArchiveDamaged(f"cannot open archive {path}: {_first_line(exc)} (the file is damaged or not a DuckDB file)") from exc
-    try:
-        con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
-    except duckdb.InvalidInputException:
-        pass  # in a Jupyter kernel without ipywidgets, where the bar is off and DuckDB refuses to touch it
-    return con
+        raise archive_failure(path, exc, opening=True) from exc
+
+
+DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)
+"""What DuckDB raises on reading a block it cannot trust (a file cut short, bytes it cannot
+decode), besides the plain :class:`duckdb.Error` of a block whose checksum does not match."""
+
+
+def archive_failure(path: Path, exc: duckdb.Error, opening: bool = False) -> ArchiveError:
+    """The :class:`ArchiveError` that says in one line what DuckDB's ``exc`` means for the archive.
+
+    Busy (another process holds the file), permission denied, written by a DuckDB of another
+    storage version, out of memory, or damaged: DuckDB reports a
+    checksum that does not match as a plain :class:`duckdb.Error`, a block it cannot decode as
+    one of :data:`DAMAGE`. While ``opening`` (connecting, then checking the catalog, which runs
+    only DuckDB's own catalog functions), any other failure is the file's too; afterwards it may
+    be a statement's (a value no column holds) and is said as DuckDB says it.
+    """
+    text = str(exc)
+    if isinstance(exc, duckdb.IOException) and "Could not set lock" in text:
+        return ArchiveBusy(path, text)
+    if isinstance(exc, duckdb.ConnectionException) and "different configuration" in text:
+        return ArchiveBusy(path, text)  # same process, same file, other read_only setting: one instance per file
+    if isinstance(exc, duckdb.PermissionException) or "Permission denied" in text:
+        return ArchiveError(f"archive {path}: permission denied ({_first_line(exc)})")
+    if "database file with version number" in text:
+        return ArchiveError(f"archive {path} was written by a DuckDB this railledger cannot read ({_first_line(exc)})")
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        return ArchiveError(f"archive {path}: DuckDB ran out of memory ({_first_line(exc)})")
+    if opening or type(exc) is duckdb.Error or isinstance(exc, DAMAGE):
+        return ArchiveDamaged(f"archive {path} is damaged: {_first_line(exc)} ({DAMAGED_HELP})")
+    return ArchiveError(f"archive {path}: {_first_line(exc)}")
+
+
+DAMAGED_HELP = "ingest its records again into a new archive; docs/damaged-archive.md says what export can still save"
 
 
 def _first_line(exc: BaseException) -> str:

@@ -49,6 +49,11 @@ class ArchiveDamaged(ArchiveError):
     """The file is a DuckDB archive whose contents cannot all be read: cut short, or corrupted."""
 
 
+class NotAnArchive(ArchiveError):
+    """The path is not a DuckDB file at all (a FIFO, a device, a directory, an empty file, a SQLite
+    database...): refused before DuckDB is given it (:mod:`records.archive_file`)."""
+
+
 class ForeignArchive(ArchiveError):
     """The file holds objects railledger did not make (tables, views, macros...): it is refused
     before any of its SQL can run, since a macro in a file shadows DuckDB's own functions."""

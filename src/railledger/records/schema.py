@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator, Mapping
 import duckdb
 
 from railledger.records import verified
-from railledger.records.connection import one_row, transaction
+from railledger.records.connection import one_row, open_duckdb, transaction
 from railledger.records.errors import ArchiveDamaged, ArchiveError, ForeignArchive
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -279,7 +279,7 @@ def _catalog(con: duckdb.DuckDBPyConnection) -> Catalog:
 @contextmanager
 def _made_by_code(version: int) -> Iterator[duckdb.DuckDBPyConnection]:
     """An in-memory database with the code's migrations 1..version applied: the reference schema."""
-    con = duckdb.connect(":memory:")
+    con = open_duckdb(":memory:")
     try:
         for migration in migrations()[:version]:
             con.execute(_VERSION_TABLE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from railledger.ingest.model import PlayerId, Record
+from railledger.ingest.model import PlayerId, Record, SourceText
 from railledger.replay.replayer import Replay, replay_record
 from railledger.replay.titles import SUPPORTED
 from railledger.replay.verdict import Verdict, judge
@@ -16,6 +16,7 @@ class ConformanceRow:
     record: Record
     replay: Replay | None  # None when the title has no engine yet
     error: str | None = None
+    source: SourceText | None = None  # the text read: its undo history is part of the verdict's notes
 
     @property
     def supported(self) -> bool:
@@ -34,12 +35,12 @@ class ConformanceRow:
 
     @property
     def verdict(self) -> Verdict:
-        return judge(self.record, self.replay)
+        return judge(self.record, self.replay, self.source)
 
 
-def check(origin: str, record: Record) -> ConformanceRow:
-    """Replay one record strictly; titles without an engine are reported, not failed."""
+def check(origin: str, record: Record, source: SourceText | None = None) -> ConformanceRow:
+    """Replay one record strictly (read from ``source``); titles without an engine are reported, not failed."""
     try:
-        return ConformanceRow(origin, record, replay_record(record))
+        return ConformanceRow(origin, record, replay_record(record), source=source)
     except NotImplementedError as exc:
-        return ConformanceRow(origin, record, None, str(exc))
+        return ConformanceRow(origin, record, None, str(exc), source)

@@ -14,6 +14,10 @@ The order of the checks is the order of what matters most: a broken rule makes e
 it doubtful, a result that differs from the rules' is worth knowing even in a game ended by hand,
 and only a game with neither is judged on whether it was finished. Statistics count ``valid``
 games only (unfinished games have every player still near the starting cash, all "winning").
+
+A verdict may carry notes after its detail (``; note: ...``): what an organizer should know of a
+record that no rule of the game breaks, and that may leave it valid: an optional rule the engine
+does not apply, an undo that took nothing back or pointed at a chat message or a later action.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from railledger.ingest.model import Action, Record
-from railledger.replay.titles import SUPPORTED
+from railledger.ingest.model import Action, Record, SourceText
+from railledger.ingest.undo import undo_remarks
+from railledger.replay.titles import SUPPORTED, title_named
 
 if TYPE_CHECKING:
     from railledger.replay.replayer import Replay
@@ -54,8 +59,27 @@ class Verdict:
         return f"{self.kind}: {self.detail}"
 
 
-def judge(record: Record, replay: Replay | None) -> Verdict:
-    """The verdict of ``record`` given what its replay found (None: it was not replayed)."""
+def judge(record: Record, replay: Replay | None, source: SourceText | None = None) -> Verdict:
+    """The verdict of ``record`` given what its replay found (None: it was not replayed), with the
+    notes (:func:`notes`) of the record and of the text it was read from (``source``)."""
+    verdict = _verdict(record, replay)
+    noted = notes(record, source)
+    return Verdict(verdict.kind, "; ".join([verdict.detail, *(f"note: {note}" for note in noted)])) if noted else verdict
+
+
+def notes(record: Record, source: SourceText | None = None) -> tuple[str, ...]:
+    """What an organizer should know of a record that breaks no rule: each optional rule the
+    title's engine does not apply (the game was replayed without it), and each undo or redo of
+    its text that changed nothing (:attr:`ingest.undo.Undo.remark`)."""
+    unapplied: tuple[str, ...] = ()
+    if record.title in SUPPORTED:
+        applied = title_named(record.title).optional_rules
+        unapplied = tuple(f"optional rule {rule!r} is not one railledger's {record.title} engine applies; "
+                          "the game was replayed without it" for rule in record.optional_rules if rule not in applied)
+    return unapplied + undo_remarks(source)
+
+
+def _verdict(record: Record, replay: Replay | None) -> Verdict:
     if record.title not in SUPPORTED:
         return Verdict(NO_ENGINE, f"railledger has no rules engine for {record.title}")
     if replay is None:

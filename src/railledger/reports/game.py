@@ -73,7 +73,8 @@ def sections(report: GameReport) -> list[Section]:
 def _undo_section(report: GameReport) -> Section:
     if report.undos is None:
         return Section("Undo audit", ("The record was read from notation, which keeps no undo history.",))
-    return Section("Undo audit", () if any(u.undos or u.redos for u in report.undos) else ("No undo or redo.",),
+    said = report.undo_remarks if any(u.undos or u.redos for u in report.undos) else ("No undo or redo.",)
+    return Section("Undo audit", said,
                    ("player", "actions taken back", "undos", "redos"),
                    tuple((u.player, ", ".join(u.taken_back) or "-", str(u.undos), str(u.redos)) for u in report.undos), 2)
 

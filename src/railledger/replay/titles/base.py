@@ -33,6 +33,10 @@ class Title(Rules):
     could change what a replay of one of its records gives, so its archived games are replayed
     again (see :func:`replay.engine_version`); the shared engine has ``replay.ENGINE_VERSION``."""
 
+    optional_rules: frozenset[str] = frozenset()
+    """The title's optional rules (by 18xx.games' names) the engine applies when a record names
+    them; a record naming any other is replayed without it, and its verdict says so."""
+
     def first_round(self, game: GameState) -> Round:
         """The round the game opens with (an auction or draft in most titles)."""
         raise NotImplementedError

@@ -91,7 +91,7 @@ def simulate(
     cluster at --cluster (docs/scale.md); this process alone writes the archive, and brings the
     player ratings kept in it up to date at the end (bots' games are not rated themselves).
 
-    Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random --rotate
+    Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random,greedy,random --rotate
     """
     from railledger.cli.output import consoles, progress_bars, say
     from railledger.pipeline.simulating import simulate_games

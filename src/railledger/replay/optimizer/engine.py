@@ -4,7 +4,7 @@ the engine's own verdict on routes the optimizer proposes.
 Everything the optimizer knows about legality comes from the engine's own functions where it can:
 each connection is confirmed by ``replay.routes.connection_stops`` (so its end stops and track
 pieces are the engine's, not a copy of its reading of a tile), stop revenues come from the tiles'
-``revenue_in`` at the phase colour, the "may a route pass this stop" test is the engine's
+``revenue_in`` at the phase colour, the "may a route pass through a stop" test is the engine's
 (``replay.routes`` refuses off-boards and cities full of other companies' stations in the middle
 of a route), and title bonuses are the title's ``route_bonus`` hook. Finally every route of an
 answer goes back through ``build_route`` and ``check_run``; an answer the engine would refuse, or

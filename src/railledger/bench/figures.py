@@ -82,7 +82,8 @@ def median_ms(work: Callable[[], object], repeat: int) -> float:
 def paired_medians_ms(first: Callable[[], object], second: Callable[[], object], repeat: int) -> tuple[float, float]:
     """The median ms of two pieces of work timed in turns (first, second, first...): a slow spell
     of a shared machine then slows both alike, so what the second adds to the first (snapshots
-    to a replay) is not the machine's noise, which on a 2-core VM moved it from -4% to 73%."""
+    to a replay) is not the machine's noise, which on a shared 2-core machine is larger than the
+    difference measured."""
     firsts, seconds = [], []
     for _ in range(repeat):
         firsts.append(_ms(first))

@@ -190,10 +190,10 @@ def _write(run: IngestRun, items: list[Prepared]) -> list[Outcome]:
     one transaction of up to :data:`GAMES_PER_WRITE` games, and more while :data:`BATCH_SECONDS`
     of writing last.
 
-    A transaction's cost is mostly fixed (a statement per table, the summaries derived once):
-    0.23 s for one game and 0.37 s for 32 on a 2-core AMD EPYC. A first transaction as large as
-    the games at hand therefore holds the file scarcely longer than a single game would, and
-    stores them at a twentieth of the cost each.
+    A transaction's cost is mostly fixed (a statement per table, the summaries derived once): 32
+    games cost well under twice one. A first transaction as large as the games at hand therefore
+    holds the file scarcely longer than a single game would, and stores each at a fraction of the
+    cost.
     """
     outcomes: list[Outcome] = []
     while len(outcomes) < len(items):

@@ -80,11 +80,10 @@ def worker_pool(count: int, cluster: str | None = None) -> Iterator[Workers]:
 COLLECT_SECONDS = 3.0
 """How long the one writer waits for more of the workers' results before it stores what it has.
 Storing games costs mostly a fixed price per open and transaction (an open, a statement per
-table, the summaries derived once, a checkpoint on close: 0.23 s for one game, 0.37 s for 32, on
-a 2-core AMD EPYC), so what the workers finish in three seconds (about 30 games on 2 cores) goes
-to the archive together, and the writer leaves them more of the machine: gathering for one second,
-the writer's own processor time was 63 ms a game of 120 copies of the shared records, for three
-seconds 42 ms. A reader sees new games at most these seconds later."""
+table, the summaries derived once, a checkpoint on close: 32 games cost well under twice one),
+so what the workers finish in a few seconds goes to the archive together, and the writer leaves
+them more of the machine; waiting longer saves the writer little more. A reader sees new games at
+most these seconds later."""
 
 
 def gathered(work: Iterator[tuple[K, Future[R]]], seconds: float = COLLECT_SECONDS,

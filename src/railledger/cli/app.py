@@ -20,6 +20,7 @@ from railledger.cli.options import fail as _fail
 from railledger.cli.options import write_document
 from railledger.cli.ratings import ratings
 from railledger.cli.options import reading as _reading
+from railledger.cli.pull import pull
 from railledger.cli.options import waiting as _waiting
 from railledger.cli.report import report
 from railledger.cli.selfplay import play, simulate
@@ -82,8 +83,8 @@ def ingest(
 
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
-    from railledger.cli.ingesting import print_summary
-    from railledger.cli.output import consoles, progress_bars, say
+    from railledger.cli.ingesting import report_ingest
+    from railledger.cli.output import progress_bars
     from railledger.pipeline.ingesting import ingest_paths
     from railledger.pipeline.workers import ClusterUnavailable
 
@@ -93,16 +94,7 @@ def ingest(
                                  wait=wait, on_wait=_waiting, progress=progress)
     except ClusterUnavailable as exc:
         raise _fail(str(exc)) from None
-    print_summary(tally, db)
-    if tally.stopped is not None:
-        raise _fail(f"stopped: {tally.stopped}")
-    if tally.ratings is not None:
-        say(consoles()[0], tally.ratings)
-    if tally.invalid and not allow_invalid:
-        count = len(tally.invalid)
-        say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "
-                           "the verdict); --allow-invalid accepts them with exit code 0")
-    if tally.failures or (tally.invalid and not allow_invalid):
+    if not report_ingest(tally, db, allow_invalid):
         raise typer.Exit(code=1)
 
 
@@ -607,7 +599,7 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
 
 
 COMMANDS = (
-    ingest, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
+    ingest, pull, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
     replay_command, conformance, audit, legal, convert,  # records through the engine, nothing stored
     play, simulate, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
 )

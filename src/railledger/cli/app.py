@@ -540,6 +540,8 @@ def export(
         ExportFormat, typer.Option("--format", help="parquet, csv (list columns as JSON text, bytes as base64), or json.")
     ] = ExportFormat.parquet,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", help="json: the file to write (default: stdout).")] = None,
+    anonymize: Annotated[bool, typer.Option("--anonymize", help="Replace every player's name and user id by a pseudonym, "
+                                                                "the same one everywhere, and drop the chat.")] = False,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
@@ -552,19 +554,28 @@ def export(
     --format json the game's export is written exactly as it was ingested (the archive keeps the
     text it read, undos and all); a game that came as notation is written as an export of it.
 
+    With --anonymize, for sharing a dataset: each player becomes "Player N", the same N in every
+    game for an 18xx.games user id, in the players, the actions' entities and user fields, the
+    results, verdicts, flags and the kept texts; chat messages are dropped (docs/pull.md).
+
     Example: railledger export --format parquet exported/ --db games.duckdb
+
     Example: railledger export --format json 14375 -o 14375.json
     """
     from railledger.cli.output import consoles, say
     from railledger.pipeline.exporting import archive_tables, write_tables
 
     if fmt is ExportFormat.json:
-        _export_game(target, output, db, wait)
+        _export_game(target, output, db, wait, anonymize)
         return
     if output is not None:
         raise _fail("-o is for --format json; parquet and csv write one file per table into OUT_DIR")
     with _reading(db, wait) as archive:
         frames = archive_tables(archive)
+    if anonymize:
+        from railledger.pipeline.anonymizing import anonymize_tables
+
+        frames = anonymize_tables(frames)
     try:
         written = write_tables(frames, target, fmt.value)
     except OSError as exc:
@@ -574,7 +585,7 @@ def export(
         say(out, f"{path}{'/' if fmt is ExportFormat.parquet else ''}: {rows} row{'' if rows == 1 else 's'}")
 
 
-def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
+def _export_game(game: str, output: Path | None, db: Path, wait: float, anonymize: bool) -> None:
     """The original export of one archived game, to ``output`` or stdout."""
     import json
 
@@ -588,6 +599,14 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
             source = archive.source(record.key)
         except KeyError as exc:
             raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    if anonymize:
+        from railledger.pipeline.anonymizing import Pseudonyms, Table, anonymized_record, anonymized_source
+
+        pseudonyms = Pseudonyms()
+        table = Table.seated(pseudonyms, record.key, ((seat, p.name, str(p.id), isinstance(p.id, int))
+                                                      for seat, p in enumerate(record.players, start=1)))
+        source = None if source is None else anonymized_source(source, table, pseudonyms)
+        record = anonymized_record(record, table, pseudonyms)
     if source is not None and source.format == "json":
         text = source.text  # byte for byte as read (a leading byte-order mark aside)
     else:

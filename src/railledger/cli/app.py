@@ -14,6 +14,7 @@ import typer
 
 from railledger.cli.audit import audit
 from railledger.cli.crosscheck import crosscheck
+from railledger.cli.event import event_app
 from railledger.cli.legal import legal
 from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, WaitOption, WorkersOption
 from railledger.cli.options import fail as _fail
@@ -629,6 +630,8 @@ name would read as the engine's package here)."""
 
 for command in COMMANDS:
     app.command("replay" if command is replay_command else None)(command)
+    if command is export:  # the last of the archive's commands: an event reads what they store
+        app.add_typer(event_app, name="event")
 
 
 def main() -> None:

@@ -40,10 +40,16 @@ class Pull:
     fetched: int = 0
     notes: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
+    failed: dict[int, str] = field(default_factory=dict)
+    """Why each game that failed did, by id."""
     stopped: str | None = None
     """Why the pull stopped before its last game (the site limits or cannot be reached)."""
     ingest: Tally | None = None
+
+    @property
+    def failures(self) -> list[str]:
+        """One line per game that failed."""
+        return [f"game {game_id}: {why}" for game_id, why in self.failed.items()]
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,14 @@ def pull_games(game_ids: Sequence[int], fetcher: Fetcher, options: PullOptions, 
     """Fetch the games of ``game_ids`` the archive does not hold finished, keep each answer that
     holds a game, and ingest them into ``options.db``; what was done, never an exception for a
     game that fails (a failure is a line in ``failures``)."""
+    pull = fetch_games(game_ids, fetcher, options, progress)
+    ingest_kept(pull, options, progress)
+    return pull
+
+
+def fetch_games(game_ids: Sequence[int], fetcher: Fetcher, options: PullOptions, progress: Progress = silent) -> Pull:
+    """The fetching half of :func:`pull_games`: the answers kept, nothing stored yet (an event
+    checks them against its file first, so that a bad file stores nothing)."""
     pull = Pull()
     ids = list(dict.fromkeys(game_ids))
     stored = stored_statuses(ids, options)
@@ -70,10 +84,14 @@ def pull_games(game_ids: Sequence[int], fetcher: Fetcher, options: PullOptions, 
         if pull.stopped is None:
             _pull_one(game_id, stored, fetcher, options, pull)
         progress("pulling", done, len(ids))
+    return pull
+
+
+def ingest_kept(pull: Pull, options: PullOptions, progress: Progress = silent) -> None:
+    """The storing half of :func:`pull_games`: the kept answers ingested, the tally in ``pull``."""
     if pull.kept:
         pull.ingest = ingest_paths([str(path) for path in pull.kept], options.db, workers=options.workers,
                                    wait=options.wait, on_wait=options.on_wait, progress=progress)
-    return pull
 
 
 def stored_statuses(game_ids: Sequence[int], options: PullOptions) -> dict[str, str | None]:
@@ -103,20 +121,20 @@ def _pull_one(game_id: int, stored: dict[str, str | None], fetcher: Fetcher, opt
         body = fetcher.get(site.game_path(game_id))
     except SiteUnavailable as exc:
         pull.stopped = str(exc)
-        pull.failures.append(f"game {game_id}: {exc}")
+        pull.failed[game_id] = str(exc)
         return
     except FetchError as exc:
-        pull.failures.append(f"game {game_id}: {exc}")
+        pull.failed[game_id] = str(exc)
         return
     pull.fetched += 1
     status, problem = checked_game(body, game_id)
     if problem is not None:
-        pull.failures.append(f"game {game_id}: not kept: {problem}")
+        pull.failed[game_id] = f"not kept: {problem}"
         return
     try:
         write_whole(kept, body)
     except OSError as exc:
-        pull.failures.append(f"game {game_id}: not kept: cannot write {kept}: {exc.strerror or exc}")
+        pull.failed[game_id] = f"not kept: cannot write {kept}: {exc.strerror or exc}"
         return
     pull.kept.append(kept)
     if status != site.FINISHED:
@@ -157,7 +175,8 @@ def checked_game(body: bytes, game_id: int) -> tuple[str | None, str | None]:
 
 def write_whole(path: Path, body: bytes) -> None:
     """Write ``body`` to ``path`` in one step: to a hidden file beside it, then renamed over it,
-    so that a pull stopped midway leaves the old file or the new one, never half of one."""
+    so that work stopped midway leaves the old file or the new one, never half of one (a kept
+    answer, an event file written back)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(f".{path.name}.part")
     with open(part, "wb") as out:

@@ -204,6 +204,8 @@ def dashboard(
     db: DbOption = Path(DEFAULT_DB),
     port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501,
     wait: WaitOption = DEFAULT_WAIT,
+    event: Annotated[Optional[list[Path]], typer.Option(
+        "--event", help="An event file the Events page shows (repeat for several).")] = None,
 ) -> None:
     """Open the dashboard (Streamlit) on the archive, read-only, at http://localhost:PORT.
 
@@ -212,7 +214,9 @@ def dashboard(
     and nothing is left running. While an ingest writes, pages wait for it (up to --wait), then
     show the last data they read with a note.
 
-    Example: railledger dashboard --db games.duckdb --port 8502
+    The Events page shows the standings of each --event file, counted from the archive.
+
+    Example: railledger dashboard --db games.duckdb --port 8502 --event league.toml
     """
     import railledger.dashboard as dashboard_package
 
@@ -223,7 +227,11 @@ def dashboard(
     if not _port_free(port):
         raise _fail(f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}")
     app_file = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
+    for path in event or []:
+        if not path.is_file():
+            raise _fail(f"{path}: no event file here (--event)")
+    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait),
+           "RAILLEDGER_EVENTS": os.pathsep.join(str(path.resolve()) for path in event or [])}
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
                "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     sys.stdout.flush()

@@ -4,11 +4,7 @@ its verdict, one voided by a decision) served as ``railledger dashboard --event`
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,11 +14,10 @@ from railledger.pipeline.ingesting import ingest_paths
 from tests.browser import CHROMIUM, Browser
 from tests.events_helpers import event_text
 from tests.site_server import bot_game
-from tests.test_dashboard_browser import ARTIFACTS, READY, RENDER, _free_port, _text_shown
+from tests.test_dashboard_browser import ARTIFACTS, READY, RENDER, _text_shown, dashboard_server
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} not found: install Debian's chromium")
 
-REPO = Path(__file__).resolve().parent.parent
 PLAYERS = {1001: "Ann", 1002: "Bob", 1003: "Cy", 1004: "Di", 1005: "Ed", 1006: "Flo"}
 RANK = 'system = "rank points"\npoints = { 3 = [6, 3, 1] }\ntie_breaks = ["head-to-head", "wins", "lot"]'
 
@@ -58,28 +53,8 @@ def _league(folder: Path) -> tuple[Path, Path]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db, event = _league(tmp_path_factory.mktemp("events"))
-    port = _free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(REPO / "src" / "railledger" / "dashboard" / "app.py"),
-               "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--browser.gatherUsageStats", "false"]
-    process = subprocess.Popen(command, env={**os.environ, "RAILLEDGER_DB": str(db), "RAILLEDGER_EVENTS": str(event)},
-                               cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        url = f"http://127.0.0.1:{port}/"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "_stcore/health", timeout=2) as answer:
-                    if answer.read() == b"ok":
-                        break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("the Streamlit server did not come up") from None
-                time.sleep(0.3)
+    with dashboard_server(db, RAILLEDGER_EVENTS=str(event)) as url:
         yield url
-    finally:
-        process.kill()
-        process.wait(timeout=10)
 
 
 def test_the_events_page_shows_standings_rounds_and_what_is_set_apart(server: str, tmp_path: Path) -> None:

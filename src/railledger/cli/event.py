@@ -5,9 +5,8 @@ Its own module so that the commands live apart from ``cli/app.py``, which only r
 group. Every fault of an event file is one line on stderr naming the file, the line and the field.
 """
 
-import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -15,9 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, WorkersOption, fail, waiting
-from railledger.cli.pull import (DEFAULT_KEEP, BaseUrlOption, DelayOption, KeepOption, RetriesOption, TimeoutOption, fetcher,
-                                 pull_options)
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, waiting
+from railledger.cli.pull import SiteOptions, site_options
 
 if TYPE_CHECKING:  # the events room, the archive and httpx load when a command runs, not for railledger --help
     from railledger.events.checking import EventCheck, Seated
@@ -28,9 +26,9 @@ event_app = typer.Typer(help="Tournaments and leagues run from an event file (do
                         no_args_is_help=True, rich_markup_mode=None)
 
 EventFileArgument = Annotated[Path, typer.Argument(metavar="FILE", help="The event file (TOML, docs/events.md).")]
-PullOption = Annotated[bool, typer.Option("--pull", help="First fetch from 18xx.games the event's games the archive does not "
-                                                         "hold finished (railledger pull's manners); without it, only the "
-                                                         "archive is read.")]
+def pulling(command: Callable[..., None]) -> Callable[..., None]:
+    """An event command with --pull and the options of railledger pull that say how to treat the site."""
+    return site_options(command, ask=True)
 
 
 @contextmanager
@@ -51,26 +49,22 @@ def _faults() -> Iterator[None]:
 
 
 @contextmanager
-def _site(pull: bool, base_url: str | None, delay: float, timeout: float, retries: int) -> "Iterator[Fetcher | None]":
+def _client(site: SiteOptions) -> "Iterator[Fetcher | None]":
     """The polite client of 18xx.games when the command pulls, else None (the archive alone)."""
-    if not pull:
+    if not site.asked:
         yield None
         return
-    with fetcher(base_url, delay, timeout, retries) as site:
-        yield site
+    with site.fetcher() as client:
+        yield client
 
 
+@pulling
 def check(
     file: EventFileArgument,
-    pull: PullOption = False,
-    keep: KeepOption = DEFAULT_KEEP,
-    delay: DelayOption = 1.0,
-    timeout: TimeoutOption = 30.0,
-    retries: RetriesOption = 4,
-    base_url: BaseUrlOption = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
-    workers: WorkersOption = os.cpu_count() or 1,
+    *,
+    site: SiteOptions,
 ) -> None:
     """Read an event file, fit its games to its tables, and print the standings.
 
@@ -92,8 +86,8 @@ def check(
     from railledger.reports.event import (decision_rows, score_columns, scoring_line, set_apart_rows, standings_header,
                                           standings_rows, state_line)
 
-    with _site(pull, base_url, delay, timeout, retries) as site, progress_bars() as progress, _faults():
-        checked = check_event(file, db, fetcher=site, pull=pull_options(db, keep, True, workers, wait), wait=wait,
+    with _client(site) as client, progress_bars() as progress, _faults():
+        checked = check_event(file, db, fetcher=client, pull=site.pull(db, True, wait), wait=wait,
                               on_wait=waiting, progress=progress)
     event = checked.event
     if checked.pull is not None and checked.pull.ingest is not None:
@@ -111,21 +105,17 @@ def check(
     sys.stdout.write("\n\n".join(blocks) + "\n")
 
 
+@pulling
 def seat(
     file: EventFileArgument,
     round_number: Annotated[int, typer.Option("--round", min=1, help="The round to seat: one whose games are not made "
                                                                      "yet, or the next one.")],
     top: Annotated[Optional[int], typer.Option("--top", min=1, help="Seat only the first N of the standings "
                                                                     "(a semifinal, a final).")] = None,
-    pull: PullOption = False,
-    keep: KeepOption = DEFAULT_KEEP,
-    delay: DelayOption = 1.0,
-    timeout: TimeoutOption = 30.0,
-    retries: RetriesOption = 4,
-    base_url: BaseUrlOption = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
-    workers: WorkersOption = os.cpu_count() or 1,
+    *,
+    site: SiteOptions,
 ) -> None:
     """Propose the tables of a round and write them into the event file.
 
@@ -142,8 +132,8 @@ def seat(
     from railledger.cli.output import progress_bars
     from railledger.events.checking import seat_round
 
-    with _site(pull, base_url, delay, timeout, retries) as site, progress_bars() as progress, _faults():
-        seated = seat_round(file, db, round_number, top=top, fetcher=site, pull=pull_options(db, keep, True, workers, wait),
+    with _client(site) as client, progress_bars() as progress, _faults():
+        seated = seat_round(file, db, round_number, top=top, fetcher=client, pull=site.pull(db, True, wait),
                             wait=wait, on_wait=waiting, progress=progress)
     _print_seating(file, round_number, seated)
 

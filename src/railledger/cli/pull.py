@@ -4,9 +4,13 @@ Its own module so that the command lives apart from ``cli/app.py``, which only r
 options that say how to treat the site are shared with ``railledger event check --pull``.
 """
 
+import functools
+import inspect
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -16,18 +20,85 @@ if TYPE_CHECKING:  # httpx and the pipeline load when a command runs, not for ra
     from railledger.pipeline.fetching import Fetcher
     from railledger.pipeline.pulling import Pull, PullOptions
 
-KeepOption = Annotated[Path, typer.Option("--keep", help="Folder each fetched game is kept in, byte for byte, as <id>.json.")]
 DEFAULT_KEEP = Path("pulled")
+SITE_OPTIONS = (
+    inspect.Parameter("keep", inspect.Parameter.KEYWORD_ONLY, default=DEFAULT_KEEP, annotation=Annotated[
+        Path, typer.Option("--keep", help="Folder each fetched game is kept in, byte for byte, as <id>.json.")]),
+    inspect.Parameter("delay", inspect.Parameter.KEYWORD_ONLY, default=1.0, annotation=Annotated[
+        float, typer.Option("--delay", min=0, help="Seconds between two requests.")]),
+    inspect.Parameter("timeout", inspect.Parameter.KEYWORD_ONLY, default=30.0, annotation=Annotated[
+        float, typer.Option("--timeout", min=0.1, help="Seconds one answer may take, whole.")]),
+    inspect.Parameter("retries", inspect.Parameter.KEYWORD_ONLY, default=4, annotation=Annotated[
+        int, typer.Option("--retries", min=0, help="Further tries after a 429, a 5xx or no answer, each waiting twice "
+                                                   "as long as the last.")]),
+    inspect.Parameter("base_url", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+        Optional[str], typer.Option("--base-url", metavar="URL", help="Another server answering 18xx.games' API "
+                                                                      "(default: 18xx.games itself).")]),
+    inspect.Parameter("workers", inspect.Parameter.KEYWORD_ONLY, default=os.cpu_count() or 1, annotation=WorkersOption),
+)
+"""The options of every command that fetches from the site (pull, event check --pull, event seat
+--pull), declared once: :func:`site_options` adds them to a command."""
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    """How a command treats the site: where it keeps answers, and :class:`Manners` as given."""
+
+    keep: Path
+    delay: float
+    timeout: float
+    retries: int
+    base_url: str | None
+    workers: int
+    """Processes that replay what is fetched (railledger ingest's --workers)."""
+    asked: bool = True
+    """Whether to fetch at all (an event command fetches only with --pull)."""
+
+    def fetcher(self) -> "Fetcher":
+        """A polite client of the site (or of ``base_url``); a bad address is one line and exit 1."""
+        from railledger.pipeline import site
+        from railledger.pipeline.fetching import Fetcher, Manners
+
+        try:
+            base = site.check_base_url(self.base_url or site.BASE_URL)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        return Fetcher(base, Manners(delay=self.delay, timeout=self.timeout, retries=self.retries))
+
+    def pull(self, db: Path, refresh: bool, wait: float) -> "PullOptions":
+        from railledger.pipeline.pulling import PullOptions
+
+        return PullOptions(db, self.keep, refresh, self.workers, wait, waiting)
+
+
+ASKED = inspect.Parameter("asked", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
+    bool, typer.Option("--pull", help="First fetch from 18xx.games the event's games the archive does not hold finished "
+                                      "(railledger pull's manners); without it, only the archive is read.")])
+"""--pull: an event command fetches only when asked."""
+
+
+def site_options(command: Callable[..., None], ask: bool = False) -> Callable[..., None]:
+    """``command`` with the options of :data:`SITE_OPTIONS` added to its signature (which typer
+    reads), and with ``ask`` :data:`ASKED` before them, handed to it as one :class:`SiteOptions`
+    in its ``site`` parameter."""
+    added = (ASKED, *SITE_OPTIONS) if ask else SITE_OPTIONS
+    names = [option.name for option in added]
+    signature = inspect.signature(command)
+    own = [parameter for name, parameter in signature.parameters.items() if name != "site"]
+
+    @functools.wraps(command)
+    def with_site(**given: Any) -> None:
+        command(site=SiteOptions(**{name: given.pop(name) for name in names}), **given)
+
+    with_site.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
+    return with_site
+
+
 RefreshOption = Annotated[bool, typer.Option("--refresh", help="Fetch again the games held unfinished (a finished game "
                                                                "is never fetched again).")]
-DelayOption = Annotated[float, typer.Option("--delay", min=0, help="Seconds between two requests.")]
-TimeoutOption = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds one answer may take, whole.")]
-RetriesOption = Annotated[int, typer.Option("--retries", min=0, help="Further tries after a 429, a 5xx or no answer, "
-                                                                    "each waiting twice as long as the last.")]
-BaseUrlOption = Annotated[Optional[str], typer.Option(
-    "--base-url", metavar="URL", help="Another server answering 18xx.games' API (default: 18xx.games itself).")]
 
 
+@site_options
 def pull(
     games: Annotated[Optional[list[str]], typer.Argument(
         metavar="[GAME_ID]...", help="Game ids, or links to games on 18xx.games.", show_default=False)] = None,
@@ -37,17 +108,13 @@ def pull(
     pages: Annotated[int, typer.Option("--pages", min=1, help="With --finished: pages of the site's list, 13 games a "
                                                             "page, newest first (at most 11 without a login).")] = 1,
     refresh: RefreshOption = False,
-    keep: KeepOption = DEFAULT_KEEP,
-    delay: DelayOption = 1.0,
-    timeout: TimeoutOption = 30.0,
-    retries: RetriesOption = 4,
-    base_url: BaseUrlOption = None,
     allow_invalid: Annotated[
         bool, typer.Option("--allow-invalid", help="Exit 0 even when a game is illegal or its result differs from its replay.")
     ] = False,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
-    workers: WorkersOption = os.cpu_count() or 1,
+    *,
+    site: SiteOptions,
 ) -> None:
     """Fetch games from 18xx.games' public API, keep each answer, and ingest them with their verdicts.
 
@@ -82,40 +149,22 @@ def pull(
         raise fail("--title needs --finished: railledger pull --title 18MS --finished")
     if not asked and not finished:
         raise fail("nothing to pull: give game ids, --file FILE, or --title T --finished")
-    with fetcher(base_url, delay, timeout, retries) as site, progress_bars() as progress:
+    with site.fetcher() as client, progress_bars() as progress:
         if finished:
             assert title is not None
             try:
-                listed = finished_game_ids(site, title, pages, progress)
+                listed = finished_game_ids(client, title, pages, progress)
             except FetchError as exc:
                 raise fail(str(exc)) from None
             say(err, f"{len(listed)} finished {title} game{'' if len(listed) == 1 else 's'} on {pages} "
-                     f"page{'' if pages == 1 else 's'} of {site.base_url}")
+                     f"page{'' if pages == 1 else 's'} of {client.base_url}")
             asked = [*asked, *listed]
         try:
-            done = pull_games(asked, site, pull_options(db, keep, refresh, workers, wait), progress)
+            done = pull_games(asked, client, site.pull(db, refresh, wait), progress)
         except ArchiveError as exc:
             raise fail(str(exc)) from None
     if not report_pull(done, db, allow_invalid):
         raise typer.Exit(code=1)
-
-
-def fetcher(base_url: str | None, delay: float, timeout: float, retries: int) -> "Fetcher":
-    """A polite client of the site (or of ``base_url``); a bad address is one line and exit 1."""
-    from railledger.pipeline import site
-    from railledger.pipeline.fetching import Fetcher, Manners
-
-    try:
-        base = site.check_base_url(base_url or site.BASE_URL)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    return Fetcher(base, Manners(delay=delay, timeout=timeout, retries=retries))
-
-
-def pull_options(db: Path, keep: Path, refresh: bool, workers: int, wait: float) -> "PullOptions":
-    from railledger.pipeline.pulling import PullOptions
-
-    return PullOptions(db, keep, refresh, workers, wait, waiting)
 
 
 def _pages(pages: int) -> int:

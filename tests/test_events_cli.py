@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from railledger.records import Archive
+from tests.conftest import REPO
 from tests.events_helpers import event_text
 from tests.site_server import Site, bot_game, site_server
 
@@ -138,3 +139,29 @@ def test_without_pull_the_archive_alone_is_read(tmp_path: Path) -> None:
         pass
     run = railledger("event", "check", str(path), "--db", str(tmp_path / "a.duckdb"))
     assert run.returncode == 1 and "game 5 is not in the archive: pull it (event check --pull)" in run.stderr
+
+
+def test_the_documented_example_event_is_counted(tmp_path: Path) -> None:
+    """docs/events.md's full example, its games made by bots for the players it names: every key
+    of it read, the substitute's seat scored for Hal, the adjusted game scored from its values."""
+    import re
+
+    text = re.search(r"```toml\n(.*?)```", (REPO / "docs" / "events.md").read_text(), re.S)
+    assert text is not None
+    path = tmp_path / "league.toml"
+    path.write_text(text.group(1))
+    names = {1001: "Ann", 1002: "Bob", 1003: "Cy", 1004: "Di", 1005: "Ed", 1006: "Flo", 1007: "Gus", 3001: "Sam"}
+    seats = {201301: (1001, 1002, 1003, 1004), 201302: (1005, 1006, 1007, 3001), 201377: (1001, 1004, 1005, 1007),
+             201378: (1002, 1003, 1006, 1008)}
+    with site_server() as site:
+        for game_id, users in seats.items():
+            site.serve_game(bot_game(game_id, {u: names.get(u, "Hal") for u in users}, seed=game_id % 97))
+        run = pulled(site, path, tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = {line.split()[1]: line for line in run.stdout.splitlines() if line[:1].isdigit() or line[:1] == "="}
+    assert set(lines) == {"Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"}
+    assert "played by Sam (3001), a substitute" in lines["Hal"]
+    adjusted = {1002: 4100, 1003: 3950, 1006: 3500, 1008: 3380}  # places 1 to 4: 8, 5, 2, 0 points
+    round_2 = {line.split()[1]: line.split()[4] for line in lines.values()}  # place, name, id, round 1, round 2
+    assert [round_2[PLAYERS.get(user, "Hal")] for user in adjusted] == ["8", "5", "2", "0"]
+    assert "provisional: 1 table to play" in run.stdout

@@ -380,6 +380,8 @@ def set_round_tables(event_file: EventFile, number: int, tables: Sequence[Sequen
     else:
         if "rounds" not in document:
             document.append("rounds", tomlkit.aot())
+        elif len(document["rounds"]):
+            _blank_line_after(document["rounds"][-1])
         entry = tomlkit.table()
         entry.add("name", f"Round {number}")
         document["rounds"].append(entry)
@@ -396,3 +398,12 @@ def set_round_tables(event_file: EventFile, number: int, tables: Sequence[Sequen
     entry.add(tomlkit.comment(note))
     entry.add("tables", seated)
     return tomlkit.dumps(document)
+
+
+def _blank_line_after(entry: Any) -> None:
+    """End a round's table (its last table of players, when it has some) with a blank line, as
+    the organizer's own rounds are, before a round is added after it."""
+    tables = entry.get("tables")
+    last = tables[-1] if tables is not None and len(tables) else entry
+    if not last.as_string().endswith("\n\n"):
+        last.add(tomlkit.nl())

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 EXACT_LIMIT = 16
-"""Players up to which a seating is the proven optimum: 16 take a second or two (4 tables of 4,
-a 2-core AMD EPYC); the search over more grows too fast."""
+"""Players up to which a seating is the proven optimum; the search over more grows too fast."""
 
 RESTARTS = 24
 """Seeded starts of the local search above :data:`EXACT_LIMIT`, besides the standings' order."""

@@ -21,13 +21,16 @@ from typing import Any
 @dataclass(frozen=True)
 class Reply:
     """One recorded answer: ``status``, ``body``, extra ``headers``; ``pause`` seconds before the
-    headers are sent; ``cut`` bytes of the body left unsent although Content-Length counts them."""
+    headers are sent; ``cut`` bytes of the body left unsent although Content-Length counts them;
+    ``trickle`` seconds between the bytes of a header sent one at a time, for ``trickle_for`` seconds."""
 
     status: int = 200
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     pause: float = 0.0
     cut: int = 0
+    trickle: float = 0.0
+    trickle_for: float = 0.0
 
 
 def game_reply(game: dict[str, Any]) -> Reply:
@@ -79,6 +82,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(reply.status)
         for name, value in reply.headers.items():
             self.send_header(name, value)
+        if reply.trickle:
+            self.flush_headers()
+            try:
+                self.wfile.write(b"X-Slow: ")
+                until = time.monotonic() + reply.trickle_for
+                while time.monotonic() < until:
+                    self.wfile.write(b"a")
+                    self.wfile.flush()
+                    time.sleep(reply.trickle)
+                self.wfile.write(b"\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                return
         self.send_header("Content-Length", str(len(reply.body)))
         self.end_headers()
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,30 @@ def test_an_answer_slower_than_the_timeout_is_given_up(tmp_path: Path) -> None:
         site.serve("/api/game/5", Reply(pause=2.0, body=b"{}"))
         done = pulled(site, [5], tmp_path, Manners(delay=0.0, timeout=0.4, retries=0))
     assert len(done.failures) == 1 and "no whole answer within 0.4 s" in done.failures[0]
+
+
+def test_headers_sent_a_byte_at_a_time_are_given_up_at_the_timeout(tmp_path: Path) -> None:
+    with site_server() as site:
+        site.serve("/api/game/5", Reply(body=b"{}", trickle=0.1, trickle_for=6.0))
+        started = time.monotonic()
+        done = pulled(site, [5], tmp_path, Manners(delay=0.0, timeout=1.0, retries=0))
+    assert time.monotonic() - started < 4.0
+    assert len(done.failures) == 1 and "no whole answer within 1 s" in done.failures[0]
+
+
+def test_a_site_that_is_down_stops_the_pull_after_the_retries(tmp_path: Path) -> None:
+    with site_server() as site:
+        site.serve("/api/game/1", Reply(503, b"down for maintenance"))
+        done = pulled(site, [1, 2], tmp_path)
+    assert site.paths() == ["/api/game/1", "/api/game/1"]
+    assert done.stopped is not None and "answered HTTP 503 Service Unavailable (2 tries)" in done.stopped
+
+
+def test_a_body_that_does_not_decode_is_a_failure_not_a_crash(tmp_path: Path) -> None:
+    with site_server() as site:
+        site.serve("/api/game/3", Reply(body=b"not gzip at all", headers={"Content-Encoding": "gzip"}))
+        done = pulled(site, [3], tmp_path)
+    assert len(done.failures) == 1 and "DecodingError" in done.failures[0]
 
 
 @pytest.mark.parametrize("body, said", [

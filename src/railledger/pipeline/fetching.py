@@ -10,6 +10,7 @@ not followed (an address that moved is said, so that no answer comes from a serv
 from __future__ import annotations
 
 import email.utils
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,6 +40,13 @@ class Manners:
     backoff: float = 2.0
     longest_wait: float = 120.0
     max_size: int = DEFAULT_MAX_SIZE
+
+
+GRACE = 1.0
+"""Seconds a request is given past its timeout before it is left behind (its own timeouts end it)."""
+
+SITE_DOWN = frozenset({502, 503, 504})
+"""Answers that say the site itself is down (not that one game failed): after the retries they stop a pull."""
 
 
 class FetchError(Exception):
@@ -89,9 +97,12 @@ class Fetcher:
         self._sleep = sleep
         self._clock = clock
         self._last: float | None = None
-        timeout = httpx.Timeout(manners.timeout)
-        self._client = httpx.Client(base_url=base_url, timeout=timeout, follow_redirects=False, transport=transport,
-                                    headers={"User-Agent": user_agent(), "Accept": "application/json"})
+        self._transport = transport
+        self._client = self._new_client()
+
+    def _new_client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, timeout=httpx.Timeout(self.manners.timeout), follow_redirects=False,
+                            transport=self._transport, headers={"User-Agent": user_agent(), "Accept": "application/json"})
 
     def __enter__(self) -> Fetcher:
         return self
@@ -133,27 +144,55 @@ class Fetcher:
     def _once(self, path: str, params: Mapping[str, str] | None) -> bytes:
         self._pace()
         try:
-            return self._request(path, params)
+            return self._within_timeout(path, params)
         except httpx.TimeoutException:
             raise _Retry(f"no whole answer within {self.manners.timeout:g} s (--timeout)") from None
         except httpx.ConnectError as exc:
             raise _Retry(f"cannot connect: {exc}", unreachable=True) from None
         except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
             raise _Retry(f"the answer was cut short: {exc}") from None
-        except httpx.TransportError as exc:
+        except httpx.HTTPError as exc:  # a body that does not decode (gzip), any other failure of the exchange
             raise _Retry(f"the request failed: {type(exc).__name__}: {exc}") from None
         finally:
             self._last = self._clock()
 
-    def _request(self, path: str, params: Mapping[str, str] | None) -> bytes:
+    def _within_timeout(self, path: str, params: Mapping[str, str] | None) -> bytes:
+        """One request, given up after ``timeout`` seconds whatever the server does.
+
+        httpx's timeouts bound each wait for a byte, not the whole answer: a server sending its
+        headers a byte at a time would hold a request for ever. So the request runs in a thread
+        of its own; when it is not done in time it is left to its own read timeout, on a client
+        of its own that is then dropped, and this fetcher goes on with a new one."""
+        outcome: list[bytes | BaseException] = []
+        client = self._client
+
+        def run() -> None:
+            try:
+                outcome.append(self._request(client, path, params))
+            except BaseException as exc:  # handed to the caller below
+                outcome.append(exc)
+
+        worker = threading.Thread(target=run, name="railledger-fetch", daemon=True)
+        worker.start()
+        worker.join(self.manners.timeout + GRACE)
+        if not outcome:
+            self._client = self._new_client()
+            threading.Thread(target=client.close, name="railledger-fetch-close", daemon=True).start()
+            raise httpx.ReadTimeout("the whole answer took too long")
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
+
+    def _request(self, client: httpx.Client, path: str, params: Mapping[str, str] | None) -> bytes:
         deadline = self._clock() + self.manners.timeout
-        with self._client.stream("GET", path, params=params) as response:
+        with client.stream("GET", path, params=params) as response:
             status = response.status_code
             if status == 404:
                 raise NotFound(f"{response.url}: not found (HTTP 404)")
             if status == 429 or 500 <= status <= 599:
                 raise _Retry(f"answered HTTP {status} {response.reason_phrase}".rstrip(),
-                             wait=retry_after(response.headers.get("Retry-After")), limited=status == 429)
+                             wait=retry_after(response.headers.get("Retry-After")), limited=status == 429,
+                             unreachable=status in SITE_DOWN)
             if 300 <= status <= 399:
                 moved = response.headers.get("Location", "nowhere said")
                 raise FetchError(f"{response.url}: answered HTTP {status}, moved to {moved}; railledger follows no "

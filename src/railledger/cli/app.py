@@ -638,8 +638,7 @@ name would read as the engine's package here)."""
 
 for command in COMMANDS:
     app.command("replay" if command is replay_command else None)(command)
-    if command is export:  # the last of the archive's commands: an event reads what they store
-        app.add_typer(event_app, name="event")
+app.add_typer(event_app, name="event")  # a group of commands: typer lists groups after the commands
 
 
 def main() -> None:

@@ -87,8 +87,8 @@ def check(
                                           standings_rows, state_line)
 
     with _client(site) as client, progress_bars() as progress, _faults():
-        checked = check_event(file, db, fetcher=client, pull=site.pull(db, True, wait), wait=wait,
-                              on_wait=waiting, progress=progress)
+        checked = check_event(file, db, fetcher=client, keep=site.keep, workers=site.workers, wait=wait, on_wait=waiting,
+                              progress=progress)
     event = checked.event
     if checked.pull is not None and checked.pull.ingest is not None:
         say(consoles()[1], f"pulled and stored {len(checked.pull.kept)} game{'' if len(checked.pull.kept) == 1 else 's'}")
@@ -133,7 +133,7 @@ def seat(
     from railledger.events.checking import seat_round
 
     with _client(site) as client, progress_bars() as progress, _faults():
-        seated = seat_round(file, db, round_number, top=top, fetcher=client, pull=site.pull(db, True, wait),
+        seated = seat_round(file, db, round_number, top=top, fetcher=client, keep=site.keep, workers=site.workers,
                             wait=wait, on_wait=waiting, progress=progress)
     _print_seating(file, round_number, seated)
 

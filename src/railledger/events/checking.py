@@ -22,7 +22,7 @@ from railledger.events.seating import Proposal, propose
 from railledger.events.standings import Standing, TableResult, standings, table_results
 from railledger.pipeline.fetching import Fetcher
 from railledger.pipeline.progress import Progress, silent
-from railledger.pipeline.pulling import Pull, PullOptions, fetch_games, ingest_kept, write_whole
+from railledger.pipeline.pulling import DEFAULT_KEEP, Pull, PullOptions, fetch_games, ingest_kept, write_whole
 from railledger.records import Archive
 from railledger.records.connection import WaitNotice
 
@@ -41,31 +41,38 @@ class EventCheck:
         return self.file.event
 
 
-def check_event(path: Path, db: Path, *, fetcher: Fetcher | None = None, pull: PullOptions | None = None,
-                wait: float = 0.0, on_wait: WaitNotice | None = None, progress: Progress = silent) -> EventCheck:
+def check_event(path: Path, db: Path, *, fetcher: Fetcher | None = None, keep: Path = Path(DEFAULT_KEEP),
+                workers: int = 1, wait: float = 0.0, on_wait: WaitNotice | None = None,
+                progress: Progress = silent) -> EventCheck:
     """Count the event in ``path`` from the games in the archive at ``db``, pulling first with
-    ``fetcher`` (the games not stored finished; unfinished ones again) when one is given.
+    ``fetcher`` when one is given: the games not stored finished (unfinished ones again), kept in
+    ``keep`` and replayed by ``workers`` processes once they fit the file.
 
     Raises :class:`~events.file.EventError` (every fault, one line each) when the file is bad or
     its games do not fit it, and :class:`~railledger.records.ArchiveError` when the archive cannot
     be read."""
     event_file = read_event(path)
     ids = [table.game for _, table in event_file.event.games() if table.game is not None]
+    options = PullOptions(db, keep, True, workers, wait, on_wait)
     fetched: Pull | None = None
     missing: dict[int, str] = {}
     kept: dict[int, GameFacts] = {}
-    options = pull or PullOptions(db, wait=wait, on_wait=on_wait)
     if fetcher is not None:
-        fetched = fetch_games(ids, fetcher, PullOptions(db, options.keep, True, options.workers, wait, on_wait), progress)
-        missing = {game_id: f"game {game_id}: {why}" for game_id, why in fetched.failed.items()}
+        fetched = fetch_games(ids, fetcher, options, progress)
         if fetched.stopped is not None:
             raise EventError([f"{path}: the pull stopped: {fetched.stopped}; nothing was stored"])
-        kept = kept_facts(fetched.kept)
+        missing = {game_id: f"game {game_id}: {why}" for game_id, why in fetched.failed.items()}
+        kept, unreadable = kept_facts(fetched.kept)
+        missing.update(unreadable)
     stored = _stored_facts(db, ids, wait, on_wait)
     check_games(event_file, {**stored, **kept}, missing).raise_any()
     if fetched is not None:
         ingest_kept(fetched, options, progress)
         stored = _stored_facts(db, ids, wait, on_wait)
+        lost = [game_id for game_id in ids if game_id not in stored]
+        if lost:
+            failures = fetched.ingest.failures if fetched.ingest is not None else []
+            raise EventError([f"{path}: game {game_id} could not be stored" for game_id in lost] + failures)
     results = table_results(event_file.event, stored)
     return EventCheck(event_file, results, standings(event_file.event, results), fetched)
 
@@ -87,13 +94,14 @@ class Seated:
 
 
 def seat_round(path: Path, db: Path, number: int, *, top: int | None = None, fetcher: Fetcher | None = None,
-               pull: PullOptions | None = None, wait: float = 0.0, on_wait: WaitNotice | None = None,
+               keep: Path = Path(DEFAULT_KEEP), workers: int = 1, wait: float = 0.0, on_wait: WaitNotice | None = None,
                progress: Progress = silent) -> Seated:
     """Propose round ``number``'s tables (:mod:`events.seating`) from the rounds before it, for
     every player still in the event (the ``top`` of the standings only, when given), and write
     them into the event file. Raises :class:`~events.file.EventError` as :func:`check_event` does,
     and for a round that cannot be seated."""
-    checked = check_event(path, db, fetcher=fetcher, pull=pull, wait=wait, on_wait=on_wait, progress=progress)
+    checked = check_event(path, db, fetcher=fetcher, keep=keep, workers=workers, wait=wait, on_wait=on_wait,
+                          progress=progress)
     event = checked.event
     earlier = replace(event, rounds=event.rounds[:number - 1])
     results = [result for result in checked.results if result.round.number < number]

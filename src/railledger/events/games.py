@@ -15,6 +15,7 @@ from pathlib import Path
 
 from railledger.events.file import EventFile, Faults
 from railledger.events.model import ADJUST, RANK_POINTS, SUBSTITUTE_FOR_PLAYER, Event, EventTable
+from railledger.ingest.errors import RecordError
 from railledger.ingest.model import PlayerId, Record
 from railledger.ingest.sources import read_record
 from railledger.pipeline.site import game_key
@@ -81,14 +82,19 @@ def archived_facts(archive: Archive, game_ids: Iterable[int]) -> dict[int, GameF
     return found
 
 
-def kept_facts(paths: Iterable[Path]) -> dict[int, GameFacts]:
-    """The facts of answers a pull kept (not stored yet: no verdict); an unreadable one is left
-    out (the pull said why)."""
-    found = {}
+def kept_facts(paths: Iterable[Path]) -> tuple[dict[int, GameFacts], dict[int, str]]:
+    """The facts of answers a pull kept (not stored yet: no verdict), and why any kept by an
+    earlier pull no longer reads, by game id."""
+    found: dict[int, GameFacts] = {}
+    unreadable: dict[int, str] = {}
     for path in paths:
-        record = read_record(str(path))
+        try:
+            record = read_record(str(path))
+        except RecordError as exc:
+            unreadable[int(path.stem)] = f"game {path.stem}: the answer kept earlier does not read: {exc}"
+            continue
         found[int(record.game_id)] = facts_of(record, None, None)
-    return found
+    return found, unreadable
 
 
 @dataclass(frozen=True)

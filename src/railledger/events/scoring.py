@@ -36,11 +36,6 @@ class Scored:
     score: Fraction
 
 
-def places(values: Sequence[int]) -> list[int]:
-    """Each value's place: one more than the number of higher values."""
-    return [1 + sum(other > value for other in values) for value in values]
-
-
 def score_table(values: Sequence[int], abandoned: Sequence[bool], scoring: Scoring) -> list[Scored]:
     """The seats of one table scored, in the order given (``abandoned``: which seats count as
     abandoned under the event's rule, already decided)."""

@@ -151,8 +151,11 @@ def sections(check: EventCheck, link: GameLink | None = site_link) -> list[Secti
             f"Games counted: {counted}; void: {voided}; not counted: {len(pending)}",
             scoring_line(event), f"Standings: {state_line(check)}",
         )),
-        Section("Standings", ("Players are ordered by the last stage they reached, then by their score in it, "
-                              "then by the tie-breaks; = marks a shared place.",) if multistage(event) else (),
+        Section("Standings", (
+            ("Players are ordered by the last stage they reached, then by their score in it, then by the tie-breaks. "
+             if multistage(event) else "")
+            + "For players who were tied, the tie-breaks column gives each tie-break applied, in order, with its value "
+              "(lot: placed by the event's seeded draw); = marks a place still shared.",),
                 header, tuple(standings_rows(check)), numeric=score_columns(event)),
         Section("Games not counted", () if pending else ("None: every game is valid or decided.",),
                 ("table", "game", "why"), tuple(pending)),

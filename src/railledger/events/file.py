@@ -71,10 +71,13 @@ def read_event(path: Path) -> EventFile:
     text = _text(path)
     try:
         document = tomlkit.parse(text)
+        data = document.unwrap()
     except TOMLKitError as exc:
         raise EventError([f"{path}: not TOML: {exc}"]) from None
+    except (RecursionError, ValueError, OverflowError) as exc:  # nesting past the parser's depth, a date out of range
+        raise EventError([f"{path}: not TOML railledger reads: {type(exc).__name__}: {exc}"]) from None
     faults = Faults(path, Lines(text))
-    event = _Reader(faults).event(document.unwrap())
+    event = _Reader(faults).event(data)
     faults.raise_any()
     assert event is not None
     return EventFile(event, path, faults.lines, document)

@@ -165,3 +165,11 @@ def test_the_documented_example_event_is_counted(tmp_path: Path) -> None:
     round_2 = {line.split()[1]: line.split()[4] for line in lines.values()}  # place, name, id, round 1, round 2
     assert [round_2[PLAYERS.get(user, "Hal")] for user in adjusted] == ["8", "5", "2", "0"]
     assert "provisional: 1 table to play" in run.stdout
+
+
+def test_the_dashboard_refuses_an_event_file_that_is_not_there(tmp_path: Path) -> None:
+    with Archive.open(tmp_path / "a.duckdb"):
+        pass
+    run = railledger("dashboard", "--db", str(tmp_path / "a.duckdb"), "--event", str(tmp_path / "missing.toml"),
+                     "--port", "1")
+    assert run.returncode == 1 and run.stderr.strip() == f"{tmp_path / 'missing.toml'}: no event file here (--event)"

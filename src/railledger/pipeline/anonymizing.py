@@ -206,8 +206,10 @@ def anonymize_tables(frames: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFra
     out["players"] = (players.join(new_players, on=["game_key", "seat"], how="left")
                       .with_columns(name="new_name", external_id="new_id", id_is_int="new_is_int")
                       .select(frames["players"].columns))
+    seated = players.join(new_players, on=["game_key", "seat"], how="left").select(
+        "game_key", pl.col("external_id").alias("entity"), "new_id", "new_is_int")
     for name in ("actions", "programs"):
-        out[name] = _rows(frames[name], tables, empty, pseudonyms, _action_row)
+        out[name] = _anonymized_actions(frames[name], seated, tables, empty, pseudonyms)
     out["games"] = _rows(frames["games"], tables, empty, pseudonyms, _game_row, key="key")
     out["flags"] = _rows(frames["flags"], tables, empty, pseudonyms,
                          lambda row, table, _p: {**row, "message": table.text(row["message"])})
@@ -233,11 +235,27 @@ def _rows(frame: pl.DataFrame, tables: Mapping[str, Table], empty: Table, pseudo
     return pl.DataFrame(rows, schema=frame.schema, orient="row")
 
 
+def _anonymized_actions(frame: pl.DataFrame, seated: pl.DataFrame, tables: Mapping[str, Table], empty: Table,
+                        pseudonyms: Pseudonyms) -> pl.DataFrame:
+    """The actions (or programs) with everyone replaced: the acting players by a join, the few rows
+    that name a sender or a lender one by one (:func:`_action_row`)."""
+    if frame.is_empty():
+        return frame
+    player = (pl.col("entity_type") == "player") & pl.col("new_id").is_not_null()
+    joined = (frame.with_row_index("_row").join(seated, on=["game_key", "entity"], how="left", maintain_order="left")
+              .with_columns(entity=pl.when(player).then("new_id").otherwise("entity"),
+                            entity_is_int=pl.when(player).then("new_is_int").otherwise("entity_is_int"))
+              .drop("new_id", "new_is_int"))
+    named = pl.col("user_id").is_not_null() | pl.col("payload").str.contains('"(?:' + "|".join(NAMED_FIELDS) + ')"')
+    special = joined.filter(named)
+    if not special.is_empty():
+        joined = joined.update(_rows(special, tables, empty, pseudonyms, _action_row), on="_row")
+    return joined.drop("_row")
+
+
 def _action_row(row: dict[str, Any], table: Table, pseudonyms: Pseudonyms) -> dict[str, Any]:
+    """One action's sender and the player it names, replaced (its acting player already is)."""
     row = dict(row)
-    if row["entity_type"] == "player" and row["entity"] in table.ids:
-        new = table.ids[row["entity"]]
-        row["entity"], row["entity_is_int"] = str(new), isinstance(new, int)
     if row["user_id"] is not None:
         new_user = table.user(int(row["user_id"]) if row["user_is_int"] else row["user_id"], pseudonyms)
         row["user_id"], row["user_is_int"] = str(new_user), isinstance(new_user, int)

@@ -66,21 +66,24 @@ def test_the_shared_records_served_as_the_api_are_stored_as_ingest_stores_them(t
 
 
 def test_finished_games_of_a_title_come_from_the_list_pages(tmp_path: Path) -> None:
-    games = [bot_game(100 + n, USERS, seed=n, created_at=1_700_000_000 + n) for n in range(3)]
-    listed = [
-        {**{k: v for k, v in game.items() if k != "actions"}, "actions": []} for game in games
-    ] + [{"id": 7, "title": "18MS", "status": "active"}, {"id": 8, "title": "1889", "status": "finished"}]
+    """Page 0 holds 13 finished games, page 1 the 13th again and one more: not a full page, so the
+    last; active games and other titles in the answer are left out."""
+    listed = [{"id": 100 + n, "title": "18MS", "status": "finished", "created_at": 1_700_000_100 - n} for n in range(13)]
+    others = [{"id": 7, "title": "18MS", "status": "active"}, {"id": 8, "title": "1889", "status": "finished"}]
+    last = [listed[-1], {"id": 113, "title": "18MS", "status": "finished", "created_at": 1_700_000_000}]
+    games = [bot_game(100 + n, USERS, seed=n) for n in range(2)]
     with site_server() as site:
-        site.serve("/api/game?finished=0&title=18MS", Reply(body=json.dumps({"games": listed}).encode()))
-        site.serve("/api/game?finished=1&title=18MS", Reply(body=json.dumps({"games": listed[2:3]}).encode()))
+        site.serve("/api/game?finished=0&title=18MS", Reply(body=json.dumps({"games": others + listed}).encode()))
+        site.serve("/api/game?finished=1&title=18MS", Reply(body=json.dumps({"games": last + others}).encode()))
         for game in games:
             site.serve_game(game)
         with Fetcher(site.url, QUICK) as fetcher:
-            ids = finished_game_ids(fetcher, "18MS", 2)
-            done = pull_games(ids, fetcher, PullOptions(tmp_path / "a.duckdb", tmp_path / "kept"))
-    assert ids == [102, 101, 100]  # newest first, the next page's overlap once, no active game nor other title
-    assert done.failures == [] and len(stored(tmp_path)) == 3
+            ids = finished_game_ids(fetcher, "18MS", 5)
+            done = pull_games(ids[:2], fetcher, PullOptions(tmp_path / "a.duckdb", tmp_path / "kept"))
+    assert ids == list(range(100, 114))  # newest first, the overlap once
     assert site.paths()[:2] == ["/api/game?finished=0&title=18MS", "/api/game?finished=1&title=18MS"]
+    assert site.paths()[2:] == ["/api/game/100", "/api/game/101"]
+    assert done.failures == [] and len(stored(tmp_path)) == 2
 
 
 def test_a_missing_game_is_a_clear_failure_and_nothing_is_stored(tmp_path: Path) -> None:

@@ -188,7 +188,8 @@ def write_whole(path: Path, body: bytes) -> None:
 
 def finished_game_ids(fetcher: Fetcher, title: str, pages: int, progress: Progress = silent) -> list[int]:
     """The ids of ``title``'s finished games on the first ``pages`` pages of the site's list
-    (at most :data:`site.ANONYMOUS_PAGES`), newest first, each once. Raises
+    (at most :data:`site.ANONYMOUS_PAGES`, and none after a page that is not full), newest
+    first, each once. Raises
     :class:`~railledger.pipeline.fetching.FetchError` when a page cannot be had or read."""
     found: dict[int, None] = {}
     wanted = min(pages, site.ANONYMOUS_PAGES)
@@ -201,4 +202,6 @@ def finished_game_ids(fetcher: Fetcher, title: str, pages: int, progress: Progre
             raise FetchError(f"page {page} of the finished {title} games: {exc}") from None
         found.update(dict.fromkeys(ids))
         progress("listing", page + 1, wanted)
+        if len(ids) < site.GAMES_PER_PAGE:  # the last page: the pages after it are empty
+            break
     return list(found)

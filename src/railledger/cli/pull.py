@@ -156,8 +156,8 @@ def pull(
                 listed = finished_game_ids(client, title, pages, progress)
             except FetchError as exc:
                 raise fail(str(exc)) from None
-            say(err, f"{len(listed)} finished {title} game{'' if len(listed) == 1 else 's'} on {pages} "
-                     f"page{'' if pages == 1 else 's'} of {client.base_url}")
+            say(err, f"{len(listed)} finished {title} game{'' if len(listed) == 1 else 's'} listed by {client.base_url} "
+                     f"(up to {pages} page{'' if pages == 1 else 's'})")
             asked = [*asked, *listed]
         try:
             done = pull_games(asked, client, site.pull(db, refresh, wait), progress)

@@ -170,9 +170,9 @@ def test_every_command_explains_itself_with_an_example() -> None:
 
 def test_help_lists_every_command_once_archive_work_first() -> None:
     listed = [line.split()[0] for line in run("--help").stdout.split("Commands:", 1)[1].splitlines() if line.strip()]
-    assert listed == ["ingest", "games", "show", "report", "stats", "ratings", "dashboard", "export",
+    assert listed == ["ingest", "pull", "games", "show", "report", "stats", "ratings", "dashboard", "export",
                       "replay", "conformance", "audit", "legal", "convert",
-                      "play", "simulate", "crosscheck", "bench"]
+                      "play", "simulate", "crosscheck", "bench", "event"]
 
 
 def _hold_lock(db: str, seconds: float) -> "subprocess.Popen[str]":

@@ -11,7 +11,8 @@ from pathlib import Path
 from railledger.ingest import notation
 from railledger.records import Archive
 
-HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask",
+HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "openskill", "distributed", "dask", "httpx",
+         "tomlkit", "railledger.events",
          "railledger.replay", "railledger.records", "railledger.analytics", "railledger.dashboard", "railledger.selfplay.simulate",
          # the commands' own work, apart from the modules that declare them
          "railledger.pipeline", "railledger.crosscheck.reference", "railledger.bench", "railledger.reports",

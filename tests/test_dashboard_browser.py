@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -47,15 +48,15 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The dashboard served on a free port for the module; always killed at the end."""
-    db = build_archive(tmp_path_factory.mktemp("browser"))
+@contextmanager
+def dashboard_server(db: Path, **env: str) -> Iterator[str]:
+    """The dashboard on the archive ``db`` (with more of the environment ``env``) served on a free
+    port for the block, as ``railledger dashboard`` runs it; its URL. Always killed at the end."""
     port = _free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(REPO / "src" / "railledger" / "dashboard" / "app.py"),
                "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
                "--browser.gatherUsageStats", "false"]
-    process = subprocess.Popen(command, env={**os.environ, "RAILLEDGER_DB": str(db)}, cwd=REPO,
+    process = subprocess.Popen(command, env={**os.environ, "RAILLEDGER_DB": str(db), **env}, cwd=REPO,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         url = f"http://127.0.0.1:{port}/"
@@ -73,6 +74,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The dashboard on the test archive for the module."""
+    with dashboard_server(build_archive(tmp_path_factory.mktemp("browser"))) as url:
+        yield url
 
 
 READY = ("document.querySelector('[data-test-script-state=\"notRunning\"]') !== null"

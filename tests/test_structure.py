@@ -15,7 +15,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "railledger"
 
-ROOMS = ("ingest", "replay", "records", "selfplay", "analytics", "pipeline", "reports", "dashboard",
+ROOMS = ("ingest", "replay", "records", "selfplay", "analytics", "pipeline", "events", "reports", "dashboard",
          "crosscheck", "bench", "cli")
 """railledger's rooms, lowest first (docs/architecture.md): each imports only rooms before it."""
 

@@ -14,12 +14,14 @@ import typer
 
 from railledger.cli.audit import audit
 from railledger.cli.crosscheck import crosscheck
+from railledger.cli.event import event_app
 from railledger.cli.legal import legal
 from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, WaitOption, WorkersOption
 from railledger.cli.options import fail as _fail
 from railledger.cli.options import write_document
 from railledger.cli.ratings import ratings
 from railledger.cli.options import reading as _reading
+from railledger.cli.pull import pull
 from railledger.cli.options import waiting as _waiting
 from railledger.cli.report import report
 from railledger.cli.selfplay import play, simulate
@@ -82,8 +84,8 @@ def ingest(
 
     Example: railledger ingest ../shared/fixtures examples/ --db games.duckdb
     """
-    from railledger.cli.ingesting import print_summary
-    from railledger.cli.output import consoles, progress_bars, say
+    from railledger.cli.ingesting import report_ingest
+    from railledger.cli.output import progress_bars
     from railledger.pipeline.ingesting import ingest_paths
     from railledger.pipeline.workers import ClusterUnavailable
 
@@ -93,18 +95,7 @@ def ingest(
                                  wait=wait, on_wait=_waiting, progress=progress)
     except ClusterUnavailable as exc:
         raise _fail(str(exc)) from None
-    if tally.stopped is not None and not tally.outcomes:  # refused before any record: nothing to sum up
-        raise _fail(f"stopped: {tally.stopped}")
-    print_summary(tally, db)
-    if tally.stopped is not None:
-        raise _fail(f"stopped: {tally.stopped}")
-    if tally.ratings is not None:
-        say(consoles()[0], tally.ratings)
-    if tally.invalid and not allow_invalid:
-        count = len(tally.invalid)
-        say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "
-                           "the verdict); --allow-invalid accepts them with exit code 0")
-    if tally.failures or (tally.invalid and not allow_invalid):
+    if not report_ingest(tally, db, allow_invalid):
         raise typer.Exit(code=1)
 
 
@@ -213,6 +204,8 @@ def dashboard(
     db: DbOption = Path(DEFAULT_DB),
     port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501,
     wait: WaitOption = DEFAULT_WAIT,
+    event: Annotated[Optional[list[Path]], typer.Option(
+        "--event", help="An event file the Events page shows (repeat for several).")] = None,
 ) -> None:
     """Open the dashboard (Streamlit) on the archive, read-only, at http://localhost:PORT.
 
@@ -221,7 +214,9 @@ def dashboard(
     and nothing is left running. While an ingest writes, pages wait for it (up to --wait), then
     show the last data they read with a note.
 
-    Example: railledger dashboard --db games.duckdb --port 8502
+    The Events page shows the standings of each --event file, counted from the archive.
+
+    Example: railledger dashboard --db games.duckdb --port 8502 --event league.toml
     """
     import railledger.dashboard as dashboard_package
 
@@ -232,7 +227,11 @@ def dashboard(
     if not _port_free(port):
         raise _fail(f"port {port} on localhost is in use (another dashboard?); choose another with --port {port + 1}")
     app_file = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait)}
+    for path in event or []:
+        if not path.is_file():
+            raise _fail(f"{path}: no event file here (--event)")
+    env = {**os.environ, "RAILLEDGER_DB": str(db.resolve()), "RAILLEDGER_WAIT": str(wait),
+           "RAILLEDGER_EVENTS": os.pathsep.join(str(path.resolve()) for path in event or [])}
     command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.address", "localhost",
                "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     sys.stdout.flush()
@@ -550,6 +549,8 @@ def export(
         ExportFormat, typer.Option("--format", help="parquet, csv (list columns as JSON text, bytes as base64), or json.")
     ] = ExportFormat.parquet,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", help="json: the file to write (default: stdout).")] = None,
+    anonymize: Annotated[bool, typer.Option("--anonymize", help="Replace every player's name and user id by a pseudonym, "
+                                                                "the same one everywhere, and drop the chat.")] = False,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
@@ -562,19 +563,28 @@ def export(
     --format json the game's export is written exactly as it was ingested (the archive keeps the
     text it read, undos and all); a game that came as notation is written as an export of it.
 
+    With --anonymize, for sharing a dataset: each player becomes "Player N", the same N in every
+    game for an 18xx.games user id, in the players, the actions' entities and user fields, the
+    results, verdicts, flags and the kept texts; chat messages are dropped (docs/pull.md).
+
     Example: railledger export --format parquet exported/ --db games.duckdb
+
     Example: railledger export --format json 14375 -o 14375.json
     """
     from railledger.cli.output import consoles, say
     from railledger.pipeline.exporting import archive_tables, write_tables
 
     if fmt is ExportFormat.json:
-        _export_game(target, output, db, wait)
+        _export_game(target, output, db, wait, anonymize)
         return
     if output is not None:
         raise _fail("-o is for --format json; parquet and csv write one file per table into OUT_DIR")
     with _reading(db, wait) as archive:
         frames = archive_tables(archive)
+    if anonymize:
+        from railledger.pipeline.anonymizing import anonymize_tables
+
+        frames = anonymize_tables(frames)
     try:
         written = write_tables(frames, target, fmt.value)
     except OSError as exc:
@@ -584,7 +594,7 @@ def export(
         say(out, f"{path}{'/' if fmt is ExportFormat.parquet else ''}: {rows} row{'' if rows == 1 else 's'}")
 
 
-def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
+def _export_game(game: str, output: Path | None, db: Path, wait: float, anonymize: bool) -> None:
     """The original export of one archived game, to ``output`` or stdout."""
     import json
 
@@ -598,6 +608,14 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
             source = archive.source(record.key)
         except KeyError as exc:
             raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    if anonymize:
+        from railledger.pipeline.anonymizing import Pseudonyms, Table, anonymized_record, anonymized_source
+
+        pseudonyms = Pseudonyms()
+        table = Table.seated(pseudonyms, record.key, ((seat, p.name, str(p.id), isinstance(p.id, int))
+                                                      for seat, p in enumerate(record.players, start=1)))
+        source = None if source is None else anonymized_source(source, table, pseudonyms)
+        record = anonymized_record(record, table, pseudonyms)
     if source is not None and source.format == "json":
         text = source.text  # byte for byte as read (a leading byte-order mark aside)
     else:
@@ -609,7 +627,7 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float) -> None:
 
 
 COMMANDS = (
-    ingest, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
+    ingest, pull, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
     replay_command, conformance, audit, legal, convert,  # records through the engine, nothing stored
     play, simulate, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
 )
@@ -620,6 +638,7 @@ name would read as the engine's package here)."""
 
 for command in COMMANDS:
     app.command("replay" if command is replay_command else None)(command)
+app.add_typer(event_app, name="event")  # a group of commands: typer lists groups after the commands
 
 
 def main() -> None:

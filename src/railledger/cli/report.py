@@ -41,7 +41,7 @@ def report(
     """
     from railledger.reports.game import markdown, page
 
-    found = _from_file(game) if game == "-" or Path(game).exists() else _from_archive(game, db, wait)
+    found = _from_file(game) if game == "-" or Path(game).exists() else archived_report(game, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)
     write_document(text, output)
 
@@ -68,7 +68,7 @@ def _from_file(name: str) -> "GameReport":
                         audited_shortfalls(record, auditor.runs))
 
 
-def _from_archive(name: str, db: Path, wait: float) -> "GameReport":
+def archived_report(name: str, db: Path, wait: float) -> "GameReport":
     """An archived game's report from what the archive keeps: the record, its text, its runs
     (a game stored before the revenue audit has none: not audited, rather than none short)."""
     from railledger.analytics.report import build_report, stored_shortfalls

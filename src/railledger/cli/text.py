@@ -62,4 +62,4 @@ def listing(header: Sequence[str], rows: Iterable[Sequence[object]], right: froz
                 padded.append(text if column == last else text + fill)
         return GAP.join(padded)
 
-    return "\n".join(laid_out(line) for line in cells)
+    return "\n".join(laid_out(line).rstrip() for line in cells)

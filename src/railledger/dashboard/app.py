@@ -13,6 +13,7 @@ navigation = st.navigation([
     st.Page("views/archive.py", title="Archive", url_path="archive", default=True),
     st.Page("views/review.py", title="Game review", url_path="review"),
     st.Page("views/players.py", title="Players", url_path="players"),
+    st.Page("views/events.py", title="Events", url_path="events"),
     st.Page("views/titles.py", title="Titles", url_path="titles"),
     st.Page("views/rush.py", title="Train rush", url_path="rush"),
     st.Page("views/balance.py", title="Balance", url_path="balance"),

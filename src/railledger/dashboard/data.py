@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import polars as pl
@@ -41,6 +42,8 @@ from railledger.analytics.scope import counted_games
 from railledger.analytics.titles import TitleStatistics, title_statistics
 from railledger.analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from railledger.dashboard.text import md
+from railledger.events.checking import EventCheck, check_event
+from railledger.events.file import EventError
 from railledger.records import Archive
 
 TTL = 60
@@ -216,3 +219,23 @@ def games_of(db: str, player: str) -> pl.DataFrame:
 def titles(db: str, manual_ends: bool) -> TitleStatistics:
     with _archive(db) as archive:
         return title_statistics(archive, manual_ends)
+
+
+EVENTS = "RAILLEDGER_EVENTS"
+"""The environment variable naming the event files the Events page shows (``railledger dashboard
+--event FILE``), separated as paths are (``:`` on Linux)."""
+
+
+def event_paths() -> list[str]:
+    """The event files the Events page shows, as given."""
+    return [path for path in os.environ.get(EVENTS, "").split(os.pathsep) if path]
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
+def event_check(db: str, path: str) -> EventCheck | EventError:
+    """An event counted from the archive alone (its file is read, never written), or the faults
+    that keep it from being counted: the page shows those as lines, not as a failure to read."""
+    try:
+        return check_event(Path(path), Path(db), wait=WAIT)
+    except EventError as faults:
+        return faults

@@ -57,13 +57,18 @@ def write_partitions(frames: Mapping[str, pl.DataFrame], out_dir: Path) -> Itera
         yield folder, frame.height
 
 
-def export_archive(db: str | Path, out_dir: str | Path, fmt: str = "parquet", *, wait: float = 0.0,
-                   on_wait: WaitNotice | None = None) -> list[tuple[Path, int]]:
+def export_archive(db: str | Path, out_dir: str | Path, fmt: str = "parquet", *, anonymize: bool = False,
+                   wait: float = 0.0, on_wait: WaitNotice | None = None) -> list[tuple[Path, int]]:
     """Write every table of the archive at ``db`` into ``out_dir`` (:func:`write_tables`), read in
-    one read-only open of the archive and written with it closed. Raises
-    :class:`~railledger.records.ArchiveError` when the archive cannot be read."""
+    one read-only open of the archive and written with it closed; with ``anonymize``, nobody named
+    (:mod:`pipeline.anonymizing`). Raises :class:`~railledger.records.ArchiveError` when the
+    archive cannot be read."""
     with Archive.open(db, read_only=True, wait=wait, on_wait=on_wait) as archive:
         frames = archive_tables(archive)
+    if anonymize:
+        from railledger.pipeline.anonymizing import anonymize_tables
+
+        frames = anonymize_tables(frames)
     return write_tables(frames, out_dir, fmt)
 
 

@@ -683,6 +683,13 @@ class Archive:
         return None if found is None else (found.content_hash, found.engine)
 
     @_reading
+    def statuses(self, keys: Collection[str]) -> dict[str, str | None]:
+        """The recorded status (``finished``, ``active``... or None) of each of ``keys`` stored,
+        in one query: a pull fetches again only what is not stored finished."""
+        rows = self._con.execute("SELECT key, status FROM games WHERE key IN (SELECT unnest(?))", [list(keys)]).fetchall()
+        return dict(rows)
+
+    @_reading
     def stored(self, key: str) -> Stored | None:
         """What the archive holds of a game (hash, engine, verdict, kept text's format), None when absent."""
         return self._stored(key)

@@ -1,37 +1,11 @@
-"""A game report as a page: Markdown, or one self-contained HTML file that prints well.
-
-Both are written from the same sections (:func:`sections`), so the two formats never say
-different things. The HTML has no external asset (no script, font, image or stylesheet link):
-an organizer mails it and it opens anywhere, offline. Every text from a record is escaped.
-"""
+"""A game report as a page: Markdown, or one self-contained HTML file that prints well, both
+written from the same sections (:mod:`reports.document`)."""
 
 from __future__ import annotations
 
-import html
-from dataclasses import dataclass, field
-
 from railledger.analytics.report import GameReport
-
-STYLE = """
-body { font: 14px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #111; }
-h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: .5rem 0; } th, td { border: 1px solid #ccc; padding: .2rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f2f2f2; } td.n { text-align: right; font-variant-numeric: tabular-nums; } code { font-size: .92em; }
-.verdict { font-weight: 600; padding: .3rem .6rem; border: 2px solid #444; display: inline-block; }
-@media print { body { margin: 0; max-width: none; font-size: 11pt; } h2 { break-after: avoid; } tr { break-inside: avoid; } }
-"""
-
-
-@dataclass(frozen=True)
-class Section:
-    """A heading, its lines of text, and optionally one table (header, rows; the last ``numbers``
-    columns are numbers)."""
-
-    title: str
-    lines: tuple[str, ...] = ()
-    header: tuple[str, ...] = ()
-    rows: tuple[tuple[str, ...], ...] = field(default=())
-    numbers: int = 0
+from railledger.reports import document
+from railledger.reports.document import Section
 
 
 def sections(report: GameReport) -> list[Section]:
@@ -40,7 +14,7 @@ def sections(report: GameReport) -> list[Section]:
     recorded = record.result or {}
     replayed = report.replayed
     return [
-        Section("Game", (
+        Section("Game", bullets=True, lines=(
             f"Title: {record.title}", f"Game id: {record.key}",
             f"Players (seat order): {', '.join(p.name for p in record.players)}",
             f"Seed: {record.seed if record.seed is not None else '-'}",
@@ -108,50 +82,10 @@ def heading(report: GameReport) -> str:
 
 
 def markdown(report: GameReport) -> str:
-    """The report as Markdown (table cells with ``|`` escaped)."""
-    parts = [f"# {heading(report)}", ""]
-    for section in sections(report):
-        parts += [f"## {section.title}", ""]
-        parts += [f"- {line}" if section.title == "Game" else line for line in section.lines]
-        if section.lines:
-            parts.append("")
-        if section.rows:
-            parts.append("| " + " | ".join(section.header) + " |")
-            first_number = len(section.header) - section.numbers
-            parts.append("|" + "|".join("---:" if i >= first_number else "---" for i in range(len(section.header))) + "|")
-            parts += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in section.rows]
-            parts.append("")
-    return "\n".join(parts)
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """The report as Markdown."""
+    return document.markdown(heading(report), sections(report))
 
 
 def page(report: GameReport) -> str:
-    """The report as one HTML document with its style inline and nothing to fetch."""
-    body = [f"<h1>{_h(heading(report))}</h1>",
-            f'<p class="verdict" id="verdict">{_h(report.verdict.kind)}</p>']
-    for section in sections(report):
-        ident = section.title.lower().split(" (")[0].replace(" ", "-").replace("'", "")
-        body.append(f'<section id="{ident}"><h2>{_h(section.title)}</h2>')
-        if section.title == "Game":
-            body.append("<ul>" + "".join(f"<li>{_h(line)}</li>" for line in section.lines) + "</ul>")
-        else:
-            body += [f"<p>{_h(line)}</p>" for line in section.lines]
-        if section.rows:
-            first_number = len(section.header) - section.numbers
-            body.append("<table><thead><tr>" + "".join(f"<th>{_h(c)}</th>" for c in section.header) + "</tr></thead><tbody>")
-            for row in section.rows:
-                cells = "".join(f'<td class="n">{_h(c)}</td>' if i >= first_number else f"<td>{_h(c)}</td>"
-                                for i, c in enumerate(row))
-                body.append(f"<tr>{cells}</tr>")
-            body.append("</tbody></table>")
-        body.append("</section>")
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{_h(heading(report))}</title><style>{STYLE}</style></head>\n<body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
-
-
-def _h(text: str) -> str:
-    return html.escape(text, quote=True)
+    """The report as one HTML document, the verdict boxed under its title."""
+    return document.page(heading(report), sections(report), report.verdict.kind)

@@ -14,7 +14,7 @@ from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Step, make_action, reads
 from railledger.replay.geometry import TileGeometry
 from railledger.replay.market import Cell
-from railledger.replay.names import city_name, money, player_name, private_name
+from railledger.replay.names import city_name, entity_name, money, player_name, private_name
 from railledger.replay.state import CompanyState, GameState
 from railledger.replay.steps.draft import BidAuction
 from railledger.replay.steps.shares import parse_share_price
@@ -256,7 +256,7 @@ class TeleportToken(Tokening):
     @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:
         if action.entity != self.actor():
-            raise Violation("private-teleport", f"{action.entity.id} has no teleport station to place")
+            raise Violation("private-teleport", f"{entity_name(self.game, action.entity)} has no teleport token to place")
         hex_id, _ = self.game.board.city(str(action.fields.get("city")))
         if hex_id not in self.hexes():
             raise Violation("private-teleport", f"the teleport station goes on {'/'.join(self.hexes())}")
@@ -267,7 +267,7 @@ class TeleportToken(Tokening):
 
     def do_pass(self, action: Action) -> Effects:
         if action.entity != self.actor():
-            raise Violation("private-teleport", f"{action.entity.id} has no teleport station to place")
+            raise Violation("private-teleport", f"{entity_name(self.game, action.entity)} has no teleport token to place")
         yield
         title_of(self.game).state(self.game).teleported = None
 

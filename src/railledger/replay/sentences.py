@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from railledger.ingest.model import Action, Record
-from railledger.replay.errors import Violation
+from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Step
+from railledger.replay.game import Game
 from railledger.replay.names import (a_train, city_name, entity_name, hex_name, holder_name, listed, money,
                                      player_name, private_name, shares_phrase, source_name, tile_name, train_name)
 from railledger.replay.rounds.operating import OperatingRound
@@ -40,9 +41,6 @@ from railledger.replay.steps.routes import RunRoutes, merge_repeats, stop_hexes
 from railledger.replay.steps.shares import BuySellParShares
 from railledger.replay.steps.tokens import CompanyToken, Token
 from railledger.replay.steps.track import CompanyTrack, Track
-
-if TYPE_CHECKING:
-    from railledger.replay.game import Game
 
 
 @dataclass(frozen=True)
@@ -176,10 +174,10 @@ class _Telling:
         return entity_name(self.game, self.action.entity)
 
     def operating(self) -> str:
-        """The company an action of an operating turn is for: the company operating (a private
-        acts for it), else the acting entity."""
+        """The company an action is for: the acting company, or for a private the company
+        operating (a private acts for it)."""
         round_ = self.game.round
-        if isinstance(round_, OperatingRound) and round_.corporation is not None:
+        if self.action.entity.kind == "company" and isinstance(round_, OperatingRound) and round_.corporation is not None:
             return round_.corporation
         return self.who
 
@@ -260,8 +258,8 @@ def _buy_shares(t: _Telling) -> Said:
         return _said(t, f"{text} for {money(price)}" if t.step is not None else text, text)
     headline = f"{t.who} buys {bundle}{_for_union_bank(t)}"
     text = f"{t.who} buys {bundle} from {source_name(t.game, first.owner, first.corporation)}{_for_union_bank(t)}"
-    if isinstance(t.step, BuySellParShares) and len(shares) == 1:
-        text += f" for {money(t.step.price_of(first))}"
+    if isinstance(t.step, BuySellParShares) and len(shares) == 1 and t.game.share_price(first.corporation) is not None:
+        text += f" for {money(t.step.price_of(first))}"  # priced once the company is started
     return _said(t, text, headline)
 
 
@@ -454,20 +452,17 @@ def place(action_id: str, round_label: str) -> str:
 
 def narrate(record: Record) -> list[Line]:
     """Every action of a record in words, in one replay that goes on past an illegal action (the
-    game then stands unchanged for the next one), each said against the game before it."""
-    from railledger.replay.replayer import replay_record
-
-    lines: list[Line] = []
-
-    class Narrator:
-        def before(self, game: Game, index: int, action: Action) -> None:
-            said = describe(game, action)
-            lines.append(Line(action.label, game.round.label, said.text, said.headline))
-
-        def after(self, game: Game, index: int, action: Action) -> None:
+    game then stands unchanged for the next one, as ``replay --keep-going`` replays it), each said
+    against the game before it."""
+    game = Game.from_record(record)
+    lines = []
+    for action in record.actions:
+        said = describe(game, action)
+        lines.append(Line(action.label, game.round.label, said.text, said.headline))
+        try:
+            game.process(action)
+        except IllegalAction:
             pass
-
-    replay_record(record, keep_going=True, watch=Narrator())
     return lines
 
 

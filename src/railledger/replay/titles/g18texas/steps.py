@@ -247,11 +247,13 @@ class TeleportToken(Tokening):
                     yield hex_id, city
 
     def say(self, action: Action) -> str | None:
+        teleporter = entity_name(self.game, action.entity)
         if action.type == "pass":
-            return f"{self.corporation} does not place its teleport token"
+            return f"{self.corporation} passes on placing the token {teleporter} teleported"
         if action.type != "place_token":
             return None
-        return f"{self.corporation} places its teleport token on {city_name(self.game, action.fields.get('city'))} for free"
+        return (f"{self.corporation} places the token {teleporter} teleported on "
+                f"{city_name(self.game, action.fields.get('city'))}, for free")
 
     @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:

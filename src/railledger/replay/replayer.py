@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from railledger.ingest.model import Action, PlayerId, Record
 from railledger.replay.errors import IllegalAction
 from railledger.replay.game import Game
-from railledger.replay.sentences import sentence
+from railledger.replay.sentences import place, sentence
 from railledger.replay.snapshot import Snapshot
 from railledger.replay.state import Event
 
@@ -51,6 +51,11 @@ class Flag:
     @property
     def root(self) -> bool:
         return self.follows is None
+
+    @property
+    def where(self) -> str:
+        """``action 22 (OR 1.1)``: the action as the record numbers it, in its round."""
+        return f"action {place(self.action_id, self.round)}"
 
 
 @dataclass

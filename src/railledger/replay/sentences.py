@@ -294,9 +294,9 @@ def _lay_tile(t: _Telling) -> Said:
     headline = f"{corp} lays tile {tile_name(t.fields['tile'])} on {hex_name(game, hex_id)}"
     text = f"{headline}{tool}, rotation {t.fields['rotation']}"
     cost: int | None = None
-    if isinstance(step, Track):
-        lay = step.next_lay()
-        cost = (lay.cost if lay is not None else 0) + game.board.terrain_cost_of(hex_id)
+    lay = step.next_lay() if isinstance(step, Track) else None  # none left: no price to give
+    if lay is not None:
+        cost = lay.cost + game.board.terrain_cost_of(hex_id)
     elif isinstance(step, CompanyTrack):
         ability = step.abilities(t.action.entity)[0][1]
         cost = 0 if ability.get("free") else game.board.terrain_cost_of(hex_id)

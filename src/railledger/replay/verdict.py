@@ -104,7 +104,7 @@ def acting_name(record: Record, action: Action) -> str:
 
 def _illegal(record: Record, replay: Replay) -> str:
     first = replay.flags[0]  # flags come in action order, so the first is a root cause
-    text = f"action {first.action_id} ({first.round}): {first.sentence} (rule {first.rule}: {first.message})"
+    text = f"{first.where}: {first.sentence} (rule {first.rule}: {first.message})"
     if replay.stopped_at is not None:
         return text + " (the replay stopped there)"
     if len(replay.flags) > 1:

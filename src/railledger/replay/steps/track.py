@@ -75,7 +75,7 @@ class TrackLaying(OperatingStep):
         upgrade = self.is_upgrade(hex_id)
         self.check_rules(action, hex_id, geometry, upgrade)
         if needs_route and not network_of(game, corp).touches(hex_id, geometry.edges):
-            raise Violation("tile-connect", f"tile {tile_id} on {hex_id} does not connect to {corp}'s network")
+            raise Violation("tile-connect", f"tile {tile_id.rsplit('-', 1)[0]} on {hex_id} does not connect to {corp}'s network")
         cost = lay_cost + game.board.terrain_cost_of(hex_id)
         if cost and game.cash(corp) < cost:
             raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${cost} this lay costs on {hex_id}")

@@ -11,8 +11,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+from railledger.analytics.validation import flags_in_words
 from railledger.ingest import notation
 from railledger.ingest.sources import DEFAULT_MAX_SIZE, read_record
 from railledger.replay import replay_record
@@ -60,3 +62,17 @@ def test_no_message_names_a_player_by_an_id(path: Path) -> None:
         for text in (flag.message, flag.sentence):
             named = set(PLAYER_ID.findall(text)) & ids
             assert not named, f"{path.name} action {flag.action_id}: {text!r} names player id {named}"
+
+
+def test_the_flag_listing_names_each_follower_by_the_root_cause_it_follows() -> None:
+    swapped = SHORT_18MS.replace("220 IC lay_tile B2 58-0 2", "220 IC lay_tile B4 9-0 1", 1)
+    record = notation.read(swapped.replace("230 IC lay_tile B4 9-0 1", "230 IC lay_tile B2 58-0 2", 1))
+    flags = replay_record(record, keep_going=True).flags
+    frame = pl.DataFrame([{"game_key": record.key, "title": record.title, "seq": f.index, "action_id": f.action_id,
+                           "round": f.round, "sentence": f.sentence, "rule": f.rule, "section": f.section,
+                           "message": f.message, "follows": f.follows} for f in flags])
+    worded = flags_in_words(frame)
+    assert worded.row(0, named=True)["action"] == "220 (OR 1.1)"
+    assert worded.row(0, named=True)["what was done"] == "IC lays tile 9 on B4, rotation 1, for $0"
+    assert list(worded["cause"]) == ["root cause"] + ["follows from action 220 (OR 1.1)"] * (len(flags) - 1)
+    assert len(flags) > 2

@@ -19,9 +19,10 @@ if flags.is_empty():
     st.success("No archived action breaks a rule the engine knows.")
 else:
     roots = flags.filter(pl.col("follows").is_null()).height
-    st.caption(f"{flags.height} flagged actions in {flags['game_key'].n_unique()} games: {roots} root causes, "
-               f"{flags.height - roots} that follow from one (listed after it: an action that counted on a refused one). "
-               "Each action is numbered as its record numbers it, with its round.")
+    games = flags["game_key"].n_unique()
+    st.caption(f"{flags.height} flagged action{'s' if flags.height != 1 else ''} in {games} game{'s' if games != 1 else ''}: "
+               f"{roots} root cause{'s' if roots != 1 else ''}, {flags.height - roots} that follow from one (listed after it: "
+               "an action that counted on a refused one). Each action is numbered as its record numbers it, with its round.")
     st.plotly_chart(charts.flags_by_rule(summary), key="rules")
     st.dataframe(summary, hide_index=True, width="stretch")
     st.subheader("Flagged actions")

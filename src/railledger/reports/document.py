@@ -3,12 +3,16 @@
 The game report and the event report are each a list of :class:`Section`; both formats are
 written from the same list, so that they never say different things. The HTML has no external
 asset (no script, font, image or stylesheet link): an organizer mails it and it opens anywhere,
-offline. Every text is escaped; a :class:`Link` is the only markup a cell may carry.
+offline. Every text is escaped, in HTML and in Markdown alike (:func:`md_text`): what a record holds
+(a player's name, a user's, a game id) reads as it is written and makes no tag, link, image,
+emphasis, heading or table cell of its own wherever the page is rendered. A :class:`Link` is the
+only markup a cell may carry.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 
 STYLE = """
@@ -59,15 +63,16 @@ class Section:
 
 
 def markdown(title: str, sections: list[Section]) -> str:
-    """The page as Markdown (table cells with ``|`` escaped, links as ``[text](href)``)."""
-    parts = [f"# {title}", ""]
+    """The page as Markdown, every text escaped (:func:`md_text`, :func:`md_line`), links as
+    ``[text](<href>)``."""
+    parts = [f"# {md_line(title)}", ""]
     for section in sections:
-        parts += [f"## {section.title}", ""]
-        parts += [f"- {line}" if section.bullets else line for line in section.lines]
+        parts += [f"## {md_line(section.title)}", ""]
+        parts += [f"- {md_line(line)}" if section.bullets else md_line(line) for line in section.lines]
         if section.lines:
             parts.append("")
         if section.rows:
-            parts.append("| " + " | ".join(section.header) + " |")
+            parts.append("| " + " | ".join(md_text(c) for c in section.header) + " |")
             parts.append("|" + "|".join("---:" if section.number(i) else "---" for i in range(len(section.header))) + "|")
             parts += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in section.rows]
             parts.append("")
@@ -75,11 +80,45 @@ def markdown(title: str, sections: list[Section]) -> str:
 
 
 def _md_cell(cell: Cell) -> str:
-    text = str(cell).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
     if isinstance(cell, Link):
-        text = text.replace("[", "\\[").replace("]", "\\]")
-        return f"[{text}](<{cell.href.replace('>', '%3E').replace('<', '%3C')}>)"
-    return text
+        return f"[{md_text(cell.text)}](<{cell.href.replace('>', '%3E').replace('<', '%3C')}>)"
+    return md_text(cell)
+
+
+MD_PUNCTUATION = re.compile(r"([\\`*_\[\]<>|~#!])")
+"""Characters that start Markdown of their own anywhere in a line (escapes, code, emphasis, links
+and images, HTML and autolinks, table cells, strikethrough, headings): each is backslash-escaped."""
+MD_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+"""An ampersand that would start a character reference (``&lt;``)."""
+MD_AUTOLINK = re.compile(r"(?<=:)(//)|(?i:(?<=www)(\.))")
+"""What makes GitHub's Markdown link a bare address (``https://``, ``www.``): escaped, it stays text."""
+MD_EMAIL = re.compile(r"(?<=[0-9A-Za-z._+-])@")
+"""An ``@`` GitHub's Markdown would make a mail link of (``a@b.example``): escapes do not stop it, so
+an invisible word joiner (U+2060) goes before it, which GitHub does not count as part of an address."""
+MD_LINE_START = re.compile(r"[-+=]|\d+[.)]")
+"""What opens a list or underlines a heading at the start of a line."""
+
+
+def md_text(text: str) -> str:
+    """Text as Markdown that reads as that text, inside a line or a table cell (an address keeps
+    an invisible word joiner before its ``@``: see :data:`MD_EMAIL`)."""
+    text = MD_PUNCTUATION.sub(r"\\\1", text.replace("\r", " ").replace("\n", " "))
+    text = MD_ENTITY.sub(r"\\&", text)
+    text = MD_AUTOLINK.sub(lambda m: "\\/\\/" if m.group(1) else "\\.", text)
+    return MD_EMAIL.sub("\u2060@", text)
+
+
+def md_line(text: str) -> str:
+    """Text as a line of its own (a paragraph's, a list item's, a heading's): escaped as in a
+    cell, and what would open a block at its start escaped too (a list marker, a number and a
+    dot; an indent, which would open a code block, as character references)."""
+    escaped = md_text(text)
+    body = escaped.lstrip()
+    found = MD_LINE_START.match(body)
+    if found is not None:
+        marker = found.group()
+        body = marker[:-1] + "\\" + marker[-1] + body[found.end():]
+    return "&#32;" * (len(escaped) - len(escaped.lstrip())) + body
 
 
 def page(title: str, sections: list[Section], badge: str | None = None) -> str:

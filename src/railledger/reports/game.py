@@ -1,9 +1,11 @@
 """A game report as a page: Markdown, or one self-contained HTML file that prints well, both
-written from the same sections (:mod:`reports.document`)."""
+written from the same sections (:mod:`railledger.reports.document`), every text from a record escaped."""
 
 from __future__ import annotations
 
-from railledger.analytics.report import GameReport
+from collections.abc import Iterable
+
+from railledger.analytics.report import NOT_A_PLAYER, GameReport
 from railledger.reports import document
 from railledger.reports.document import Section
 
@@ -11,9 +13,9 @@ from railledger.reports.document import Section
 def sections(report: GameReport) -> list[Section]:
     """Every section of the report, in the order an organizer reads them."""
     record = report.record
-    recorded = record.result or {}
-    replayed = report.replayed
     return [
+        _result_section(report),
+        Section("Verdict", (f"{report.verdict.kind}: {report.verdict.detail}",)),
         Section("Game", bullets=True, lines=(
             f"Title: {record.title}", f"Game id: {record.key}",
             f"Players (seat order): {', '.join(p.name for p in record.players)}",
@@ -22,35 +24,70 @@ def sections(report: GameReport) -> list[Section]:
             f"Created: {record.created or '-'}", f"Status: {record.status or '-'}",
             f"Engine version: {report.engine or 'not replayed'}",
         )),
-        Section("Verdict", (f"{report.verdict.kind}: {report.verdict.detail}",)),
-        Section("Values", () if replayed is not None else ("Not replayed to the end: no replayed values.",),
-                ("player", "recorded", "replayed"),
-                tuple((p.name, str(recorded.get(p.id, "-")),
-                       "-" if replayed is None else str(replayed.get(p.id, "-"))) for p in record.players), 2),
-        Section("Rules broken (root causes)", () if report.flags else ("None.",),
-                ("action", "notation", "rule", "section", "rule text", "what happened"),
-                tuple((f"{f.action_id} (#{f.index})", f.action, f.rule, f.section or "-", f.rule_text, f.message)
-                      for f in report.flags)),
+        Section("Rules broken (root causes)", _flags_lead(report),
+                ("action", "what was done", "rule", "section", "rule text", "why it is refused", "later flags that follow"),
+                tuple((f.where, f.sentence, f.rule, f.section or "-", f.rule_text, f.message, str(f.followers))
+                      for f in report.flags), 1),
         _undo_section(report),
-        Section("Actions taken on another player's behalf", () if report.on_behalf else ("None recorded.",),
+        Section("Actions taken on another player's behalf", _behalf_lead(report),
                 ("who acted", "for", "when", "action"),
                 tuple((b.user, b.for_whom, b.when or "-", b.action) for b in report.on_behalf)),
-        Section("Time per player", () if report.times else ("The record has no action times.",),
-                ("player", "longest waits (action)", "actions", "total"),
-                tuple((t.player, ", ".join(f"{_duration(s)} ({label})" for s, label in t.longest),
+        Section("Time per player", _strangers(t.player for t in report.times) if report.times else ("The record has no action times.",),
+                ("player", "longest waits", "actions", "total"),
+                tuple((t.player, ", ".join(f"{_duration(s)} (action {label})" for s, label in t.longest),
                        str(t.actions), _duration(t.total)) for t in report.times), 2),
         Section("End of the game", (report.manual_end or "Not ended by hand.",)),
         _shortfall_section(report),
     ]
 
 
+def _result_section(report: GameReport) -> Section:
+    """The placings, the winner first, on the values the verdict allows (analytics.report.Result)."""
+    result = report.result
+    if result.basis == "replayed" and report.verdict.kind == "valid":
+        return Section("Result", (result.summary,), ("place", "player", "value"),
+                       tuple((str(p.place), p.player, _money(p.value)) for p in result.placings), 1)
+    if result.basis in ("replayed", "ended"):
+        replayed = "replayed" if result.basis == "replayed" else "where the record ends"
+        return Section("Result", (result.summary,), ("place", "player", replayed, "recorded"),
+                       tuple((str(p.place), p.player, _money(p.value), _money(p.recorded)) for p in result.placings), 2)
+    return Section("Result", (result.summary,), ("place", "player", "recorded (not confirmed)"),
+                   tuple((str(p.place), p.player, _money(p.recorded)) for p in result.placings), 1)
+
+
+def _money(value: int | None) -> str:
+    return "-" if value is None else f"${value}"
+
+
+def _flags_lead(report: GameReport) -> tuple[str, ...]:
+    if not report.flags:
+        return ("None.",)
+    return ("The actions the rules refuse that follow from no earlier refusal. The later actions that counted on one of "
+            "them are refused too and are counted beside it (railledger replay --keep-going --all-flags lists them).",)
+
+
 def _undo_section(report: GameReport) -> Section:
     if report.undos is None:
         return Section("Undo audit", ("The record was read from notation, which keeps no undo history.",))
-    said = report.undo_remarks if any(u.undos or u.redos for u in report.undos) else ("No undo or redo.",)
+    said = (*report.undo_remarks, *_strangers(u.player for u in report.undos)) if any(u.undos or u.redos for u in report.undos) \
+        else ("No undo or redo.",)
     return Section("Undo audit", said,
                    ("player", "actions taken back", "undos", "redos"),
                    tuple((u.player, ", ".join(u.taken_back) or "-", str(u.undos), str(u.redos)) for u in report.undos), 2)
+
+
+def _behalf_lead(report: GameReport) -> tuple[str, ...]:
+    if not report.on_behalf:
+        return ("None recorded.",)
+    return _strangers(b.user for b in report.on_behalf)
+
+
+def _strangers(names: Iterable[str]) -> tuple[str, ...]:
+    """The note a section with someone who is none of the record's players carries."""
+    if not any(NOT_A_PLAYER in name for name in names):
+        return ()
+    return (f"{NOT_A_PLAYER} marks an account the record names that is none of its players: the record does not say "
+            "which of them it was.",)
 
 
 def _shortfall_section(report: GameReport) -> Section:
@@ -82,7 +119,7 @@ def heading(report: GameReport) -> str:
 
 
 def markdown(report: GameReport) -> str:
-    """The report as Markdown."""
+    """The report as Markdown, every text from the record escaped."""
     return document.markdown(heading(report), sections(report))
 
 

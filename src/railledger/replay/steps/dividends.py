@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.steps.base import OperatingStep
 
 
@@ -46,7 +47,7 @@ class Dividend(OperatingStep):
     @reads("kind", "amount")
     def do_dividend(self, action: Action) -> Effects:
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         if self.round.turn.revenue <= 0:
             raise Violation("dividend-no-run", f"{self.corporation} earned nothing this turn: there is no dividend to pay")
         kind = action.fields.get("kind")
@@ -85,11 +86,16 @@ class Dividend(OperatingStep):
             game.market.move_left(corp)
         game.title.after_dividend(game, corp, first or turn.first)
 
+    def per_share(self, paid: int) -> float:
+        """What a payout of ``paid`` gives a 10% share (plus any title bonus), before each
+        holder's amount is rounded up."""
+        return (paid + self.game.title.dividend_bonus(self.game, self.corporation)) / 10
+
     def pay_holders(self, paid: int) -> None:
         """Each holder gets its percent of ``paid`` (plus any title bonus), rounded up; the shares
         the title says pay the company pay it."""
         game, corp = self.game, self.corporation
-        per_share = (paid + game.title.dividend_bonus(game, corp)) / 10
+        per_share = self.per_share(paid)
         for holder in [*game.order, *game.title.value_holders(game)]:
             amount = math.ceil(game.percent(holder, corp) / 10 * per_share)
             if amount:

@@ -13,6 +13,7 @@ from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
 from railledger.replay.geometry import TileGeometry
+from railledger.replay.names import a_train, entity_name, money, private_name
 from railledger.replay.shares import sale_bundles
 from railledger.replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
 from railledger.replay.steps.base import OperatingStep
@@ -51,15 +52,19 @@ class Track1871(Track):
 
 
 class Dividend1871(Dividend):
-    def pay_holders(self, paid: int) -> None:
+    def per_share(self, paid: int) -> float:
         """The PEIR pays each PEIR share ``paid`` / shares left, rounded up (7.7)."""
+        if self.corporation != PEIR:
+            return super().per_share(paid)
+        return math.ceil(paid / len(peir_shares(self.game)))
+
+    def pay_holders(self, paid: int) -> None:
         if self.corporation != PEIR:
             super().pay_holders(paid)
             return
         game = self.game
-        shares = peir_shares(game)
-        per_share = math.ceil(paid / len(shares))
-        for share in shares:
+        per_share = int(self.per_share(paid))
+        for share in peir_shares(game):
             if share.owner in game.players:
                 game.pay(None, share.owner, per_share)
 
@@ -91,6 +96,15 @@ class HunsletPurchase(OperatingStep):
     def legal(self) -> Iterator[Action]:
         if self.offers_now(Entity("company", title_of(self.game).hunslet)):
             yield make_action("purchase_train", Entity("company", title_of(self.game).hunslet))
+
+    def say(self, action: Action) -> str | None:
+        train = self.next_train()
+        if action.type != "purchase_train" or train is None:
+            return None
+        game = self.game
+        price = game.title.train_price(train, None)
+        return (f"{self.corporation} buys {a_train(train.card)} from the bank for {money(price)} with "
+                f"{private_name(game, action.entity.id)}, which closes")
 
     def do_purchase_train(self, action: Action) -> Effects:
         if not self.can_purchase():
@@ -187,7 +201,7 @@ class BuyTrain1871(BuyTrain):
 
     def check_transfer(self, action: Action, train: Train, price: int) -> Purchase:
         if train.id in title_of(self.game).state(self.game).obsolete:
-            raise Violation("train-source", f"{train.id} is obsolete since the first Diesel: it stays with {train.owner} (13.2)")
+            raise Violation("train-source", f"{train.owner}'s {train.name} train is obsolete since the first Diesel: it stays with {train.owner} (13.2)")
         return super().check_transfer(action, train, price)
 
     def offers(self, entity: Entity) -> frozenset[str]:
@@ -280,7 +294,7 @@ class BuyTrain1871(BuyTrain):
             return
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
-            raise Violation("issue-own", f"{action.entity.id} does not operate")
+            raise Violation("issue-own", f"{entity_name(self.game, action.entity)} does not operate")
         if corp in self.round.turn.emergency_sold:
             raise Violation("emergency-sale", f"{corp}'s president has sold {corp} shares for this purchase: "
                                               "each company's shares are sold in one block")

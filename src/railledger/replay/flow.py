@@ -208,6 +208,12 @@ class Step:
         yield
         self.passed = True
 
+    def say(self, action: Action) -> str | None:
+        """The action in a player's words where this step says it its own way (a title's own
+        step: a split's answers, a private's purchase); None leaves it to
+        :func:`replay.sentences.describe`, which says each action type the same in every title."""
+        return None
+
 
 class Round:
     """A round: its steps, the entities taking turns in it, and the label snapshots carry."""

@@ -85,11 +85,16 @@ class Dividend(OperatingStep):
             game.market.move_left(corp)
         game.title.after_dividend(game, corp, first or turn.first)
 
+    def per_share(self, paid: int) -> float:
+        """What a payout of ``paid`` gives a 10% share (plus any title bonus), before each
+        holder's amount is rounded up."""
+        return (paid + self.game.title.dividend_bonus(self.game, self.corporation)) / 10
+
     def pay_holders(self, paid: int) -> None:
         """Each holder gets its percent of ``paid`` (plus any title bonus), rounded up; the shares
         the title says pay the company pay it."""
         game, corp = self.game, self.corporation
-        per_share = (paid + game.title.dividend_bonus(game, corp)) / 10
+        per_share = self.per_share(paid)
         for holder in [*game.order, *game.title.value_holders(game)]:
             amount = math.ceil(game.percent(holder, corp) / 10 * per_share)
             if amount:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Round, Step, check_declared_range, make_action, reads
+from railledger.replay.names import player_name, private_name
 
 if TYPE_CHECKING:
     from . import Title1871
@@ -128,6 +129,11 @@ class InitialAuction(Step):
         yield
         self.bid = (player, price)
         self.next_bidder()
+
+    def say(self, action: Action) -> str | None:
+        if action.type != "pass" or self.item is None:
+            return None
+        return f"{player_name(self.game, action.entity.id)} passes on {private_name(self.game, self.item)}"
 
     def do_pass(self, action: Action) -> Effects:
         if self.item is None:

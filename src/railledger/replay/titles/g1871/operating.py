@@ -13,6 +13,7 @@ from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
 from railledger.replay.geometry import TileGeometry
+from railledger.replay.names import a_train, money, private_name
 from railledger.replay.shares import sale_bundles
 from railledger.replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
 from railledger.replay.steps.base import OperatingStep
@@ -51,15 +52,19 @@ class Track1871(Track):
 
 
 class Dividend1871(Dividend):
-    def pay_holders(self, paid: int) -> None:
+    def per_share(self, paid: int) -> float:
         """The PEIR pays each PEIR share ``paid`` / shares left, rounded up (7.7)."""
+        if self.corporation != PEIR:
+            return super().per_share(paid)
+        return math.ceil(paid / len(peir_shares(self.game)))
+
+    def pay_holders(self, paid: int) -> None:
         if self.corporation != PEIR:
             super().pay_holders(paid)
             return
         game = self.game
-        shares = peir_shares(game)
-        per_share = math.ceil(paid / len(shares))
-        for share in shares:
+        per_share = int(self.per_share(paid))
+        for share in peir_shares(game):
             if share.owner in game.players:
                 game.pay(None, share.owner, per_share)
 
@@ -91,6 +96,15 @@ class HunsletPurchase(OperatingStep):
     def legal(self) -> Iterator[Action]:
         if self.offers_now(Entity("company", title_of(self.game).hunslet)):
             yield make_action("purchase_train", Entity("company", title_of(self.game).hunslet))
+
+    def say(self, action: Action) -> str | None:
+        train = self.next_train()
+        if action.type != "purchase_train" or train is None:
+            return None
+        game = self.game
+        price = game.title.train_price(train, None)
+        return (f"{self.corporation} buys {a_train(train.card)} from the bank for {money(price)} with "
+                f"{private_name(game, action.entity.id)}, which closes")
 
     def do_purchase_train(self, action: Action) -> Effects:
         if not self.can_purchase():

@@ -16,6 +16,7 @@ from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Step, check_declared_range, make_action, reads
 from railledger.replay.market import Cell
+from railledger.replay.names import hex_name, holder_name, money, player_name, private_name, shares_phrase, source_name, train_name
 from railledger.replay.rounds.stock import StockRound
 from railledger.replay.shares import transfer
 from railledger.replay.state import IPO, MARKET, GameState, Share
@@ -113,6 +114,16 @@ class Exchange1871(Step):
                         seen.add((share.corporation, share.percent))
                         yield make_action("buy_shares", entity, shares=[share.id], percent=share.percent)
 
+    def say(self, action: Action) -> str | None:
+        game = self.game
+        company = game.companies.get(str(action.entity.id))
+        ids = action.fields.get("shares")
+        share = game.shares.get(str(ids[0])) if isinstance(ids, list) and len(ids) == 1 else None
+        if action.type != "buy_shares" or company is None or company.owner is None or share is None:
+            return None
+        source = "the shares kept for exchanges" if share.owner == RESERVED else source_name(game, share.owner, share.corporation)
+        return f"{holder_name(game, company.owner)} exchanges {company.name} for {shares_phrase(game, [share])} from {source}"
+
     @reads("shares", "percent")
     def do_buy_shares(self, action: Action) -> Effects:
         game = self.game
@@ -178,6 +189,36 @@ class SplitChoices(Step):
         if split.stage == "cash":
             return [0, game.cash(split.parent)]
         return ["yes", "no"]
+
+    def say(self, action: Action) -> str | None:
+        """A split's answer as the question it answers (the stage the split is at)."""
+        split = self.round.split
+        if split is None or action.type != "choose":
+            return None
+        game = self.game
+        who = player_name(game, action.entity.id)
+        choice = action.fields.get("choice")
+        branch, parent = split.branch or "the branch", split.parent
+        if split.stage == "branch":
+            return f"{who} makes {choice} the branch of {parent}"
+        if split.stage == "tokens" and choice == "done":
+            return f"{who} gives {branch} no more of {parent}'s tokens"
+        if split.stage == "tokens":
+            placed = game.corporations[parent].tokens_placed
+            index = int(str(choice)) if str(choice).isdigit() else -1
+            where = hex_name(game, placed[index].rsplit("-", 1)[0]) if 0 <= index < len(placed) else f"station {choice}"
+            return f"{who} gives {parent}'s token on {where} to {branch}"
+        if split.stage == "par":
+            return f"{who} starts {branch} at {money(int(str(choice).split(',')[0]))}" if str(choice).split(",")[0].isdigit() \
+                else f"{who} starts {branch}"
+        if split.stage == "trains":
+            if choice == "done":
+                return f"{who} gives {branch} no more of {parent}'s trains"
+            return f"{who} gives {parent}'s {train_name(game, choice)} train to {branch}"
+        if split.stage == "cash":
+            return f"{who} gives {branch} {money(choice) if isinstance(choice, int) else 'part'} of {parent}'s cash"
+        hunslet = private_name(game, "HSE")
+        return f"{who} moves {hunslet} to {branch}" if choice == "yes" else f"{who} leaves {hunslet} with {parent}"
 
     @staticmethod
     def cell_id(cell: Cell) -> str:

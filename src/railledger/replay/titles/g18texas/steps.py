@@ -14,6 +14,7 @@ from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Step, make_action, reads
 from railledger.replay.geometry import TileGeometry
 from railledger.replay.market import Cell
+from railledger.replay.names import city_name, money, player_name, private_name
 from railledger.replay.state import CompanyState, GameState
 from railledger.replay.steps.draft import BidAuction
 from railledger.replay.steps.shares import parse_share_price
@@ -83,6 +84,15 @@ class JayGouldPar(Step):
         if actor is not None:
             for cell in self.cells():
                 yield make_action("par", actor, corporation=self.company(), share_price=f"{cell.price},{cell.row},{cell.column}")
+
+    def say(self, action: Action) -> str | None:
+        price = str(action.fields.get("share_price", "")).split(",")[0]
+        if action.type != "par" or not price.isdigit():
+            return None
+        game = self.game
+        return (f"{player_name(game, action.entity.id)} pars {action.fields.get('corporation')} at {money(int(price))} "
+                f"as owner of {private_name(game, title_of(game).jay_gould_private)}, taking its president's "
+                "certificate free")
 
     @reads("corporation", "share_price")
     def do_par(self, action: Action) -> Effects:
@@ -235,6 +245,13 @@ class TeleportToken(Tokening):
             for city in range(len(board.tile(hex_id).cities)):
                 if self.city_problem(hex_id, city, needs_route=False) is None:
                     yield hex_id, city
+
+    def say(self, action: Action) -> str | None:
+        if action.type == "pass":
+            return f"{self.corporation} does not place its teleport token"
+        if action.type != "place_token":
+            return None
+        return f"{self.corporation} places its teleport token on {city_name(self.game, action.fields.get('city'))} for free"
 
     @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:

@@ -9,10 +9,10 @@ REVIEW_PATH = "review"
 PLAYERS_PATH = "players"
 
 
-def review_url(key: str, seq: int | None = None) -> str:
-    """Relative URL of the review page at a game (``?game=key``), optionally at an action: its
-    0-based ``seq`` in the archive, written as the step number the page shows (``seq + 1``)."""
-    query = {"game": key} if seq is None else {"game": key, "step": seq + 1}
+def review_url(key: str, action: str | None = None) -> str:
+    """Relative URL of the review page at a game (``?game=key``), optionally at an action named
+    by the record's own id (``&action=209``), as the page names it."""
+    query = {"game": key} if action is None else {"game": key, "action": action}
     return f"{REVIEW_PATH}?{urlencode(query)}"
 
 

@@ -24,7 +24,7 @@ else:
     st.dataframe(summary, hide_index=True, width="stretch")
     st.subheader("Flagged actions")
     flags = first_rows(flags, "review a game")
-    links = [review_url(k, s) for k, s in zip(flags["game_key"], flags["seq"])]
+    links = [review_url(k, a) for k, a in zip(flags["game_key"], flags["action_id"])]
     st.dataframe(
         flags.with_columns(review=pl.Series(links, dtype=pl.Utf8)),
         hide_index=True,
@@ -45,7 +45,7 @@ st.dataframe(by_player, hide_index=True, width="stretch")
 st.subheader("By game")
 by_game = first_rows(by_game, "most left on the table first; review a game")
 st.dataframe(
-    by_game.with_columns(review=pl.Series([review_url(k, 0) for k in by_game["game_key"]], dtype=pl.Utf8)),
+    by_game.with_columns(review=pl.Series([review_url(k) for k in by_game["game_key"]], dtype=pl.Utf8)),
     hide_index=True,
     width="stretch",
     column_config={"review": st.column_config.LinkColumn("review", display_text="open")},

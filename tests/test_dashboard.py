@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -66,11 +66,11 @@ def finished_text() -> str:
     return notation.write(dataclasses.replace(short, game_id="test-18ms-finished", status="finished", result=result))
 
 
-def build_archive(folder: Path, engineless: bool = False) -> Path:
+def build_archive(folder: Path, engineless: bool = False, extra: Sequence[Path] = ()) -> Path:
     """Ingest the games into ``folder/dash.duckdb`` with the real command; returns its path.
 
     ``engineless`` adds a game of a stand-in title without a rules engine (the caller makes the
-    title known)."""
+    title known); ``extra`` records join them."""
     games = folder / "flagged"
     games.mkdir()
     (games / "18ms-flagged.rln").write_text(flagged_text(), encoding="utf-8")
@@ -79,7 +79,8 @@ def build_archive(folder: Path, engineless: bool = False) -> Path:
         write_engineless_game(games)
     db = folder / "dash.duckdb"
     result = CliRunner().invoke(
-        app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
+        app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games),
+              *map(str, extra), "--db", str(db)])
     assert result.exit_code == 0, result.output
     return db
 
@@ -293,8 +294,8 @@ def test_review_shows_the_spreadsheet_map_market_and_charts_at_the_action(dashbo
     page = open_page(dashboard, "views/review.py", game=SHORT_KEY, action="710")
     html = html_of(page)
     for text in ("<th>Ada</th>", "<th>Brunel</th>", "<th>Cugnot</th>", "<th>IPO</th>", "<th>Market</th>",
-                 "<th>Stations left</th>", "<th>Order</th>", "<th>OR 2.1</th>", "<th>OR 1.2</th>", "Certificates",
-                 "Priority deal", "Trains in the bank", "Phase "):
+                 "<th>Stations</th>", "<th>Order</th>", "<th>OR 2.1</th>", "<th>OR 1.2</th>", "Certificates",
+                 "Priority deal", "In the bank", "Phase "):
         assert text in html, text
     assert "#397641" in html and "IC</td>" in html  # IC in its colour from the title's data (18xx.games')
     assert "start (par) price" in html  # the market's legend
@@ -310,7 +311,7 @@ def test_review_shows_the_spreadsheet_map_market_and_charts_at_the_action(dashbo
     stations = traces["stations"]
     ic = stations["text"].index("IC")
     assert stations["marker"]["color"][ic] == "#397641"
-    assert board["layout"]["width"] and board["layout"]["height"] <= 880  # drawn to size, on the first screen
+    assert board["layout"]["width"] and board["layout"]["height"] <= 830  # drawn to size, on the first screen
     assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
     assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
     assert "action %{customdata[0]}" in prices["data"][0]["hovertemplate"]

@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -47,10 +48,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The dashboard served on a free port for the module; always killed at the end."""
-    db = build_archive(tmp_path_factory.mktemp("browser"))
+@contextmanager
+def serve(db: Path) -> Iterator[str]:
+    """The dashboard on ``db``, served on a free port while the block runs; always killed after."""
     port = _free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(REPO / "src" / "railledger" / "dashboard" / "app.py"),
                "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -73,6 +73,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The dashboard served for the module."""
+    with serve(build_archive(tmp_path_factory.mktemp("browser"))) as url:
+        yield url
 
 
 READY = ("document.querySelector('[data-test-script-state=\"notRunning\"]') !== null"

@@ -219,7 +219,7 @@ def _check_map(record: Record, seq: int) -> None:
         size = traces[name].textfont.size
         assert size >= 10, (name, size)  # at least 10 px as drawn: the figure is drawn at its own size
     width, height = map_scale(view).size
-    assert (figure.layout.width, figure.layout.height) == (width, height) and width <= 1060 and height <= 880
+    assert (figure.layout.width, figure.layout.height) == (width, height) and width <= 1060 and height <= 830
     laid = [h for h in view.hexes if h.tile]
     assert len(traces["tile numbers"].text) == len(laid)
     assert len(traces["revenues"].text) == sum(1 for h in view.hexes for r in h.revenues if r)
@@ -255,3 +255,14 @@ def test_the_spreadsheet_escapes_names_and_marks_presidents_and_dividends(tables
     market = market_html(market_cells("18MS"), sheet.companies, company_looks("18MS"))
     assert market.count('class="rl-token"') == sum(1 for c in sheet.companies if c.cell and not c.closed)
     assert "do not count against the certificate limit" in market
+
+
+def test_the_trains_table_says_what_rusts_them_only_where_trains_rust() -> None:
+    for name, rusting in (("18ms-short.rln", False), ("18texas-short.rln", True)):
+        record = short(name)
+        sheet = position_at(record, len(record.actions) - 1).sheet
+        assert sheet is not None
+        html = sheet_html(sheet, pl.DataFrame(schema={"seq": pl.Int32, "round": pl.Utf8, "company": pl.Utf8,
+                                                      "revenue": pl.Int32, "dividend": pl.Utf8}),
+                          company_looks(record.title), market_cells(record.title))
+        assert ("Rusted by" in html) is rusting and "In the bank" in html

@@ -26,7 +26,8 @@ import plotly.graph_objects as go
 
 from railledger.analytics.position import HexView, Position
 from railledger.dashboard.colours import Look
-from railledger.dashboard.labels import Box, Occupied, Option, Placed, broken, label_box, place, text_size
+from railledger.dashboard.labels import (Box, Occupied, Option, Placed, broken, free, label_box, make_room, place,
+                                         text_size)
 from railledger.replay.hexgrid import OFFSETS
 
 HEX_COLOURS = {
@@ -123,7 +124,7 @@ def _xy(points: list[Point | None]) -> tuple[np.ndarray, np.ndarray]:
     return xs, ys
 
 
-MAP_WIDTH, MAP_HEIGHT = 1060, 880
+MAP_WIDTH, MAP_HEIGHT = 980, 830
 """The most pixels the map may take: its column beside the log and spreadsheet at 1600 x 1000."""
 MOST_PER_HEX = 60.0
 """Pixels per hex unit at most: a small map is not blown up past a printed map's size."""
@@ -180,7 +181,7 @@ def map_figure(view: Position, looks: dict[str, Look], frame: Frame | None = Non
                              name="track", hoverinfo="skip"))
     layout = Layout(view, looks, frame, track)
     stops, labels = layout.stops(), layout.labels()
-    traces += [layout.halos(), _hover_spots(view, frame), *stops, *labels]
+    traces += [layout.halos(), layout.leaders(), _hover_spots(view, frame), *stops, *labels]
     width, height = frame.size
     return go.Figure(data=traces, layout={  # made whole: plotly validates a figure again on every update
         "showlegend": False, "width": width, "height": height, "margin": {"l": 0, "r": 0, "t": 0, "b": 0},
@@ -205,6 +206,8 @@ def _hover_spots(view: Position, frame: Frame) -> go.Scatter:
                       marker={"size": frame.unit * 1.5, "color": "rgba(0,0,0,0)"})
 
 
+LEADER = 0.75
+"""Hex units between a name and its hex's stop beyond which a line joins them."""
 SLOT = 0.5
 """A station slot's diameter in hex units (at least :data:`SLOT_PIXELS`)."""
 SLOT_PIXELS = 20.0
@@ -239,8 +242,10 @@ class Layout:
                 self.taken.add_point(*frame.pixels(point))
         self.slot = max(SLOT * frame.unit, SLOT_PIXELS)
         self.dot = max(0.22 * frame.unit, 8.0)
+        self._hexes = {hex_.hex: hex_ for hex_ in view.hexes}
         self.spots: dict[tuple[str, str], Box] = {}  # (hex, node) -> the box its marker(s) cover
         self._haloed: list[Box] = []
+        self._leaders: list[tuple[Point, Point] | None] = []
         self._stations: list[tuple[Point, str | None, str]] = []  # (pixel centre, company, hover)
         self._towns: list[Point] = []
         self._offboards: list[Point] = []
@@ -300,9 +305,17 @@ class Layout:
         letters = [self._corner_label(hex_, hex_.label, 2) for hex_ in self.view.hexes if hex_.label and not hex_.tile]
         tiles = [self._corner_label(hex_, f"{hex_.label} {hex_.tile}" if hex_.label else hex_.tile, 5)
                  for hex_ in self.view.hexes if hex_.tile]
-        # names last, as they may reach out of their hex; the longest first, as they need the most room
-        names = [self._name(hex_) for hex_ in sorted((h for h in self.view.hexes if h.location),
-                                                     key=lambda h: -len(h.location or ""))]
+        # names last, as they may reach out of their hex; those with the fewest free places first
+        options = {hex_.hex: self._name_options(hex_) for hex_ in self.view.hexes if hex_.location}
+        size = self._name_size()
+        order = sorted(options, key=lambda h: (free(options[h], size, self.taken, self.bounds), -len(options[h][0].text)))
+        homes = {h: self._hex_box(self._hexes[h]) for h in order}
+        placed = {h: place(options[h], size, self.taken, self.bounds, homes[h]) for h in order}
+        for h in order:
+            if not placed[h].clear:
+                placed.update(make_room(h, placed, options, size, self.taken, self.bounds, homes))
+        names = list(placed.values())
+        self._leaders = [self._leader(self._hexes[h], placed[h].box) for h in order]
         self._haloed = [p.box for p in (*tiles, *names)]
         return [
             self._text(revenues, "revenues", {"size": TEXT, "color": "#111111"}, circled=True),
@@ -331,9 +344,9 @@ class Layout:
                    for dx, dy in ((-1, 0), (1, 0), (0, 1), (0, -1), (-1, 1), (1, 1), (-1, -1), (1, -1))]
         return place(options, TEXT, self.taken, self.bounds, self._hex_box(hex_), circled=True)
 
-    def _name(self, hex_: HexView) -> Placed:
-        """A location's name below its stops, else above them, else beside them, broken over up to
-        three lines when it does not fit whole."""
+    def _name_options(self, hex_: HexView) -> list[Option]:
+        """Where a location's name may go: below its stops, else above them, else beside them,
+        nearer first, broken over up to three lines when it does not fit whole."""
         size = self._name_size()
         x, y = self.frame.pixels(centre(hex_))
         stops = [box for (at, _), box in self.spots.items() if at == hex_.hex]
@@ -347,13 +360,13 @@ class Layout:
             width, height = text_size(text, size)
             if not stops:
                 options.append(Option(text, x, y))
-            for gap in (2.0, 0.15 * self.frame.unit, 0.4 * self.frame.unit, 0.7 * self.frame.unit):
+            for gap in (2.0, 0.15 * self.frame.unit, 0.4 * self.frame.unit, 0.7 * self.frame.unit, 1.0 * self.frame.unit):
                 below, above = bottom - gap - height / 2, top + gap + height / 2
                 aside_left, aside_right = left - gap - width / 2, right + gap + width / 2
                 options += [Option(text, x, below), Option(text, x, above), Option(text, aside_left, y),
                             Option(text, aside_right, y), Option(text, aside_left, below), Option(text, aside_right, below),
                             Option(text, aside_left, above), Option(text, aside_right, above)]
-        return place(options, size, self.taken, self.bounds, self._hex_box(hex_))
+        return options
 
     def _corner_label(self, hex_: HexView, text: str, first: int) -> Placed:
         """A short label in a corner of its hex, trying the corners from ``first`` round, then the
@@ -370,6 +383,26 @@ class Layout:
                 options.append(Option(text, x + math.cos(angle) * (reach * self.frame.unit - width / 2),
                                       y + math.sin(angle) * (reach * self.frame.unit - height / 2)))
         return place(options, TEXT, self.taken, self.bounds, self._hex_box(hex_))
+
+    def _leader(self, hex_: HexView, box: Box) -> tuple[Point, Point] | None:
+        """A line from a name that had to go beyond its hex to the hex's first stop (its centre
+        without one), so that the reader knows which place it names; None for a name beside it."""
+        stops = [b for (at, _), b in self.spots.items() if at == hex_.hex]
+        x, y = ((stops[0].x0 + stops[0].x1) / 2, (stops[0].y0 + stops[0].y1) / 2) if stops else self.frame.pixels(centre(hex_))
+        near = (min(max(x, box.x0), box.x1), min(max(y, box.y0), box.y1))
+        if math.dist(near, (x, y)) <= LEADER * self.frame.unit:
+            return None
+        return near, (x, y)
+
+    def leaders(self) -> go.Scatter:
+        """The lines of :meth:`_leader`, one trace."""
+        points: list[Point | None] = []
+        for line in self._leaders:
+            if line is not None:
+                points += [self.frame.units(*line[0]), self.frame.units(*line[1]), None]
+        xs, ys = _xy(points)
+        return go.Scatter(x=xs, y=ys, mode="lines", line={"color": "#555555", "width": 1}, name="leaders",
+                          hoverinfo="skip")
 
     def halos(self) -> go.Scatter:
         """A pale box under each name and tile number, so that track under them does not cross

@@ -11,7 +11,7 @@ browser test measures the drawn text to hold the map to it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -105,6 +105,10 @@ class Occupied:
         for cell in self._cells(box):
             self.boxes.setdefault(cell, []).append(box)
 
+    def remove(self, box: Box) -> None:
+        for cell in self._cells(box):
+            self.boxes[cell].remove(box)
+
     def add_point(self, x: float, y: float) -> None:
         self.points.setdefault((int(x // CELL), int(y // CELL)), []).append((x, y))
 
@@ -147,6 +151,40 @@ def place(options: Sequence[Option], size: float, taken: Occupied, bounds: Box, 
     _, option, box = best
     taken.add(box)
     return Placed(option.text, option.x, option.y, size, box, clear=True)
+
+
+def make_room(label: str, placed: Mapping[str, Placed], options: Mapping[str, Sequence[Option]], size: float,
+              taken: Occupied, bounds: Box, homes: Mapping[str, Box]) -> dict[str, Placed]:
+    """Labels moved so that ``label``, which found no free place, gets one: a place of it that
+    only one other placed label blocks, that label then moved to another of its places. Returns
+    the two labels as moved, or nothing when no such swap clears both."""
+    stuck = placed[label]
+    taken.remove(stuck.box)
+    for option in options[label]:
+        box = label_box(option.text, size, option.x, option.y)
+        if not box.inside(bounds):
+            continue
+        blockers = [other for other, at in placed.items() if other != label and at.clear and at.box.meets(box)]
+        if len(blockers) != 1:
+            continue
+        (other,) = blockers
+        taken.remove(placed[other].box)
+        if not taken.blocked(box):
+            taken.add(box)
+            moved = place(options[other], size, taken, bounds, homes[other])
+            if moved.clear:
+                return {label: Placed(option.text, option.x, option.y, size, box, clear=True), other: moved}
+            taken.remove(moved.box)
+            taken.remove(box)
+        taken.add(placed[other].box)
+    taken.add(stuck.box)
+    return {}
+
+
+def free(options: Sequence[Option], size: float, taken: Occupied, bounds: Box) -> int:
+    """How many of a label's ``options`` are open now: the labels with fewest are placed first,
+    before the others take their room."""
+    return sum(1 for o in options if (box := label_box(o.text, size, o.x, o.y)).inside(bounds) and not taken.blocked(box))
 
 
 def broken(text: str, lines: int) -> str:

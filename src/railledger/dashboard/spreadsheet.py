@@ -4,7 +4,7 @@ The spreadsheet has a row per company (its colour, each player's percent, IPO an
 shares, price in its market zone's colour, par, treasury, trains, stations left, operating
 order, then its revenue in every operating round, newest first) and, below, a row per player
 figure under each player's column (cash, certificates against the limit, privates, value, the
-priority deal); a line under it gives the phase, the bank's cash and the trains left in the bank.
+priority deal); under it, the phase and the bank's cash, and the trains the bank still holds.
 The market is a grid of prices in their zones' colours with each company's token under its
 price, and a legend of the zones.
 
@@ -24,8 +24,8 @@ from railledger.dashboard.colours import MARKET_LOOKS, Look
 
 STYLE = """<style>
 .rl-wrap {overflow-x: auto; max-width: 100%;}
-.rl-table {border-collapse: collapse; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums;}
-.rl-table th, .rl-table td {padding: 1px 5px; border-bottom: 1px solid #e6e6e6; text-align: right; white-space: nowrap;}
+.rl-table {border-collapse: collapse; font-size: 12.5px; line-height: 1.35; font-variant-numeric: tabular-nums;}
+.rl-table th, .rl-table td {padding: 1px 4px; border-bottom: 1px solid #e6e6e6; text-align: right; white-space: nowrap;}
 .rl-table thead th {font-weight: 600; color: #444; vertical-align: bottom; white-space: normal; min-width: 2.2em;}
 .rl-table th.rl-row {text-align: left; font-weight: 600; color: #444;}
 .rl-table td.rl-sym {text-align: center; font-weight: 700; border-radius: 3px;}
@@ -53,8 +53,7 @@ def sheet_html(sheet: Sheet, revenues: pl.DataFrame, looks: dict[str, Look], mar
     rounds = revenues["round"].unique(maintain_order=True).to_list()[::-1]  # newest first
     earned = {(r["company"], r["round"]): (r["revenue"], r["dividend"]) for r in revenues.iter_rows(named=True)}
     kinds = {(r["row"], r["col"]): r["kind"] for r in market.iter_rows(named=True)}
-    head = ["Company", *players, "IPO", "Market", "Price", "Par", "Treasury", "Trains", "Stations left", "Order",
-            *rounds]
+    head = ["Company", *players, "IPO", "Market", "Price", "Par", "Treasury", "Trains", "Stations", "Order", *rounds]
     rows = [_company(c, sheet, players, looks, kinds, [earned.get((c.sym, r)) for r in rounds]) for c in sheet.companies]
     fill = len(head) - 1 - len(players)
     figures = [
@@ -69,7 +68,7 @@ def sheet_html(sheet: Sheet, revenues: pl.DataFrame, looks: dict[str, Look], mar
     table = ('<div class="rl-wrap"><table class="rl-table rl-sheet"><thead><tr>'
              + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>" + "".join(rows)
              + f'</tbody><tbody class="rl-players">{player_rows}</tbody></table></div>')
-    return table + f'<p class="rl-note">{_bank_line(sheet)}</p>'
+    return table + _bank(sheet)
 
 
 def _company(company: CompanyRow, sheet: Sheet, players: list[str], looks: dict[str, Look],
@@ -108,17 +107,21 @@ def _revenue(entry: tuple[int, str | None] | None) -> str:
     return f'<td class="{style}" title="${revenue} {words}">{revenue}{f" {mark}" if mark else ""}</td>'
 
 
-def _bank_line(sheet: Sheet) -> str:
-    """Phase, the bank's cash and the trains the bank still sells, in one line."""
+def _bank(sheet: Sheet) -> str:
+    """Phase and the bank's cash in a line, then the trains the bank holds as a small table:
+    each type's count (∞: no limit), price, and the type whose first purchase rusts it, if any."""
     bank = "unlimited" if sheet.bank is None else f"${sheet.bank:,}"
-    trains = ", ".join(
-        f"{escape(t.name)} ×{'∞' if t.left is None else t.left} (${t.price})" for t in sheet.trains if t.left != 0)
-    rusts = "; ".join(f"{escape(t.name)} rust at the first {escape(t.rusts)}" for t in sheet.trains if t.rusts and t.left != 0)
     unstarted = f" · Not started: {escape(', '.join(sheet.unstarted))}" if sheet.unstarted else ""
-    return (f"<b>Phase {escape(sheet.phase)}</b>: train limit {sheet.train_limit}, {escape(', '.join(sheet.tiles))} tiles"
-            f" · <b>Bank</b> {bank} · <b>Trains in the bank</b>: {trains or 'none'}"
-            + (f" ({rusts})" if rusts else "") + unstarted
-            + " · Revenue per OR: paid out, w withheld, ½ half")
+    rows = [("Train", [escape(t.name) for t in sheet.trains]),
+            ("In the bank", ["∞" if t.left is None else str(t.left) for t in sheet.trains]),
+            ("Price", [f"${t.price}" for t in sheet.trains])]
+    if any(t.rusts for t in sheet.trains):  # a title whose trains all stay (18MS) has no such row
+        rows.append(("Rusted by", [escape(t.rusts or "") for t in sheet.trains]))
+    trains = "".join(f'<tr><th class="rl-row">{name}</th>' + "".join(f"<td>{v}</td>" for v in values) + "</tr>"
+                     for name, values in rows)
+    return (f'<p class="rl-note"><b>Phase {escape(sheet.phase)}</b>: train limit {sheet.train_limit}, '
+            f"{escape(', '.join(sheet.tiles))} tiles · <b>Bank</b> {bank}{unstarted} · Revenue per OR: paid out, "
+            f'w withheld, ½ half</p><div class="rl-wrap"><table class="rl-table rl-trains">{trains}</table></div>')
 
 
 def market_html(market: pl.DataFrame, companies: tuple[CompanyRow, ...], looks: dict[str, Look]) -> str:

@@ -127,6 +127,7 @@ if notation:
 else:
     side.markdown(f"##### {md(step['sentence'])}")
 flagged = game.flags.filter(pl.col("seq") == seq)
+run_note = side.empty()  # filled once the map is drawn, at a run
 for flag in flagged.iter_rows(named=True):
     cause = "" if flag["follows"] is None else \
         f" It follows from action {md(game.steps['label'][flag['follows']])}, broken earlier: the record goes on as if that had happened."
@@ -159,8 +160,8 @@ if not run.is_empty():
     add_routes(figure, view, json.loads(audited["optimal_routes"]), "best run", BEST_COLOUR, "dot", -0.12)
     engine = "refused by the engine" if audited["engine"] is None else f"earns ${audited['engine']}"
     best = f"${audited['optimum']}" + ("" if audited["proven"] else " (best found, not proven)")
-    map_col.markdown(f"**{md(audited['company'])}'s run** {engine} (solid red); the best run earns {best} "
-                     f"(dotted blue).")
+    run_note.markdown(f"**{md(audited['company'])}'s run** {engine} (solid red on the map); the best run earns "
+                      f"{best} (dotted blue).")
 map_col.plotly_chart(figure, key="map", width="content", config={"scrollZoom": True, "displayModeBar": False})
 map_col.caption("Scroll to zoom, drag to move; hover a hex for its tile, revenues and stations.")
 

@@ -202,14 +202,14 @@ def test_step_paths(archive: Archive) -> None:
 
 def test_train_rush_first_purchase_and_rust_per_type(archive: Archive) -> None:
     rush = train_rush(archive)
-    assert rush.columns == [
-        "game_key", "title", "train_type", "first_bought_round", "first_bought_seq", "gone_round", "gone_seq"]
-    assert rows(rush) == [
-        ("test/a", "18MS", "2+", "OR 1.1", 3, "OR 2.1", 6),
-        ("test/a", "18MS", "3+", "OR 1.1", 4, None, None),  # the later 3+-0 sale between companies is no first
-        ("test/a", "18MS", "5", "OR 2.1", 6, None, None),
-        ("test/b", "18MS", "2+", "OR 1.1", 1, "SR 2", 3),
-        ("test/b", "18MS", "2D", "OR 1.2", 2, None, None),  # bought as a 4D, counted as its 2D card
+    assert rush.columns == ["game_key", "title", "train_type", "first_bought_round", "first_bought_seq", "first_bought_action",
+                            "gone_round", "gone_seq", "gone_action"]
+    assert rows(rush) == [  # the actions as the records number them: from 1, one more than the seq
+        ("test/a", "18MS", "2+", "OR 1.1", 3, "4", "OR 2.1", 6, "7"),
+        ("test/a", "18MS", "3+", "OR 1.1", 4, "5", None, None, None),  # the later 3+-0 sale between companies is no first
+        ("test/a", "18MS", "5", "OR 2.1", 6, "7", None, None, None),
+        ("test/b", "18MS", "2+", "OR 1.1", 1, "2", "SR 2", 3, "4"),
+        ("test/b", "18MS", "2D", "OR 1.2", 2, "3", None, None, None),  # bought as a 4D, counted as its 2D card
     ]
     assert rows(train_rush(archive, "test/b")) == rows(rush)[3:]
 

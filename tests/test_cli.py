@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 import select
@@ -240,9 +241,31 @@ def test_replay_keep_going_prints_every_flag_and_fails(tmp_path: Path) -> None:
     broken.write_text(text)
     result = run("replay", str(broken), "--keep-going")
     assert result.exit_code == 1
-    assert "2 flags" in result.stdout
-    assert "action 185 (#18) 18MS/10.2-no-sale-first-sr" in result.stdout
-    assert "action 345 (#35) 18MS/11.4.2-tile-count" in result.stdout
+    assert "2 flags (2 root causes)" in result.stdout
+    assert "action 185 (SR 1): Ada sells a 10% share of GMO to the market\n" in result.stdout
+    assert "breaks 18MS/10.2-no-sale-first-sr (10.2): no certificate may be sold in the first stock round" in result.stdout
+    assert "action 345 (OR 1.2): IC lays tile 9 on B8, rotation 1\n" in result.stdout
+    assert "breaks 18MS/11.4.2-tile-count" in result.stdout
+
+
+def test_replay_keep_going_counts_what_follows_a_root_cause_and_lists_it_when_asked(tmp_path: Path) -> None:
+    """IC's two lays of OR 1.1 swapped: the first, not joined to its network yet, is the root
+    cause; the actions after it that counted on it follow from it, counted under it."""
+    text = SHORT_GAME.read_text().replace("220 IC lay_tile B2 58-0 2", "220 IC lay_tile B4 9-0 1", 1)
+    broken = tmp_path / "swapped.rln"
+    broken.write_text(text.replace("230 IC lay_tile B4 9-0 1", "230 IC lay_tile B2 58-0 2", 1))
+    counted = run("replay", str(broken), "--keep-going")
+    assert counted.exit_code == 1
+    lines = counted.stdout.splitlines()
+    assert lines[2] == "  action 220 (OR 1.1): IC lays tile 9 on B4, rotation 1, for $0"
+    assert lines[3].startswith("      breaks 18MS/11.4.1-tile-connect (11.4.1): tile 9 on B4 does not connect")
+    following = int(re.fullmatch(r"      (\d+) later flags follow from it \(--all-flags lists them\)", lines[4]).group(1))
+    assert following > 5 and f"{following + 1} flags (1 root cause)" in lines[0]
+    assert "follows:" not in counted.stdout and "the replayed values skip the refused actions" in counted.stdout
+    listed = run("replay", str(broken), "--keep-going", "--all-flags")
+    shown = [line for line in listed.stdout.splitlines() if line.startswith("      follows: action ")]
+    assert len(shown) == following
+    assert not any("#" in line for line in shown)
 
 
 @needs_fixtures

@@ -141,7 +141,7 @@ def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: Ap
     assert verdicts[FLAGGED_KEY] == "illegal" and verdicts[FINISHED_KEY] == "valid"
     assert (verdicts[SHORT_KEY], verdicts[UNREPLAYED_KEY]) == ("unfinished", "no engine")
     why = dict(zip(table["key"], table["why"]))
-    assert why[FLAGGED_KEY].startswith("action 185 (#18) by Ada: " + FLAGGED_RULE)
+    assert why[FLAGGED_KEY].startswith(f"action 185 (SR 1): Ada sells a 10% share of GMO to the market (rule {FLAGGED_RULE}: ")
     links = dict(zip(table["key"], table["review"]))
     assert links[FLAGGED_KEY] == "review?game=railledger%2Ftest-18ms-flagged"
     replayed = dict(zip(table["key"], table["replayed"]))
@@ -397,8 +397,10 @@ def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboar
     assert sorted(trace_names(chart)) == sorted(set(summary["title"]))
     assert FLAGGED_RULE in list(summary["rule"])
     (row,) = [r for _, r in flags.iterrows() if r["game_key"] == FLAGGED_KEY]
-    assert (row["game_key"], row["action_id"], row["rule"]) == (FLAGGED_KEY, "185", FLAGGED_RULE)
-    assert "first stock round" in row["message"]
+    assert (row["game_key"], row["action"], row["rule"]) == (FLAGGED_KEY, "185 (SR 1)", FLAGGED_RULE)
+    assert row["what was done"] == "Ada sells a 10% share of GMO to the market"
+    assert "first stock round" in row["why"] and row["cause"] == "root cause"
+    assert "seq" not in flags.columns and "action_id" not in flags.columns  # one number: the record's
     assert row["review"] == "review?game=railledger%2Ftest-18ms-flagged&action=185"
 
 

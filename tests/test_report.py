@@ -11,15 +11,20 @@ import dataclasses
 import json
 import re
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
+import cmarkgfm
 import pytest
 from typer.testing import CliRunner
 
+from railledger.analytics.report import build_report, player_name
 from railledger.cli.app import app
 from railledger.ingest import notation
 from railledger.ingest.export import write_export
 from railledger.ingest.model import Action, Entity, Record
+from railledger.replay import replay_record
+from railledger.reports.game import markdown
 from tests.browser import CHROMIUM
 from tests.test_dashboard_browser import ARTIFACTS
 from tests.test_verdicts import SHORT, finished, with_illegal_sale
@@ -79,21 +84,105 @@ def test_a_markdown_report_has_every_section(game_file: Path) -> None:
     text = result.stdout
     assert text.startswith("# 18MS game test-18ms-short: report")
     assert f"- Seed: {game.seed}" in text and "- Engine version: steps-" in text and "- Players (seat order): Ada, Brunel, Cugnot" in text
-    assert "illegal: action 185 (#18) by Ada: 18MS/10.2-no-sale-first-sr" in text
-    # the flag: the action in notation, the rule, its section and its rulebook text
-    assert re.search(r"\| 185 \(#18\) \| 185 p1 sell_shares .*GMO_1.* \| 18MS/10.2-no-sale-first-sr \| 10.2 \| "
-                     r"No sales in the first stock round. \|", text), text
-    assert "| Cugnot | " in text and re.search(r"\| Cugnot \| \d+ pass \| 1 \| 0 \|", text)
-    assert re.search(r"\| Brunel \| Ada \| 2021-12-17 \d\d:\d\d:\d\d UTC \| \d+ p1 pass \|", text)
+    assert "illegal: action 185 (SR 1): Ada sells a 10% share of GMO to the market (rule 18MS/10.2-no-sale-first-sr: " in text
+    # the flag: the action by its id and round, in words; the rule, its section and its rulebook text
+    assert re.search(r"\| 185 \(SR 1\) \| Ada sells a 10% share of GMO to the market \| 18MS/10.2-no-sale-first-sr \| "
+                     r"10.2 \| No sales in the first stock round. \| .* \| 0 \|", text), text
+    assert re.search(r"\| Cugnot \| \d+ \(pass\) \| 1 \| 0 \|", text)
+    assert re.search(r"\| Brunel \| Ada \| 2021-12-17 \d\d:\d\d:\d\d UTC \| \d+ \(SR \d\): Ada passes \|", text), text
     late = game.actions[LATE]
     assert (late.type, late.entity) == ("pass", Entity("corporation", "IC"))
-    assert re.search(rf"\| Brunel \| 1 h 00 min \({late.label}\)", text), text  # IC's president then: the replay says
+    assert re.search(rf"\| Brunel \| 1 h 00 min \(action {late.label}\)", text), text  # IC's president then: the replay says
     assert f"ended by hand by Cugnot at action {game.actions[-1].label} (" in text
-    values = [line for line in text.splitlines() if line.startswith("| Ada | ")]
-    assert values[0].split(" | ")[1] == str(game.result[game.players[0].id])  # recorded
     assert "runs audited;" in text
 
 
+def test_an_illegal_game_has_no_replayed_values_and_says_where_it_stopped(game_file: Path) -> None:
+    game = report_game()
+    text = runner.invoke(app, ["report", str(game_file)]).stdout
+    result = text.split("## Result", 1)[1].split("## ", 1)[0]
+    assert "No result: action 185 (SR 1) breaks a rule" in result and "the replay stops counting at it" in result
+    assert "| place | player | recorded (not confirmed) |" in result and "replayed" not in result
+    order = sorted(game.players, key=lambda p: -game.result[p.id])
+    rows = re.findall(r"\| (\d) \| (\w+) \| \$(\d+) \|", result)
+    assert [(name, int(value)) for _, name, value in rows] == [(p.name, game.result[p.id]) for p in order]
+
+
+def test_a_valid_game_names_its_winner_first_and_every_place() -> None:
+    game = finished(SHORT)
+    replay = replay_record(game, keep_going=True, snapshots=True)
+    report = build_report(game, None, replay, "engine", 0, None)
+    values = replay.result
+    best = max(values.values())
+    winners = [p.name for p in game.players if values[p.id] == best]
+    assert report.result.summary == f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'} with ${best}."
+    placings = report.result.placings
+    assert [p.value for p in placings] == sorted(values.values(), reverse=True)
+    assert placings[0].place == 1 and all(a.place <= b.place for a, b in zip(placings, placings[1:]))
+    assert all((a.place == b.place) == (a.value == b.value) for a, b in zip(placings, placings[1:]))  # ties share a place
+    page = markdown(report)
+    assert f"| 1 | {placings[0].player} | ${best} |" in page
+
+
+def test_every_name_follows_one_policy_the_players_by_their_record_names() -> None:
+    """A ``user`` naming a player (by id or by name) is that player; one naming anybody else is
+    shown as the record names them, marked as not a player, in every section that names people."""
+    game = report_game()
+    brunel = game.players[1]
+    renamed = tuple(dataclasses.replace(a, user="A Stranger") if a.user == brunel.id else a for a in game.actions)
+    report = build_report(dataclasses.replace(game, actions=renamed), None,
+                          replay_record(dataclasses.replace(game, actions=renamed), keep_going=True, snapshots=True),
+                          "engine", 0, None)
+    (behalf,) = report.on_behalf
+    assert (behalf.user, behalf.for_whom) == ("A Stranger (not a player)", "Ada")
+    assert player_name(game, brunel.id) == player_name(game, brunel.name) == "Brunel"
+    assert player_name(game, 4861) == "account 4861 (not a player)"
+    page = markdown(report)
+    assert "(not a player) marks an account the record names that is none of its players" in page
+
+
+HOSTILE = ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "![i](http://e.example/i.png)",
+           "**bold** _em_ ~~gone~~", "# heading", "| a | b |", "https://evil.example/x", "www.evil.example", "ann@evil.example",
+           "`code`", "&lt;b&gt;", "- item", "1. first", "<http://evil.example>", "back\\slash\\")
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_the_markdown_report_renders_no_tag_link_or_image_from_a_name(tmp_path: Path) -> None:
+    """Player names, a user's name and undone actions' types built to be Markdown and HTML, rendered
+    with GitHub's own renderer (cmark-gfm, unsafe mode: raw HTML kept) and read back: every tag is
+    one of the report's own structure, no link or image, and every name reads as it was written."""
+    game = report_game()
+    players = tuple(dataclasses.replace(p, name=HOSTILE[i]) for i, p in enumerate(game.players))
+    stranger = HOSTILE[3]
+    actions = tuple(dataclasses.replace(a, user=stranger) if a.user is not None else a for a in game.actions)
+    hostile = dataclasses.replace(game, players=players, actions=actions)
+    path = tmp_path / "hostile.json"
+    raw = json.loads(export_text(hostile))
+    raw["actions"][-1]["user"] = HOSTILE[4]  # an undo sent by another account
+    raw["actions"][-2]["type"] = "pass"
+    path.write_text(json.dumps(raw))
+    result = runner.invoke(app, ["report", str(path)])
+    assert result.exit_code == 0, result.output
+    page = cmarkgfm.github_flavored_markdown_to_html(result.stdout, options=cmarkgfm.Options.CMARK_OPT_UNSAFE)
+    parsed = _Tags()
+    parsed.feed(page)
+    assert {tag for tag, _ in parsed.tags} <= {"h1", "h2", "p", "ul", "li", "table", "thead", "tbody", "tr", "th", "td"}, page
+    assert sum(1 for tag, _ in parsed.tags if tag == "h1") == 1
+    text = "".join(parsed.text).replace("\u2060", "")  # the word joiner kept before an address's @
+    for name in (*HOSTILE[:3], stranger, HOSTILE[4]):
+        assert name in text, name
 def test_the_archive_alone_gives_the_same_report(game_file: Path, tmp_path: Path) -> None:
     db = str(tmp_path / "a.duckdb")
     assert runner.invoke(app, ["ingest", "--allow-invalid", str(game_file), "--db", db]).exit_code == 0
@@ -142,7 +231,7 @@ def test_chromium_opens_the_html_report_and_prints_it(game_file: Path, tmp_path:
     target = html_report(game_file, tmp_path)
     dom = _chromium(tmp_path / "profile", "--dump-dom", target.as_uri())
     assert '<p class="verdict" id="verdict">illegal</p>' in dom
-    for section in ("game", "verdict", "values", "rules-broken", "undo-audit", "actions-taken-on-another-players-behalf",
+    for section in ("result", "verdict", "game", "rules-broken", "undo-audit", "actions-taken-on-another-players-behalf",
                     "time-per-player", "end-of-the-game", "revenue-audit"):
         assert f'<section id="{section}">' in dom, section
     assert "No sales in the first stock round." in dom

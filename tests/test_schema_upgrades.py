@@ -7,6 +7,7 @@ conversions have tests of their own (test_state_changes for version 9)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -84,9 +85,26 @@ def per_game_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
         con.close()
 
 
+FLAG_WORDS = ("round", "sentence")
+"""The flags' columns of version 16: written by a replay, so empty in an archive converted from
+an older version until its next ingest replays its games again (a new engine version)."""
+
+
+def without_flag_words(fresh: Path, target: Path) -> Path:
+    """A copy of ``fresh`` as a converted archive holds it before that ingest."""
+    shutil.copy(fresh, target)
+    con = duckdb.connect(str(target))
+    try:
+        con.execute(f"UPDATE flags SET {', '.join(f'{c} = NULL' for c in FLAG_WORDS)}")
+    finally:
+        con.close()
+    return target
+
+
 def test_a_version_11_archive_converts_to_the_same_rows_and_answers(fresh: Path, tmp_path: Path) -> None:
     old = tmp_path / "v11.duckdb"
     written_at(11, fresh, old)
+    fresh = without_flag_words(fresh, tmp_path / "fresh-before-ingest.duckdb")
     con = duckdb.connect(str(old), read_only=True)
     keyed = con.execute("SELECT count(*) FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY'").fetchone()
     con.close()

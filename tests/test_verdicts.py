@@ -44,11 +44,12 @@ def test_a_game_replaying_to_its_result_is_valid() -> None:
     assert (verdict.kind, verdict.invalid) == (VALID, False)
 
 
-def test_an_illegal_action_names_its_index_id_entity_and_rule() -> None:
+def test_an_illegal_action_names_its_id_round_words_and_rule() -> None:
     game = with_illegal_sale(finished(SHORT))
     verdict = judge(game, replay_record(game, keep_going=True))
     assert verdict.kind == ILLEGAL and verdict.invalid
-    assert verdict.detail.startswith("action 185 (#18) by Ada: 18MS/10.2-no-sale-first-sr: ")
+    assert verdict.detail.startswith("action 185 (SR 1): Ada sells a 10% share of GMO to the market "
+                                     "(rule 18MS/10.2-no-sale-first-sr: ")
     strict = judge(game, replay_record(game))
     assert strict.detail.endswith("(the replay stopped there)")
 
@@ -108,7 +109,8 @@ def test_ingest_stores_an_illegal_game_names_it_and_exits_1(tmp_path: Path) -> N
     game = with_illegal_sale(finished(SHORT))
     result = _ingest(tmp_path, game)
     assert result.exit_code == 1
-    assert "illegal: " in result.stderr and "action 185 (#18) by Ada: 18MS/10.2-no-sale-first-sr" in result.stderr
+    assert "illegal: " in result.stderr
+    assert "action 185 (SR 1): Ada sells a 10% share of GMO to the market (rule 18MS/10.2-no-sale-first-sr" in result.stderr
     assert "--allow-invalid" in result.stderr
     with Archive.open(tmp_path / "a.duckdb", read_only=True) as archive:
         row = archive.games().row(0, named=True)
@@ -141,7 +143,7 @@ def test_a_strict_replay_says_where_it_stopped_and_shows_no_values_as_results(tm
     path.write_text(notation.write(game))
     text = runner.invoke(app, ["replay", str(path)])
     assert text.exit_code == 1
-    assert f"stopped at action #18 of {len(game.actions)}" in text.stdout
+    assert "stopped at action 185 (SR 1): the values there are not a result" in text.stdout
     values = [line.split() for line in text.stdout.splitlines() if line.strip().startswith(("Ada", "Brunel", "Cugnot"))]
     assert [row[1] for row in values] == ["-", "-", "-"]
     payload = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)

@@ -19,13 +19,13 @@ from typing import Any, Iterable, Mapping
 import polars as pl
 
 from railledger.ingest.model import Action, PlayerId, Record, SourceText
-from railledger.ingest.notation import write_action
 from railledger.ingest.undo import RawAction, undo_history
 from railledger.records import Archive
 from railledger.replay.optimizer.audit import RunAudit
 from railledger.replay.replayer import Flag, Replay
+from railledger.replay.sentences import Line, narrate
 from railledger.replay.titles import title_named
-from railledger.replay.verdict import Verdict, acting_name, judge, manual_end
+from railledger.replay.verdict import ILLEGAL, MISMATCH, VALID, Verdict, acting_name, judge, manual_end
 
 LONGEST = 3
 """How many of each player's longest waits a report lists."""
@@ -33,15 +33,42 @@ LONGEST = 3
 
 @dataclass(frozen=True)
 class FlagLine:
-    """A root-cause flag: the action in notation, the rule broken, its rulebook text."""
+    """A root-cause flag: the action by its id and round, in words; the rule broken, its rulebook
+    section and text; what the engine says; and how many later flags follow from it."""
 
-    index: int
     action_id: str
-    action: str
+    round: str
+    sentence: str
     rule: str
     section: str
     rule_text: str
     message: str
+    followers: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.action_id} ({self.round})" if self.round else self.action_id
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A player's place (ties share one), name and the values the result table shows."""
+
+    place: int
+    player: str
+    value: int | None
+    recorded: int | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the game's result is, in words (``summary``), and the players in order of the values
+    it rests on: the replay's for a valid game or one whose recorded values differ; the record's
+    otherwise, marked as not confirmed (``basis`` says which)."""
+
+    summary: str
+    basis: str
+    placings: tuple[Placing, ...]
 
 
 @dataclass(frozen=True)
@@ -98,7 +125,7 @@ class GameReport:
     record: Record
     engine: str | None
     verdict: Verdict
-    replayed: Mapping[PlayerId, int] | None
+    result: Result
     flags: tuple[FlagLine, ...]
     undos: tuple[UndoCount, ...] | None
     on_behalf: tuple[OnBehalf, ...]
@@ -108,12 +135,21 @@ class GameReport:
     shortfalls: tuple[Shortfall, ...] | None
 
 
+NOT_A_PLAYER = "(not a player)"
+"""How a report marks someone who acted without being one of the record's players."""
+
+
 def player_name(record: Record, player: PlayerId | None) -> str:
-    """A player's name by id (or by name, as older exports write ``user``); anyone else as text."""
+    """Who someone is, in one policy for every name a report shows: a player by the record's name
+    for them (found by id, or by that name, as older exports write ``user``); anyone else as the
+    record names them (a name, or an 18xx.games account number), marked as not a player: the
+    record does not say who of the table they are."""
     for seated in record.players:
         if player in (seated.id, seated.name):
             return seated.name
-    return "unattributed" if player is None else f"user {player}"
+    if player is None:
+        return "unattributed"
+    return f"{player} {NOT_A_PLAYER}" if isinstance(player, str) else f"account {player} {NOT_A_PLAYER}"
 
 
 def build_report(record: Record, source: SourceText | None, replay: Replay | None, engine: str | None,
@@ -122,12 +158,14 @@ def build_report(record: Record, source: SourceText | None, replay: Replay | Non
     acted for a company) and its audited runs."""
     actors = _Actors(record, replay)
     ended = manual_end(record)
+    verdict = judge(record, replay)
+    flags = replay.flags if replay is not None else []
     return GameReport(
         record=record,
         engine=engine,
-        verdict=judge(record, replay),
-        replayed=replay.result if replay is not None and replay.stopped_at is None else None,
-        flags=tuple(_flag_line(actors, flag) for flag in (replay.flags if replay else ()) if flag.root),
+        verdict=verdict,
+        result=_result(record, verdict, replay),
+        flags=tuple(_flag_line(actors, flag, sum(1 for f in flags if f.follows == flag.index)) for flag in flags if flag.root),
         undos=_undos(actors, source),
         on_behalf=_on_behalf(actors),
         times=_times(actors),
@@ -164,9 +202,9 @@ class _Actors:
 
     def __init__(self, record: Record, replay: Replay | None) -> None:
         self.record = record
-        self.seats = {p.id: seat for seat, p in enumerate(record.players, start=1)}
         self.snapshots = replay.snapshots if replay is not None else []
         self.ids = [action.id for action in record.actions]  # ascending, as the server numbers them
+        self.lines: list[Line] | None = narrate(record) if replay is not None else None
 
     def responsible(self, index: int) -> PlayerId | None:
         """The player whose turn action ``index`` was: the acting player, or the president of the
@@ -187,13 +225,51 @@ class _Actors:
     def name(self, player: PlayerId | None) -> str:
         return player_name(self.record, player)
 
-    def notation(self, action: Action) -> str:
-        return write_action(action, self.seats, envelope=False)
+    def said(self, index: int) -> str:
+        """Action ``index`` by its id and round, in words (by its id and type where the title has
+        no engine to read it with)."""
+        action = self.record.actions[index]
+        if self.lines is None:
+            return f"{action.label}: {action.type.replace('_', ' ')}"
+        line = self.lines[index]
+        return f"{line.action_id} ({line.round}): {line.text}"
 
 
-def _flag_line(actors: _Actors, flag: Flag) -> FlagLine:
-    return FlagLine(flag.index, flag.action_id, actors.notation(actors.record.actions[flag.index]),
-                    flag.rule, flag.section, _rule_text(actors.record.title, flag), flag.message)
+def _flag_line(actors: _Actors, flag: Flag, followers: int) -> FlagLine:
+    return FlagLine(flag.action_id, flag.round, flag.sentence, flag.rule, flag.section, _rule_text(actors.record.title, flag),
+                    flag.message, followers)
+
+
+def _result(record: Record, verdict: Verdict, replay: Replay | None) -> Result:
+    """The result a verdict allows: the replay's values only where the rules let the game reach
+    them (a valid game, or one without a flag whose recorded values differ); for an illegal game
+    where it stopped being one, and the record's values as not confirmed."""
+    recorded = dict(record.result or {})
+    if replay is not None and verdict.kind in (VALID, MISMATCH):
+        values = dict(replay.result)
+        placings = _placings(record, values, recorded)
+        best = [p.player for p in placings if p.place == 1]
+        summary = f"{' and '.join(best)} {'win' if len(best) > 1 else 'wins'} with ${placings[0].value}."
+        if verdict.kind == MISMATCH:
+            summary += " The record's values differ from the replay's: the replay follows the rules."
+        return Result(summary, "replayed", placings)
+    if verdict.kind == ILLEGAL and replay is not None:
+        first = replay.flags[0]
+        summary = (f"No result: action {first.action_id} ({first.round}) breaks a rule, so the game the record holds is no "
+                   "game the rules allow from there on; the replay stops counting at it.")
+    else:
+        summary = f"No result: {verdict.kind} ({verdict.detail})."
+    if not recorded:
+        return Result(summary, "none", ())
+    return Result(summary + " The values below are the record's own, not confirmed by a replay.", "recorded",
+                  _placings(record, recorded, recorded))
+
+
+def _placings(record: Record, values: Mapping[PlayerId, int], recorded: Mapping[PlayerId, int]) -> tuple[Placing, ...]:
+    """The players from the highest value down; equal values share a place."""
+    ordered = sorted(record.players, key=lambda p: -values.get(p.id, 0))
+    return tuple(Placing(1 + sum(1 for other in record.players if values.get(other.id, 0) > values.get(p.id, 0)),
+                         p.name, values.get(p.id), recorded.get(p.id)) for p in ordered)
 
 
 def _rule_text(title: str, flag: Flag) -> str:
@@ -221,7 +297,7 @@ def _undos(actors: _Actors, source: SourceText | None) -> tuple[UndoCount, ...] 
         count = counts.setdefault(who, [0, 0, []])
         count[1 if step.is_redo else 0] += 1
         if not step.is_redo:
-            count[2].extend(f"{a.get('id')} {a.get('type')}" for a in step.batch)
+            count[2].extend(f"{a.get('id')} ({str(a.get('type')).replace('_', ' ')})" for a in step.batch)
     return tuple(UndoCount(name, undos, redos, tuple(taken)) for name, (undos, redos, taken) in counts.items())
 
 
@@ -248,7 +324,7 @@ def _on_behalf(actors: _Actors) -> tuple[OnBehalf, ...]:
         whom = acting_name(actors.record, action)
         if action.entity.kind != "player" and responsible is not None:
             whom += f" (president {actors.name(responsible)})"
-        found.append(OnBehalf(actors.name(action.user), whom, _when(action.created_at), actors.notation(action)))
+        found.append(OnBehalf(actors.name(action.user), whom, _when(action.created_at), actors.said(index)))
     return tuple(found)
 
 

@@ -222,11 +222,12 @@ def archive_overview(archive: Archive) -> pl.DataFrame:
 
 
 def flag_list(archive: Archive) -> pl.DataFrame:
-    """Every flagged action: [game_key, title, seq, action_id, rule, section, message, follows],
-    each game's root causes first (``follows`` is null for them), then what followed from them."""
+    """Every flagged action: [game_key, title, seq, action_id, round, sentence, rule, section,
+    message, follows], each game's root causes first (``follows`` is null for them), then what
+    followed from them."""
     titles = archive.table("games").select(game_key="key", title="title")
     return (
         archive.table("flags").join(titles, on="game_key")
-        .select("game_key", "title", "seq", "action_id", "rule", "section", "message", "follows")
+        .select("game_key", "title", "seq", "action_id", "round", "sentence", "rule", "section", "message", "follows")
         .sort("title", "game_key", pl.col("follows").is_not_null(), "seq")
     )

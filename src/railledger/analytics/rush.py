@@ -20,13 +20,17 @@ EVENT_NAMES = {"train": "bought", "rust": "gone"}
 
 
 def train_rush(archive: Archive, game: str | None = None, games: Scope | None = None) -> pl.DataFrame:
-    """[game_key, title, train_type, first_bought_round, first_bought_seq, gone_round, gone_seq].
+    """[game_key, title, train_type, first_bought_round, first_bought_seq, first_bought_action,
+    gone_round, gone_seq, gone_action].
 
     One row per game (all games, or the one with this full key) and train type bought. Rounds are
-    the labels after the action of the event; ``gone_*`` is null for a type that never rusted.
+    the labels after the action of the event, ``*_action`` that action as its record numbers it
+    (what a reader is shown; ``*_seq`` orders); ``gone_*`` is null for a type that never rusted.
     ``games`` keeps only the games of a scope (:func:`analytics.scope.counted_games`).
     """
-    return _per_game(_first_events(archive, game, games))
+    firsts = _first_events(archive, game, games)
+    actions = archive.select("steps", ["game_key", "seq", "action_id"], matching=firsts.select("game_key", "seq").unique())
+    return _per_game(firsts.join(actions.with_columns(pl.col("seq").cast(pl.Int64)), on=["game_key", "seq"], how="left"))
 
 
 def train_rush_distribution(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
@@ -50,11 +54,13 @@ def rush_games(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
 
 def _per_game(firsts: pl.DataFrame) -> pl.DataFrame:
     bought = firsts.filter(pl.col("kind") == "train").select(
-        "game_key", "title", "train_type", first_bought_round="round", first_bought_seq="seq")
-    gone = firsts.filter(pl.col("kind") == "rust").select("game_key", "train_type", gone_round="round", gone_seq="seq")
+        "game_key", "title", "train_type", first_bought_round="round", first_bought_seq="seq", first_bought_action="action_id")
+    gone = firsts.filter(pl.col("kind") == "rust").select("game_key", "train_type", gone_round="round", gone_seq="seq",
+                                                          gone_action="action_id")
     return (
         bought.join(gone, on=["game_key", "train_type"], how="left")
-        .select("game_key", "title", "train_type", "first_bought_round", "first_bought_seq", "gone_round", "gone_seq")
+        .select("game_key", "title", "train_type", "first_bought_round", "first_bought_seq", "first_bought_action",
+                "gone_round", "gone_seq", "gone_action")
         .sort("game_key", "first_bought_seq", "train_type")
     )
 

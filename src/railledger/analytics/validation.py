@@ -20,6 +20,24 @@ def validation_summary(archive: Archive) -> pl.DataFrame:
     return archive.flag_counts()
 
 
+def flags_in_words(flags: pl.DataFrame) -> pl.DataFrame:
+    """A flag list (:func:`analytics.review.flag_list`) as a reader is told it: [game_key, action
+    (the record's id and the round: ``22 (OR 1.1)``), what was done (the action in words), why
+    (the engine's message), cause (``root cause``, or the root cause it follows from), rule,
+    section, title, action_id]. A flag stored before flags kept their words (an archive not ingested since)
+    shows its id alone and no words."""
+    named = flags.with_columns(
+        action=pl.when(pl.col("round").is_null()).then(pl.col("action_id"))
+        .otherwise(pl.concat_str("action_id", pl.lit(" ("), "round", pl.lit(")"))))
+    roots = named.select("game_key", follows="seq", root="action")
+    return named.join(roots, on=["game_key", "follows"], how="left").select(
+        "game_key", "action", pl.col("sentence").fill_null("").alias("what was done"), pl.col("message").alias("why"),
+        pl.when(pl.col("follows").is_null()).then(pl.lit("root cause"))
+        .otherwise(pl.concat_str(pl.lit("follows from action "), "root")).alias("cause"),
+        "rule", "section", "title", "action_id",
+    )
+
+
 def shortfalls_by_game(archive: Archive) -> pl.DataFrame:
     """[game_key, title, runs, below_optimum, left_on_table, best_possible, unproven], most left
     first: what each game's runs left against the best run the company could make."""

@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from railledger.ingest.model import Record
-    from railledger.replay import Replay
-    from railledger.replay.verdict import Verdict
 
 app = typer.Typer(
     help="railledger: archive, replay and statistics for 18xx games.",
@@ -255,22 +253,27 @@ def _port_free(port: int) -> bool:
 def replay_command(
     records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln), or - for stdin.")],
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
+    all_flags: Annotated[bool, typer.Option(
+        "--all-flags", help="List every flag that follows from a root cause too (they are counted otherwise).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game on stdout.")] = False,
     states: Annotated[bool, typer.Option("--states", help="With --json: the state after every action.")] = False,
     max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
 ) -> None:
     """Replay records through the rules: every illegal action is flagged with the rule it breaks.
 
-    Prints per game its verdict (valid, illegal, result mismatch, unfinished), each flag (action
-    index, rule, message) and the final values against the recorded result. Without --keep-going
-    the replay stops at the first illegal action and says so; the values it reached there are not
-    a result and are not shown. Exits 1 when any game has a flag or a different result.
+    Prints per game its verdict (valid, illegal, result mismatch, unfinished), each root cause (the
+    action by its id in the record and its round, in words; the rule it breaks and why) with the
+    count of the flags that follow from it (listed with --all-flags), and the final values against
+    the recorded result. Without --keep-going the replay stops at the first illegal action and says
+    so; the values it reached there are not a result and are not shown. Exits 1 when any game has
+    a flag or a different result.
 
     Example: railledger replay ../shared/fixtures/18MS --keep-going
     """
     import json
 
     from railledger.cli.output import consoles, say
+    from railledger.cli.replaying import print_replay
     from railledger.ingest.sources import expand, load
     from railledger.replay import replay_record
     from railledger.replay.verdict import judge
@@ -297,43 +300,13 @@ def replay_command(
                 payload = {**outcome.as_dict(states), "verdict": {"kind": verdict.kind, "detail": verdict.detail}}
                 sys.stdout.write(json.dumps(payload) + "\n")
             else:
-                _print_replay(loaded.origin, outcome, verdict)
+                print_replay(loaded.origin, outcome, verdict, all_flags)
     if failed:
         raise typer.Exit(code=1)
 
 
 def _unexpected(exc: Exception) -> str:
     return f"unexpected error: {type(exc).__name__}: {exc}"
-
-
-def _print_replay(origin: str, outcome: "Replay", verdict: "Verdict") -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    from railledger.cli.output import cell, consoles, say
-    from railledger.cli.text import plain
-
-    out = consoles()[0]
-    record = outcome.record
-    heading = Text.assemble((plain(record.key), "bold"), f" ({plain(record.title)}) from {plain(origin)}: "
-                            f"{len(record.actions)} actions, {len(outcome.flags)} flag{'s' if len(outcome.flags) != 1 else ''}")
-    out.print(heading, soft_wrap=True)
-    say(out, f"  verdict: {verdict}")
-    for flag in outcome.roots_first():
-        follows = "" if flag.root else f" (follows from #{flag.follows})"
-        say(out, f"  action {flag.action_id} (#{flag.index}) {flag.rule}: {flag.message}{follows}")
-    stopped = outcome.stopped_at is not None
-    if stopped:
-        say(out, f"  stopped at action #{outcome.stopped_at} of {len(record.actions)}: the values there are not a "
-                 "result, so none are shown (--keep-going skips illegal actions and replays to the end)")
-    table = Table(show_header=True, box=None, padding=(0, 2))
-    for column in ("player", "replayed", "recorded"):
-        table.add_column(column, justify="left" if column == "player" else "right")
-    recorded = record.result or {}
-    for player in record.players:
-        replayed = "-" if stopped else outcome.result.get(player.id, "")
-        table.add_row(*map(cell, (player.name, replayed, recorded.get(player.id, "-"))))
-    out.print(table)
 
 
 def conformance(

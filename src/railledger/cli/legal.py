@@ -1,7 +1,8 @@
 """``railledger legal``: what could be done at a position of a record.
 
-The record is replayed up to its canonical position N (the game before action N); the command
-lists every legal action there, in notation or as 18xx.games-style JSON action objects.
+The record is replayed up to the action the record numbers N (the game before it); the command
+lists every legal action there in words, grouped by kind, the one the record made marked, or
+as 18xx.games-style JSON action objects.
 """
 
 import sys
@@ -16,35 +17,49 @@ if TYPE_CHECKING:  # the engine loads when the command runs, not for railledger 
     from railledger.replay import Game
 
 
+END = "end"
+"""``--at end``: the position after the record's last action."""
+
+
 def legal(
     record_path: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (.json or .rln), or - for stdin.")],
-    at: Annotated[int, typer.Option("--at", help="Canonical position: the game before action N (0 = at setup).", min=0)],
+    at: Annotated[str, typer.Option("--at", metavar="ACTION", help="The action, as the record numbers it (22, or 22.1 for an "
+                                    "automatic one): the game before it; or 'end', after the last action.")],
     as_json: Annotated[bool, typer.Option("--json", help="A JSON list of 18xx.games-style action objects.")] = False,
 ) -> None:
     """List the legal actions at a position of a record.
 
-    Every action the rules allow there, of every entity that may act (a run is offered as an
-    empty run: any routes may be declared; a purchase from another company or a bid carries its
-    price range).
+    Every action the rules allow there, of every entity that may act, in words and grouped by
+    kind (a run is offered as the step: any routes may be declared; a price or amount free
+    within bounds is given as its range), each move once, the one the record made there marked.
+    With --json: every legal action as an 18xx.games action object (a run without routes; a
+    purchase from another company or a bid at its least, with its price range).
 
-    Example: railledger legal ../shared/fixtures/18MS/14375.json --at 40 --json
+    Example: railledger legal ../shared/fixtures/18MS/14375.json --at 22
     """
     import json
 
     from railledger.cli.output import consoles, say
-    from railledger.ingest import notation
+    from railledger.replay.sentences import group_offers, place
 
     record = _one_record(record_path)
-    game = _game_at(record, at)
+    game, made = _game_at(record, at)
     offered = list(game.legal_actions())
     if as_json:
         sys.stdout.write(json.dumps([as_export(a) for a in offered]) + "\n")
         return
-    seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
     out = consoles(soft_wrap=True)[0]
-    say(out, f"{record.key} at #{at} ({game.round.label}): {len(offered)} legal action{'s' if len(offered) != 1 else ''}")
-    for action in offered:
-        say(out, "  " + notation.write_action(action, seats).split(" ", 1)[1])
+    where = f"after its last action ({game.round.label})" if made is None else f"before action {place(made.label, game.round.label)}"
+    groups = group_offers(game, offered, made)
+    moves = sum(len(group.offers) for group in groups)
+    counted = f"{len(offered)} legal action{'s' if len(offered) != 1 else ''}"
+    if moves != len(offered):  # two certificates of a kind, two rotations laying the same track
+        counted += f", {moves} distinct move{'s' if moves != 1 else ''}"
+    say(out, f"{record.key} {where}: {counted}")
+    for group in groups:
+        say(out, f"  {group.title}:")
+        for offer in group.offers:
+            say(out, f"    {offer.text}" + (f"  <- the record's action {made.label}" if offer.made and made else ""))
 
 
 def as_export(action: "Action") -> dict[str, Any]:
@@ -63,19 +78,24 @@ def _one_record(path: str) -> "Record":
     return loaded[0].record
 
 
-def _game_at(record: "Record", at: int) -> "Game":
+def _game_at(record: "Record", at: str) -> tuple["Game", "Action | None"]:
+    """The game before the action labelled ``at`` (or after the last one), and that action."""
     from railledger.replay import Game, IllegalAction
 
-    if at > len(record.actions):
-        raise fail(f"{record.key}: has {len(record.actions)} actions; position {at} is past its end")
+    labels = [action.label for action in record.actions]
+    if at != END and at not in labels:
+        span = f"numbered {labels[0]} to {labels[-1]}" if labels else "none"
+        raise fail(f"{record.key}: has no action {at} (its actions: {span}; --at end is after the last)")
     try:
         game = Game.from_record(record)
     except (KeyError, NotImplementedError) as exc:
         raise fail(f"{record.key}: {exc}") from None
-    for action in record.actions[:at]:
+    for action in record.actions:
+        if action.label == at:
+            return game, action
         try:
             game.process(action)
         except IllegalAction as illegal:
-            raise fail(f"{record.key}: action {illegal.action_id} (#{illegal.index}) is illegal "
-                       f"({illegal.rule_id}: {illegal.message}); no position after it") from None
-    return game
+            raise fail(f"{record.key}: {illegal.args[0].split(':')[0]} is illegal ({illegal.rule_id}: {illegal.message}); "
+                       "no position after it") from None
+    return game, None

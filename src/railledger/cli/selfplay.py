@@ -175,7 +175,7 @@ def _disagreement(game: "Simulated") -> str:
         return "not replayed"
     if replay.flags:
         flag = replay.roots_first()[0]
-        return f"flag at #{flag.index} ({flag.action_id}) {flag.rule}: {flag.message}"
+        return f"flag at {flag.where}: {flag.sentence}; {flag.rule}: {flag.message}"
     if not any(e.kind == "game_end" for e in replay.events):
         return "the replay does not reach the game's end"
     return f"the replay's result {replay.result} is not the game's {dict(replay.record.result or {})}"

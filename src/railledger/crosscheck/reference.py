@@ -181,7 +181,7 @@ def _judge(tools: Tools, record_path: Path, traces: Path) -> Verdict:
             states, divergence = parse_comparison(compared.stdout)
             reference = objection(raw, json.loads(gzip.decompress(trace_file.read_bytes())))
     return Verdict(record_path, len(record.actions), raw.get("status") == "finished",
-                   None if flag is None else f"#{flag.index} ({flag.action_id}) {flag.rule}: {flag.message}",
+                   None if flag is None else f"{flag.where}: {flag.sentence}; {flag.rule}: {flag.message}",
                    outcome.matches_record, states, divergence, reference)
 
 

@@ -78,10 +78,12 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
         standings["value"].append(value)
         standings["rank"].append(ranked.index(value) + 1)
         standings["winner"].append(value == best)
-    flags: Columns = {"seq": [], "action_id": [], "rule": [], "section": [], "message": [], "follows": []}
+    flags: Columns = {"seq": [], "action_id": [], "round": [], "sentence": [], "rule": [], "section": [], "message": [],
+                      "follows": []}
     for flag in replay.flags:
-        for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("rule", flag.rule),
-                            ("section", flag.section), ("message", flag.message), ("follows", flag.follows)):
+        for name, value in (("seq", flag.index), ("action_id", flag.action_id), ("round", flag.round),
+                            ("sentence", flag.sentence), ("rule", flag.rule), ("section", flag.section),
+                            ("message", flag.message), ("follows", flag.follows)):
             flags[name].append(value)
     return ReplayRows(steps, players.columns, companies.columns, events, standings, flags,
                       encode_runs(runs, seats))

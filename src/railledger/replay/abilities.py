@@ -96,7 +96,7 @@ def check_acts_for(game: GameState, corporation: str | None, entity: Entity) -> 
     player's private act, for a company its owner presides)."""
     company = game.companies.get(str(entity.id))
     if company is None or company.closed or company.owner is None:
-        raise Violation("company-owner", f"{entity.id} is not in play")
+        raise Violation("company-owner", f"{company.name if company is not None else entity.id} is not in play")
     if corporation is not None and company.owner == corporation:
         return
     president = game.president(corporation) if corporation is not None else None

@@ -88,7 +88,7 @@ class Board:
         if geometry is None or name not in self.supply:
             raise Violation("tile-manifest", f"tile {name} is not in the {self.title.name} tile manifest")
         if tile_id in self.hex_of_tile:
-            raise Violation("tile-manifest", f"tile {tile_id} is already on the map at {self.hex_of_tile[tile_id]}")
+            raise Violation("tile-manifest", f"copy {tile_id} of tile {name} is already on the map at {self.hex_of_tile[tile_id]}")
         index = tile_id.rsplit("-", 1)[1] if "-" in tile_id else ""
         if not index.isdigit() or int(index) >= self.title.tiles.counts[name] or self.supply[name] <= 0:
             raise Violation("tile-manifest", f"no tile {name} is left in the supply")

@@ -30,12 +30,14 @@ class Rule:
 class IllegalAction(Exception):
     """An action the rules forbid, with where it is in the record and which rule it breaks."""
 
-    def __init__(self, index: int, action_id: str, rule: Rule, message: str) -> None:
-        super().__init__(f"action {action_id} (#{index}): {rule.id}: {message}")
-        self.index = index
+    def __init__(self, index: int, action_id: str, rule: Rule, message: str, round_label: str = "") -> None:
+        where = f"action {action_id} ({round_label})" if round_label else f"action {action_id}"
+        super().__init__(f"{where}: {rule.id}: {message}")
+        self.index = index  # position in the canonical list, from 0 (the record numbers it action_id)
         self.action_id = action_id
         self.rule = rule
         self.message = message
+        self.round_label = round_label  # the round the action came in ("OR 1.1")
 
     @property
     def rule_id(self) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
 from railledger.replay.memo import Memo
+from railledger.replay.names import entity_name
 
 if TYPE_CHECKING:
     from railledger.replay.state import GameState
@@ -275,23 +276,23 @@ class Round:
             answering = [blocking] if blocking in answering else []  # a pass belongs to the step that waits
         for step in answering:
             if step.passed and action.type in step.offers(action.entity):
-                return Violation("step-order", f"{action.entity.id} has finished its {step.name} step")
+                return Violation("step-order", f"{entity_name(self.game, action.entity)} has finished its {step.name} step")
             try:
                 step.check(action)
             except Violation as violation:
                 return violation
         if blocking is not None:
             return self.blocked(action, blocking)
-        return Violation("step-order", f"{action.entity.id} cannot {action.type.replace('_', ' ')} now")
+        return Violation("step-order", f"{entity_name(self.game, action.entity)} cannot {action.type.replace('_', ' ')} now")
 
     def not_on_turn(self, action: Action, blocking: Step) -> Violation:
         actor = blocking.actor()
-        who = actor.id if actor is not None else "nobody"
-        return Violation("turn-order", f"it is {who}'s turn, not {action.entity.id}'s")
+        who = entity_name(self.game, actor) if actor is not None else "nobody"
+        return Violation("turn-order", f"it is {who}'s turn, not {entity_name(self.game, action.entity)}'s")
 
     def blocked(self, action: Action, step: Step) -> Violation:
         """The entity on turn tries something a step still under way does not allow."""
-        return Violation("step-order", f"{action.entity.id} must first finish the {step.name} step")
+        return Violation("step-order", f"{entity_name(self.game, action.entity)} must first finish the {step.name} step")
 
     def process(self, action: Action) -> None:
         """Apply an action already checked (``step_for`` and ``Step.check``), then move on."""

@@ -34,7 +34,7 @@ class Game(GameState):
         super().__init__(title, roster, seed, optional_rules, game_id, created)
         self.roster = roster
         self.moves: list[Action] = []  # the actions applied, for pop()
-        self.acted_in = ""  # label of the round the last action was taken in
+        self.acted_in = ""  # label of the round the last action came in, applied or refused
         self.snapshots: Snapshots | None = None  # made by the first snapshot()
         self.applying = True
         with self.changing():
@@ -88,9 +88,10 @@ class Game(GameState):
 
     def process(self, action: Action) -> None:
         """Apply a legal action, or raise IllegalAction and change nothing (the record's position,
-        ``index``, still moves on)."""
+        ``index``, still moves on, and ``acted_in`` names the round the refused action came in)."""
         index = self.index
         self.index += 1
+        self.acted_in = self.round.label  # refused or not, the action belongs to the round it came in
         try:
             prepared = self._prepare(action)
         except Violation as violation:
@@ -99,7 +100,6 @@ class Game(GameState):
         if prepared is None:
             return
         step, effects = prepared
-        self.acted_in = self.round.label
         self.applying = True
         try:
             with self.changing():
@@ -161,7 +161,7 @@ class Game(GameState):
                 self.round = following
 
     def _illegal(self, index: int, action: Action, violation: Violation) -> IllegalAction:
-        return IllegalAction(index, action.label, self.title.rule(violation.key), violation.message)
+        return IllegalAction(index, action.label, self.title.rule(violation.key), violation.message, self.round.label)
 
     # ------------------------------------------------------------------ record and results
 

@@ -119,17 +119,19 @@ def a_train(name: str) -> str:
 
 
 def shares_phrase(game: GameState, shares: list[Share], percent: int | None = None) -> str:
-    """Certificates of one company as a player says them: ``a 10% share of GMO``, ``the
-    president's certificate of GMO (20%)``, ``30% of GMO``."""
+    """Certificates of one company as a player says them: ``a 10% share of GMO``, ``2 shares of
+    GMO (20%)``, ``the president's certificate of GMO (20%)``; a bundle with the president's
+    certificate in it hands the presidency over (``30% of GMO (the president's certificate
+    changes hands)``)."""
     sym = shares[0].corporation
     total = sum(s.percent for s in shares) if percent is None else percent
-    if len(shares) == 1 and shares[0].president:
-        return f"the president's certificate of {sym} ({total}%)" if total == shares[0].percent else \
-            f"{total}% of {sym} (from the president's certificate)"
+    if any(s.president for s in shares):
+        if len(shares) == 1 and total == shares[0].percent:
+            return f"the president's certificate of {sym} ({total}%)"
+        return f"{total}% of {sym} (the president's certificate changes hands)"
     if len(shares) == 1:
         return f"{article(str(total))} {total}% share of {sym}"
-    president = " with the president's certificate" if any(s.president for s in shares) else ""
-    return f"{total}% of {sym} ({len(shares)} certificates{president})"
+    return f"{len(shares)} shares of {sym} ({total}%)"
 
 
 def source_name(game: GameState, owner: Holder, sym: str) -> str:

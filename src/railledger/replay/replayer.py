@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from railledger.ingest.model import Action, PlayerId, Record
 from railledger.replay.errors import IllegalAction
 from railledger.replay.game import Game
+from railledger.replay.sentences import place, sentence
 from railledger.replay.snapshot import Snapshot
 from railledger.replay.state import Event
 
@@ -38,16 +39,23 @@ class Watcher(Protocol):
 class Flag:
     """An illegal action found in a record."""
 
-    index: int
-    action_id: str
+    index: int  # position in the canonical list, from 0
+    action_id: str  # how the record numbers the action ("42", "42.1"): what every reader is shown
     rule: str
     section: str
     message: str
     follows: int | None = None  # index of the earlier flag this one follows from; None: a root cause
+    round: str = ""  # the round the action came in ("OR 1.1")
+    sentence: str = ""  # the action as a player says it (replay.sentences), against the game it came in
 
     @property
     def root(self) -> bool:
         return self.follows is None
+
+    @property
+    def where(self) -> str:
+        """``action 22 (OR 1.1)``: the action as the record numbers it, in its round."""
+        return f"action {place(self.action_id, self.round)}"
 
 
 @dataclass
@@ -79,8 +87,8 @@ class Replay:
             "game": record.key,
             "title": record.title,
             "actions": len(record.actions),
-            "flags": [{"index": f.index, "action_id": f.action_id, "rule": f.rule, "message": f.message,
-                       "follows": f.follows} for f in self.roots_first()],
+            "flags": [{"index": f.index, "action_id": f.action_id, "round": f.round, "sentence": f.sentence,
+                       "rule": f.rule, "message": f.message, "follows": f.follows} for f in self.roots_first()],
             "stopped_at": self.stopped_at,
             "result": None if self.stopped_at is not None else {str(pid): value for pid, value in self.result.items()},
             "recorded_result": {str(pid): value for pid, value in (record.result or {}).items()},
@@ -131,7 +139,8 @@ class _Causes:
         for name in names:
             self.tainted.setdefault(name, root)
         self.latest = root
-        return Flag(illegal.index, illegal.action_id, illegal.rule.id, illegal.section, illegal.message, follows)
+        return Flag(illegal.index, illegal.action_id, illegal.rule.id, illegal.section, illegal.message, follows,
+                    illegal.round_label, sentence(game, action))  # a refused action left the game as it found it
 
 
 def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool = False,

@@ -180,8 +180,10 @@ def _build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Rout
     train_id = str(raw.get("train"))
     train = game.trains.get(train_id)
     if train is None or train.owner != corporation or train.rusted:
-        raise Violation("route-train", f"{corporation} owns no train {train_id}")
+        owned = f"the {train.name} train ({train_id}) it names" if train is not None else f"a train {train_id}"
+        raise Violation("route-train", f"{corporation} does not own {owned}")
     train_type = game.title.train_type(train.name)
+    named = f"{corporation}'s {train.name} train"  # how messages name it: its owner and type
     connections = raw.get("connections") or []
     stops: list[Node] = []
     segments: list[Segment] = []
@@ -195,22 +197,22 @@ def _build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Rout
                 if stops[-1] != first:
                     first, last = last, first
             else:
-                raise Violation("route-track", f"the connections of train {train_id} do not join up")
+                raise Violation("route-track", f"the connections of {named} do not join up")
         if not stops:
             stops.append(first)
         stops.append(last)
         segments.extend(used)
     if len(stops) < 2:
-        raise Violation("route-stops", f"train {train_id} must visit at least two stops")
+        raise Violation("route-stops", f"{named} must visit at least two stops")
     if train_type.hex_edges is not None:
         crossed = sum(len(chain) - 1 for chain in connections)
         if crossed > train_type.hex_edges:
-            raise Violation("route-length", f"train {train_id} ({train_type.name}) crosses {crossed} hex sides, more than {train_type.hex_edges}")
+            raise Violation("route-length", f"{named} crosses {crossed} hex sides, more than {train_type.hex_edges}")
     if len(set(stops)) != len(stops):
-        raise Violation("route-revisit", f"train {train_id} visits a stop twice")
+        raise Violation("route-revisit", f"{named} visits a stop twice")
     if len(set(segments)) != len(segments):
-        raise Violation("route-reuse", f"train {train_id} uses a piece of track twice")
-    _check_stop_kinds(game, corporation, train_id, train_type, stops)
+        raise Violation("route-reuse", f"{named} uses a piece of track twice")
+    _check_stop_kinds(game, corporation, named, train_type, stops)
     colour = game.phase.colour
     revenue = sum(_stop_revenue(game, node, colour) for node in stops) * train_type.multiplier
     route = Route(train_id, train_type, tuple(stops), frozenset(segments), revenue)
@@ -226,22 +228,22 @@ def _stop_revenue(game: GameState, node: Node, colour: str) -> int:
     return getattr(game.board.tile(hex_id), KINDS[node_id[0]])[int(node_id[1:])].revenue_in(colour)
 
 
-def _check_stop_kinds(game: GameState, corporation: str, train_id: str, train: TrainType, stops: list[Node]) -> None:
+def _check_stop_kinds(game: GameState, corporation: str, named: str, train: TrainType, stops: list[Node]) -> None:
     board = game.board
     if not any(n[1][0] == "c" and corporation in board.tokens_in(n[0], int(n[1][1:])) for n in stops):
-        raise Violation("route-token", f"the route of train {train_id} includes no station of {corporation}")
+        raise Violation("route-token", f"the route of {named} includes no station of {corporation}")
     for node in stops[1:-1]:
         hex_id, node_id = node
         if node_id[0] == "o":
-            raise Violation("route-offboard", f"train {train_id} runs through the off-board area {hex_id}")
+            raise Violation("route-offboard", f"{named} runs through the off-board area {hex_id}")
         if node_id[0] == "c":
             slots = board.tokens_in(hex_id, int(node_id[1:]))
             if all(s is not None and s != corporation for s in slots):
-                raise Violation("route-blocked", f"train {train_id} runs through {hex_id}, blocked by other stations")
+                raise Violation("route-blocked", f"{named} runs through {hex_id}, blocked by other stations")
     counted = [n for n in stops if train.counts_towns or n[1][0] != "t"]
     if train.hex_edges is None and len(counted) > train.distance:
         kinds = "stops" if train.counts_towns else "cities and off-boards"
-        raise Violation("route-length", f"train {train_id} ({train.name}) reaches {len(counted)} {kinds}, more than {train.distance}")
+        raise Violation("route-length", f"{named} reaches {len(counted)} {kinds}, more than {train.distance}")
 
 
 def check_run(game: GameState, corporation: str, routes: list[Route]) -> None:
@@ -252,5 +254,5 @@ def check_run(game: GameState, corporation: str, routes: list[Route]) -> None:
     used: set[tuple[str, frozenset[str]]] = set()
     for route in routes:
         if used & route.segments:
-            raise Violation("route-reuse", f"train {route.train_id} shares track with another train")
+            raise Violation("route-reuse", f"{corporation}'s {route.train.name} train shares track with another train")
         used |= route.segments

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from railledger.ingest.model import Action, Record
-from railledger.replay.errors import Violation
+from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Step
+from railledger.replay.game import Game
+from railledger.replay.moves import move_key
 from railledger.replay.names import (a_train, city_name, entity_name, hex_name, holder_name, listed, money,
                                      player_name, private_name, shares_phrase, source_name, tile_name, train_name)
 from railledger.replay.rounds.operating import OperatingRound
@@ -40,9 +42,6 @@ from railledger.replay.steps.routes import RunRoutes, merge_repeats, stop_hexes
 from railledger.replay.steps.shares import BuySellParShares
 from railledger.replay.steps.tokens import CompanyToken, Token
 from railledger.replay.steps.track import CompanyTrack, Track
-
-if TYPE_CHECKING:
-    from railledger.replay.game import Game
 
 
 @dataclass(frozen=True)
@@ -140,7 +139,7 @@ def describe(game: Game, action: Action, offered: bool = False) -> Said:
 def _say(t: _Telling) -> Said:
     """The step's own words for the action, or its type's (an offered amount's range is always
     said by its type: a step says what a record did)."""
-    ranged = t.offered and any(t.fields.get(name) for name in RANGES)
+    ranged = t.offered and any(t.fields.get(name) for name in ("price_range", "choice_range"))
     own = t.step.say(t.action) if t.step is not None and not ranged else None
     if own is not None:
         return Said(own, own, kind_of(t.action))
@@ -176,10 +175,10 @@ class _Telling:
         return entity_name(self.game, self.action.entity)
 
     def operating(self) -> str:
-        """The company an action of an operating turn is for: the company operating (a private
-        acts for it), else the acting entity."""
+        """The company an action is for: the acting company, or for a private the company
+        operating (a private acts for it)."""
         round_ = self.game.round
-        if isinstance(round_, OperatingRound) and round_.corporation is not None:
+        if self.action.entity.kind == "company" and isinstance(round_, OperatingRound) and round_.corporation is not None:
             return round_.corporation
         return self.who
 
@@ -259,9 +258,9 @@ def _buy_shares(t: _Telling) -> Said:
         text = f"{t.who} redeems {t.percent(shares)}% of its shares from {holder_name(t.game, first.owner)}"
         return _said(t, f"{text} for {money(price)}" if t.step is not None else text, text)
     headline = f"{t.who} buys {bundle}{_for_union_bank(t)}"
-    text = f"{t.who} buys {bundle} from {source_name(t.game, first.owner, first.corporation)}{_for_union_bank(t)}"
-    if isinstance(t.step, BuySellParShares) and len(shares) == 1:
-        text += f" for {money(t.step.price_of(first))}"
+    text = f"{headline} from {source_name(t.game, first.owner, first.corporation)}"
+    if isinstance(t.step, BuySellParShares) and len(shares) == 1 and t.game.share_price(first.corporation) is not None:
+        text += f" for {money(t.step.price_of(first))}"  # priced once the company is started
     return _said(t, text, headline)
 
 
@@ -295,9 +294,9 @@ def _lay_tile(t: _Telling) -> Said:
     headline = f"{corp} lays tile {tile_name(t.fields['tile'])} on {hex_name(game, hex_id)}"
     text = f"{headline}{tool}, rotation {t.fields['rotation']}"
     cost: int | None = None
-    if isinstance(step, Track):
-        lay = step.next_lay()
-        cost = (lay.cost if lay is not None else 0) + game.board.terrain_cost_of(hex_id)
+    lay = step.next_lay() if isinstance(step, Track) else None  # none left: no price to give
+    if lay is not None:
+        cost = lay.cost + game.board.terrain_cost_of(hex_id)
     elif isinstance(step, CompanyTrack):
         ability = step.abilities(t.action.entity)[0][1]
         cost = 0 if ability.get("free") else game.board.terrain_cost_of(hex_id)
@@ -319,7 +318,7 @@ def _place_token(t: _Telling) -> Said:
 
 
 def _route(t: _Telling, route: dict[str, Any]) -> tuple[str, int | None]:
-    """One train's run: ``3+ C13-D14-F14 for $110``, and its revenue: as the record declares
+    """One train's run: ``a 3+ train on C13-D14-F14 for $110``, and its revenue: as the record declares
     them, or (a record that declares only the track) as the engine reads the route."""
     stops, revenue = route.get("hexes"), route.get("revenue")
     if isinstance(t.step, RunRoutes) and not (stops and isinstance(revenue, int)):
@@ -333,7 +332,7 @@ def _route(t: _Telling, route: dict[str, Any]) -> tuple[str, int | None]:
     if not isinstance(stops, list) or not stops:
         chains = route.get("connections") or []
         stops = [chain[0] for chain in chains[:1] if chain] + [chain[-1] for chain in chains if chain]
-    words = f"{train_name(t.game, route.get('train'))} {'-'.join(map(str, stops))}".rstrip()
+    words = f"{a_train(train_name(t.game, route.get('train')))} on {'-'.join(map(str, stops))}"
     return (f"{words} for {money(revenue)}" if isinstance(revenue, int) else words), \
         revenue if isinstance(revenue, int) else None
 
@@ -406,8 +405,7 @@ def _bankrupt(t: _Telling) -> Said:
     president = t.game.president(str(t.action.entity.id)) if t.action.entity.kind == "corporation" else None
     if president is None:
         return _said(t, f"{t.who} goes bankrupt")
-    return _said(t, f"{t.who} goes bankrupt: its president {player_name(t.game, president)} cannot pay for a train",
-                 f"{t.who} goes bankrupt")
+    return _said(t, f"{t.who} goes bankrupt with its president {player_name(t.game, president)}", f"{t.who} goes bankrupt")
 
 
 def _end_game(t: _Telling) -> Said:
@@ -454,20 +452,17 @@ def place(action_id: str, round_label: str) -> str:
 
 def narrate(record: Record) -> list[Line]:
     """Every action of a record in words, in one replay that goes on past an illegal action (the
-    game then stands unchanged for the next one), each said against the game before it."""
-    from railledger.replay.replayer import replay_record
-
-    lines: list[Line] = []
-
-    class Narrator:
-        def before(self, game: Game, index: int, action: Action) -> None:
-            said = describe(game, action)
-            lines.append(Line(action.label, game.round.label, said.text, said.headline))
-
-        def after(self, game: Game, index: int, action: Action) -> None:
+    game then stands unchanged for the next one, as ``replay --keep-going`` replays it), each said
+    against the game before it."""
+    game = Game.from_record(record)
+    lines = []
+    for action in record.actions:
+        said = describe(game, action)
+        lines.append(Line(action.label, game.round.label, said.text, said.headline))
+        try:
+            game.process(action)
+        except IllegalAction:
             pass
-
-    replay_record(record, keep_going=True, watch=Narrator())
     return lines
 
 
@@ -499,42 +494,51 @@ class OfferGroup:
 
 def group_offers(game: Game, offered: Iterable[Action], made: Action | None = None) -> list[OfferGroup]:
     """A position's legal actions grouped by kind in the order first met, each move once (legal
-    actions that read the same are one move), and the move ``made`` marked (:func:`is_move`)."""
-    groups: dict[str, dict[str, list[Action]]] = {}
+    actions that make the same move, :func:`replay.moves.move_key`, or read the same are one
+    line: any certificate of a kind, a tile's rotations that lay the same track), and the move
+    ``made`` marked (:func:`is_move`)."""
+    groups: dict[str, list[tuple[str, list[Action]]]] = {}
     kinds: dict[str, Kind] = {}
+    seen: dict[object, list[Action]] = {}
     for action in offered:
-        said = describe(game, action, offered=True)
-        kinds[said.kind.many] = said.kind
-        groups.setdefault(said.kind.many, {}).setdefault(said.text, []).append(action)
-    made_text = describe(game, made).text if made is not None else None
-    return [
-        OfferGroup(kinds[name], tuple(
-            Offer(text, tuple(actions), made is not None and (text == made_text or any(is_move(a, made) for a in actions)))
-            for text, actions in lines.items()))
-        for name, lines in groups.items()
-    ]
-
-
-RANGES = {"price_range": "price", "choice_range": "choice"}
-"""An offered action's range field and the amount field it bounds."""
-
-
-def is_move(offered: Action, made: Action) -> bool:
-    """Whether a recorded action is the move a legal action offers: the same type and entity, and
-    every field the offer names the same, an amount inside the offer's range (a run is offered
-    without routes: any run is that move)."""
-    if (offered.type, offered.entity) != (made.type, made.entity):
-        return False
-    for name, value in offered.fields.items():
-        if name in RANGES:
-            amount = made.fields.get(RANGES[name])
-            if not (isinstance(amount, int) and isinstance(value, list) and len(value) == 2 and value[0] <= amount <= value[1]):
-                return False
-        elif name in RANGES.values() and RANGES.keys() & offered.fields.keys():
+        key = move_key(game, action)
+        if key in seen:
+            seen[key].append(action)
             continue
-        elif not (name == "routes" and value == []) and made.fields.get(name) != value:
-            return False
-    return True
+        said = describe(game, action, offered=True)
+        lines = groups.setdefault(said.kind.many, [])
+        same = next((actions for text, actions in lines if text == said.text), None)
+        if same is not None:
+            same.append(action)
+            seen[key] = same
+            continue
+        kinds[said.kind.many] = said.kind
+        seen[key] = [action]
+        lines.append((said.text, seen[key]))
+    chosen = _made_line(game, [line for lines in groups.values() for line in lines], made)
+    return [OfferGroup(kinds[name], tuple(Offer(text, tuple(actions), chosen is not None and actions is chosen[1])
+                                          for text, actions in lines))
+            for name, lines in groups.items()]
+
+
+def _made_line(game: Game, lines: list[tuple[str, list[Action]]], made: Action | None) -> tuple[str, list[Action]] | None:
+    """The line of the move made: the one offering it, else the one that reads as it does."""
+    if made is None:
+        return None
+    found = next((line for line in lines if any(is_move(game, offer, made) for offer in line[1])), None)
+    if found is None:
+        text = describe(game, made).text
+        found = next((line for line in lines if line[0] == text), None)
+    return found
+
+
+def is_move(game: Game, offered: Action, made: Action) -> bool:
+    """Whether a recorded action is the move a legal action offers (:func:`replay.moves.move_key`:
+    any certificate of the same kind, any price in the offered range); a run is offered as its
+    step, so every run of the company is that move."""
+    if offered.type == "run_routes":
+        return (made.type, made.entity) == (offered.type, offered.entity)
+    return move_key(game, offered) == move_key(game, made)
 
 
 __all__ = ["Kind", "Line", "Offer", "OfferGroup", "Said", "describe", "group_offers", "headline",

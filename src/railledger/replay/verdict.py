@@ -3,7 +3,7 @@
 One of:
 
 * ``valid``: replays with no flag to its recorded result, and the game was played to its end;
-* ``illegal``: an action breaks a rule (the first one is named: index, action id, entity, rule);
+* ``illegal``: an action breaks a rule (the first one is named: its id and round, the action in words, the rule);
 * ``result mismatch``: replays with no flag, but the final values differ from the recorded ones;
 * ``unfinished``: no recorded result, not finished, or ended by hand (saying which);
 * ``no engine``: railledger has no rules engine for the title;
@@ -104,8 +104,7 @@ def acting_name(record: Record, action: Action) -> str:
 
 def _illegal(record: Record, replay: Replay) -> str:
     first = replay.flags[0]  # flags come in action order, so the first is a root cause
-    action = record.actions[first.index]
-    text = f"action {first.action_id} (#{first.index}) by {acting_name(record, action)}: {first.rule}: {first.message}"
+    text = f"{first.where}: {first.sentence} (rule {first.rule}: {first.message})"
     if replay.stopped_at is not None:
         return text + " (the replay stopped there)"
     if len(replay.flags) > 1:

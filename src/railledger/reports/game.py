@@ -8,9 +8,11 @@ an organizer mails it and it opens anywhere, offline. Every text from a record i
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from railledger.analytics.report import GameReport
+from railledger.analytics.report import NOT_A_PLAYER, GameReport
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #111; }
@@ -37,9 +39,9 @@ class Section:
 def sections(report: GameReport) -> list[Section]:
     """Every section of the report, in the order an organizer reads them."""
     record = report.record
-    recorded = record.result or {}
-    replayed = report.replayed
     return [
+        _result_section(report),
+        Section("Verdict", (f"{report.verdict.kind}: {report.verdict.detail}",)),
         Section("Game", (
             f"Title: {record.title}", f"Game id: {record.key}",
             f"Players (seat order): {', '.join(p.name for p in record.players)}",
@@ -48,34 +50,68 @@ def sections(report: GameReport) -> list[Section]:
             f"Created: {record.created or '-'}", f"Status: {record.status or '-'}",
             f"Engine version: {report.engine or 'not replayed'}",
         )),
-        Section("Verdict", (f"{report.verdict.kind}: {report.verdict.detail}",)),
-        Section("Values", () if replayed is not None else ("Not replayed to the end: no replayed values.",),
-                ("player", "recorded", "replayed"),
-                tuple((p.name, str(recorded.get(p.id, "-")),
-                       "-" if replayed is None else str(replayed.get(p.id, "-"))) for p in record.players), 2),
-        Section("Rules broken (root causes)", () if report.flags else ("None.",),
-                ("action", "notation", "rule", "section", "rule text", "what happened"),
-                tuple((f"{f.action_id} (#{f.index})", f.action, f.rule, f.section or "-", f.rule_text, f.message)
-                      for f in report.flags)),
+        Section("Rules broken (root causes)", _flags_lead(report),
+                ("action", "what was done", "rule", "section", "rule text", "why it is refused", "later flags that follow"),
+                tuple((f.where, f.sentence, f.rule, f.section or "-", f.rule_text, f.message, str(f.followers))
+                      for f in report.flags), 1),
         _undo_section(report),
-        Section("Actions taken on another player's behalf", () if report.on_behalf else ("None recorded.",),
+        Section("Actions taken on another player's behalf", _behalf_lead(report),
                 ("who acted", "for", "when", "action"),
                 tuple((b.user, b.for_whom, b.when or "-", b.action) for b in report.on_behalf)),
-        Section("Time per player", () if report.times else ("The record has no action times.",),
-                ("player", "longest waits (action)", "actions", "total"),
-                tuple((t.player, ", ".join(f"{_duration(s)} ({label})" for s, label in t.longest),
+        Section("Time per player", _strangers(t.player for t in report.times) if report.times else ("The record has no action times.",),
+                ("player", "longest waits", "actions", "total"),
+                tuple((t.player, ", ".join(f"{_duration(s)} (action {label})" for s, label in t.longest),
                        str(t.actions), _duration(t.total)) for t in report.times), 2),
         Section("End of the game", (report.manual_end or "Not ended by hand.",)),
         _shortfall_section(report),
     ]
 
 
+def _result_section(report: GameReport) -> Section:
+    """The placings, the winner first, on the values the verdict allows (analytics.report.Result)."""
+    result = report.result
+    if result.basis == "replayed" and report.verdict.kind == "valid":
+        return Section("Result", (result.summary,), ("place", "player", "value"),
+                       tuple((str(p.place), p.player, _money(p.value)) for p in result.placings), 1)
+    if result.basis == "replayed":
+        return Section("Result", (result.summary,), ("place", "player", "replayed", "recorded"),
+                       tuple((str(p.place), p.player, _money(p.value), _money(p.recorded)) for p in result.placings), 2)
+    return Section("Result", (result.summary,), ("place", "player", "recorded (not confirmed)"),
+                   tuple((str(p.place), p.player, _money(p.recorded)) for p in result.placings), 1)
+
+
+def _money(value: int | None) -> str:
+    return "-" if value is None else f"${value}"
+
+
+def _flags_lead(report: GameReport) -> tuple[str, ...]:
+    if not report.flags:
+        return ("None.",)
+    return ("The actions the rules refuse that follow from no earlier refusal. The later actions that counted on one of "
+            "them are refused too and are counted beside it (railledger replay --keep-going --all-flags lists them).",)
+
+
 def _undo_section(report: GameReport) -> Section:
     if report.undos is None:
         return Section("Undo audit", ("The record was read from notation, which keeps no undo history.",))
-    return Section("Undo audit", () if any(u.undos or u.redos for u in report.undos) else ("No undo or redo.",),
+    return Section("Undo audit", _strangers(u.player for u in report.undos) if any(u.undos or u.redos for u in report.undos)
+                   else ("No undo or redo.",),
                    ("player", "actions taken back", "undos", "redos"),
                    tuple((u.player, ", ".join(u.taken_back) or "-", str(u.undos), str(u.redos)) for u in report.undos), 2)
+
+
+def _behalf_lead(report: GameReport) -> tuple[str, ...]:
+    if not report.on_behalf:
+        return ("None recorded.",)
+    return _strangers(b.user for b in report.on_behalf)
+
+
+def _strangers(names: Iterable[str]) -> tuple[str, ...]:
+    """The note a section with someone who is none of the record's players carries."""
+    if not any(NOT_A_PLAYER in name for name in names):
+        return ()
+    return (f"{NOT_A_PLAYER} marks an account the record names that is none of its players: the record does not say "
+            "which of them it was.",)
 
 
 def _shortfall_section(report: GameReport) -> Section:
@@ -107,24 +143,58 @@ def heading(report: GameReport) -> str:
 
 
 def markdown(report: GameReport) -> str:
-    """The report as Markdown (table cells with ``|`` escaped)."""
-    parts = [f"# {heading(report)}", ""]
+    """The report as Markdown, every text in it escaped (:func:`md_text`): what a record holds
+    (a player's name, a user's, a game id) reads as it is written and makes no tag, link, image,
+    emphasis, heading or table cell of its own wherever the page is rendered."""
+    parts = [f"# {md_line(heading(report))}", ""]
     for section in sections(report):
-        parts += [f"## {section.title}", ""]
-        parts += [f"- {line}" if section.title == "Game" else line for line in section.lines]
+        parts += [f"## {md_line(section.title)}", ""]
+        parts += [f"- {md_line(line)}" if section.title == "Game" else md_line(line) for line in section.lines]
         if section.lines:
             parts.append("")
         if section.rows:
-            parts.append("| " + " | ".join(section.header) + " |")
+            parts.append("| " + " | ".join(md_text(c) for c in section.header) + " |")
             first_number = len(section.header) - section.numbers
             parts.append("|" + "|".join("---:" if i >= first_number else "---" for i in range(len(section.header))) + "|")
-            parts += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in section.rows]
+            parts += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in section.rows]
             parts.append("")
     return "\n".join(parts)
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+MD_PUNCTUATION = re.compile(r"([\\`*_\[\]<>|~#!])")
+"""Characters that start Markdown of their own anywhere in a line (escapes, code, emphasis, links
+and images, HTML and autolinks, table cells, strikethrough, headings): each is backslash-escaped."""
+MD_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+"""An ampersand that would start a character reference (``&lt;``)."""
+MD_AUTOLINK = re.compile(r"(?<=:)(//)|(?i:(?<=www)(\.))")
+"""What makes GitHub's Markdown link a bare address (``https://``, ``www.``): escaped, it stays text."""
+MD_EMAIL = re.compile(r"(?<=[0-9A-Za-z._+-])@")
+"""An ``@`` GitHub's Markdown would make a mail link of (``a@b.example``): escapes do not stop it, so
+an invisible word joiner (U+2060) goes before it, which GitHub does not count as part of an address."""
+MD_LINE_START = re.compile(r"[-+=]|\d+[.)]")
+"""What opens a list or underlines a heading at the start of a line."""
+
+
+def md_text(text: str) -> str:
+    """Text as Markdown that reads as that text, inside a line or a table cell (an address keeps
+    an invisible word joiner before its ``@``: see :data:`MD_EMAIL`)."""
+    text = MD_PUNCTUATION.sub(r"\\\1", text.replace("\r", " ").replace("\n", " "))
+    text = MD_ENTITY.sub(r"\\&", text)
+    text = MD_AUTOLINK.sub(lambda m: "\\/\\/" if m.group(1) else "\\.", text)
+    return MD_EMAIL.sub("\u2060@", text)
+
+
+def md_line(text: str) -> str:
+    """Text as a line of its own (a paragraph's, a list item's, a heading's): escaped as in a
+    cell, and what would open a block at its start escaped too (a list marker, a number and a
+    dot; an indent, which would open a code block, as character references)."""
+    escaped = md_text(text)
+    body = escaped.lstrip()
+    found = MD_LINE_START.match(body)
+    if found is not None:
+        marker = found.group()
+        body = marker[:-1] + "\\" + marker[-1] + body[found.end():]
+    return "&#32;" * (len(escaped) - len(escaped.lstrip())) + body
 
 
 def page(report: GameReport) -> str:

@@ -37,6 +37,7 @@ key = st.selectbox("Game", keys)
 game = data.load(data.game_rush, db, key).with_columns(step_number(pl.col("first_bought_seq", "gone_seq")))
 rounds = data.load(data.rounds, db, key).with_columns(step_number(pl.col("first", "last")))  # as the review counts
 st.plotly_chart(charts.rush_timeline(game, rounds, colours), key="timeline")
-st.dataframe(game.drop("game_key", "title"), hide_index=True, width="stretch",
+st.dataframe(game.select("train_type", "first_bought_round", "first_bought_action", "gone_round", "gone_action"),
+             hide_index=True, width="stretch",
              column_config={"train_type": "Train type", "first_bought_round": "First bought in",
-                            "first_bought_seq": "at step", "gone_round": "Rusted in", "gone_seq": "at step"})
+                            "first_bought_action": "at action", "gone_round": "Rusted in", "gone_action": "at action"})

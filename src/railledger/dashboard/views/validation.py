@@ -1,12 +1,13 @@
-"""Validation page: every action the engine flagged, with its rule and message, and a link to
-review the game at that action; then the revenue audit: what runs left on the table, per
-president and per game."""
+"""Validation page: every action the engine flagged, by its record id and round and in words, with
+its rule and why, and a link to review the game at that action; then the revenue audit: what runs
+left on the table, per president and per game."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
+from railledger.analytics.validation import flags_in_words
 from railledger.dashboard import charts, data
 from railledger.dashboard.links import review_url
 from railledger.dashboard.tables import first_rows
@@ -18,18 +19,20 @@ if flags.is_empty():
     st.success("No archived action breaks a rule the engine knows.")
 else:
     roots = flags.filter(pl.col("follows").is_null()).height
-    st.caption(f"{flags.height} flagged actions in {flags['game_key'].n_unique()} games: {roots} root causes, "
-               f"{flags.height - roots} that follow from one (listed after it).")
+    games = flags["game_key"].n_unique()
+    st.caption(f"{flags.height} flagged action{'s' if flags.height != 1 else ''} in {games} game{'s' if games != 1 else ''}: "
+               f"{roots} root cause{'s' if roots != 1 else ''}, {flags.height - roots} that follow from one (listed after it: "
+               "an action that counted on a refused one). Each action is numbered as its record numbers it, with its round.")
     st.plotly_chart(charts.flags_by_rule(summary), key="rules")
     st.dataframe(summary, hide_index=True, width="stretch")
     st.subheader("Flagged actions")
-    flags = first_rows(flags, "review a game")
+    flags = flags_in_words(first_rows(flags, "review a game"))
     links = [review_url(k, a) for k, a in zip(flags["game_key"], flags["action_id"])]
     st.dataframe(
-        flags.with_columns(review=pl.Series(links, dtype=pl.Utf8)),
+        flags.drop("action_id").with_columns(review=pl.Series(links, dtype=pl.Utf8)),
         hide_index=True,
         width="stretch",
-        column_config={"review": st.column_config.LinkColumn("review", display_text="open")},
+        column_config={"game_key": "game", "review": st.column_config.LinkColumn("review", display_text="open")},
     )
 
 st.header("Revenue left on the table")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Round, Step
+from railledger.replay.names import entity_name
 from railledger.replay.state import GameState
 
 if TYPE_CHECKING:
@@ -133,8 +134,8 @@ class OperatingRound(Round):
 
     def not_on_turn(self, action: Action, blocking: Step) -> Violation:
         actor = blocking.actor()
-        who = actor.id if actor is not None else "nobody"
-        return Violation("operating-order", f"it is {who}'s operating turn; {action.entity.id} must wait")
+        who = entity_name(self.game, actor) if actor is not None else "nobody"
+        return Violation("operating-order", f"it is {who}'s operating turn; {entity_name(self.game, action.entity)} must wait")
 
     def close_at_end(self) -> bool:
         """A record may stop in an operating round under way; it stays as the record left it."""

@@ -14,6 +14,7 @@ from railledger.ingest.model import Action, Entity
 from railledger.replay.abilities import active_at_turn_end
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, check_declared_range, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.steps.base import OperatingStep
 from railledger.replay.state import CompanyState
 
@@ -76,7 +77,7 @@ class BuyCompany(OperatingStep):
     def do_buy_company(self, action: Action) -> Effects:
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         sym = action.fields.get("company")
         company = game.companies.get(str(sym))
         if company is None or company.closed:

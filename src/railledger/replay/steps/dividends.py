@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.steps.base import OperatingStep
 
 
@@ -46,7 +47,7 @@ class Dividend(OperatingStep):
     @reads("kind", "amount")
     def do_dividend(self, action: Action) -> Effects:
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         if self.round.turn.revenue <= 0:
             raise Violation("dividend-no-run", f"{self.corporation} earned nothing this turn: there is no dividend to pay")
         kind = action.fields.get("kind")

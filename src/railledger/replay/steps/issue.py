@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.shares import sale_bundles, transfer
 from railledger.replay.state import IPO, MARKET, Share
 from railledger.replay.steps.base import OperatingStep
@@ -74,7 +75,7 @@ class IssueRedeem(OperatingStep):
         """An issue: treasury certificates to the open market."""
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
-            raise Violation("issue-own", f"{action.entity.id} does not operate")
+            raise Violation("issue-own", f"{entity_name(self.game, action.entity)} does not operate")
         shares, percent = self.declared(action, IPO)
         if self.round.turn.first:
             raise Violation("issue-first-turn", "a company may not issue shares in its first operating turn")
@@ -90,7 +91,7 @@ class IssueRedeem(OperatingStep):
         """A redemption: open-market certificates into the treasury at the share price."""
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
-            raise Violation("redeem-own", f"{action.entity.id} does not operate")
+            raise Violation("redeem-own", f"{entity_name(self.game, action.entity)} does not operate")
         shares, percent = self.declared(action, MARKET)
         if game.percent(IPO, corp) + percent > self.treasury_limit:
             raise Violation("redeem-treasury-limit", f"no more than {self.treasury_limit}% of a company may be in its treasury")

@@ -15,6 +15,7 @@ from typing import Any
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.steps.base import OperatingStep
 from railledger.replay.network import route_available
 from railledger.replay.routes import Route, build_route, check_run
@@ -52,7 +53,7 @@ class RunRoutes(OperatingStep):
         sym = self.round.corporation
         assert sym is not None
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         if self.round.turn.ran:
             raise Violation("route-once", f"{sym} already ran its trains this turn")
         raw_routes: list[dict[str, Any]] = list(action.fields.get("routes") or [])
@@ -87,23 +88,23 @@ def check_declared_route(game: GameState, sym: str, route: Route, raw: dict[str,
     stops = "-".join(hexes)
     declared = raw.get("revenue")
     if declared is not None and declared != route.revenue:
-        raise Violation("route-revenue", f"train {route.train_id} on {stops} earns ${route.revenue}, not the declared ${declared}")
+        raise Violation("route-revenue", f"{sym}'s {route.train.name} train on {stops} earns ${route.revenue}, not the declared ${declared}")
     declared_hexes = raw.get("hexes")
     if declared_hexes is not None:
         merged = merge_repeats([str(h) for h in declared_hexes])
         if merged not in (merge_repeats(hexes), merge_repeats(hexes[::-1])):
-            raise Violation("route-stops", f"train {route.train_id} stops at {stops}, not the declared {'-'.join(map(str, declared_hexes))}")
+            raise Violation("route-stops", f"{sym}'s {route.train.name} train stops at {stops}, not the declared {'-'.join(map(str, declared_hexes))}")
     nodes = raw.get("nodes")
     if nodes is not None:
         mine = sorted({f"{h}-{game.board.tile(h).nodes().index(n)}" for h, n in route.stops})
         if sorted(set(map(str, nodes))) != mine:
-            raise Violation("route-stops", f"train {route.train_id} stops at nodes {', '.join(mine)}, not the declared {', '.join(map(str, nodes))}")
+            raise Violation("route-stops", f"{sym}'s {route.train.name} train stops at nodes {', '.join(mine)}, not the declared {', '.join(map(str, nodes))}")
     text = raw.get("revenue_str")
     if text is not None:
         named = [str(h) for h in declared_hexes] if declared_hexes is not None else hexes
         expected = "-".join(named) + game.title.revenue_suffix(game, sym, route)
         if text != expected:
-            raise Violation("route-stops", f"train {route.train_id}'s run reads {expected!r}, not the declared {text!r}")
+            raise Violation("route-stops", f"the run of {sym}'s {route.train.name} train reads {expected!r}, not the declared {text!r}")
 
 
 def merge_repeats(hexes: list[str]) -> list[str]:

@@ -17,6 +17,7 @@ from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Step, make_action, reads
 from railledger.replay.market import Cell
+from railledger.replay.names import entity_name, holder_name, shares_phrase
 from railledger.replay.shares import bundle_percent, can_dump, sale_bundles, transfer
 from railledger.replay.state import IPO, MARKET, GameState, Share
 
@@ -168,7 +169,7 @@ class BuySellParShares(Step):
         game = self.game
         sym = share.corporation
         if share.owner not in SOURCES:
-            return Violation("buy-source", f"certificate {share.id} is not for sale (held by {share.owner})")
+            return Violation("buy-source", f"{shares_phrase(game, [share])} is not for sale ({holder_name(game, share.owner)} holds it)")
         if game.corporations[sym].par_price is None or share.president:
             return Violation("buy-unparred", f"{sym} has no president yet; its president's certificate must be bought first (par)")
         if self.round.turn.bought:
@@ -344,7 +345,7 @@ class BuySellParShares(Step):
         shares = self.declared_shares(action)
         percent = self.declared_sale_percent(action, shares)
         if any(s.owner != pid for s in shares):
-            raise Violation("sell-own", f"{self.game.player_name(pid)} does not hold {', '.join(s.id for s in shares)}")
+            raise Violation("sell-own", f"{self.game.player_name(pid)} does not hold {shares_phrase(self.game, shares)}")
         problem = self.sale_problem(pid, shares, percent)
         if problem is not None:
             raise problem
@@ -391,7 +392,7 @@ class BuySellParShares(Step):
     def acting_player(self, action: Action) -> PlayerId:
         pid = self.player(action.entity)
         if pid is None:
-            raise Violation("turn-order", f"{action.entity.id} is not on turn")
+            raise Violation("turn-order", f"{entity_name(self.game, action.entity)} is not on turn")
         return pid
 
     def declared_shares(self, action: Action) -> list[Share]:

@@ -16,6 +16,7 @@ from railledger.replay.abilities import check_acts_for, held_for, usable_by
 from railledger.replay.data import Ability
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.steps.base import OperatingStep
 from railledger.replay.network import can_token, network_of
 from railledger.replay.state import CompanyState
@@ -151,7 +152,7 @@ class Token(Tokening):
     @reads("city", "slot", "cost", "tokener", "token_type")
     def do_place_token(self, action: Action) -> Effects:
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         if self.round.turn.tokened:
             raise Violation("token-one", f"{self.corporation} already placed a station this turn")
         cost = self.cost()
@@ -201,7 +202,7 @@ class CompanyToken(Tokening):
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.ability(action.entity)
         if found is None:
-            raise Violation("company-ability", f"{action.entity.id} cannot place a station now")
+            raise Violation("company-ability", f"{entity_name(self.game, action.entity)} cannot place a token now")
         if self.round.turn.tokened:
             raise Violation("token-one", f"{self.corporation} already placed a station this turn")
         company, ability = found

@@ -19,6 +19,7 @@ from railledger.replay.abilities import check_acts_for, held_for, in_time
 from railledger.replay.data import Ability
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
+from railledger.replay.names import entity_name
 from railledger.replay.steps.base import OperatingStep
 from railledger.replay.geometry import NEXT_COLOUR, TileGeometry, legal_rotations
 from railledger.replay.network import network_of, network_seen
@@ -74,7 +75,7 @@ class TrackLaying(OperatingStep):
         upgrade = self.is_upgrade(hex_id)
         self.check_rules(action, hex_id, geometry, upgrade)
         if needs_route and not network_of(game, corp).touches(hex_id, geometry.edges):
-            raise Violation("tile-connect", f"tile {tile_id} on {hex_id} does not connect to {corp}'s network")
+            raise Violation("tile-connect", f"tile {tile_id.rsplit('-', 1)[0]} on {hex_id} does not connect to {corp}'s network")
         cost = lay_cost + game.board.terrain_cost_of(hex_id)
         if cost and game.cash(corp) < cost:
             raise Violation("terrain-cost", f"{corp} has ${game.cash(corp)}, less than the ${cost} this lay costs on {hex_id}")
@@ -261,7 +262,7 @@ class Track(TrackLaying):
     @reads("hex", "tile", "rotation")
     def do_lay_tile(self, action: Action) -> Effects:
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         lay = self.next_lay()
         if lay is None:
             raise Violation("tile-count", f"{self.corporation} has no tile lay left this turn")
@@ -331,7 +332,7 @@ class CompanyTrack(TrackLaying):
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.abilities(action.entity)
         if not found:
-            raise Violation("company-ability", f"{action.entity.id} has no ability to lay track now")
+            raise Violation("company-ability", f"{entity_name(self.game, action.entity)} has no ability to lay track now")
         company, ability = found[0]
         name = str(action.fields.get("tile", "")).rsplit("-", 1)[0]
         hexes = ability.get("hexes") or ()

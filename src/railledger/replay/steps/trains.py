@@ -21,6 +21,7 @@ from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, check_declared_range, make_action, reads
 from railledger.replay.steps.base import OperatingStep
 from railledger.replay.network import route_available
+from railledger.replay.names import entity_name, holder_name, shares_phrase
 from railledger.replay.shares import can_dump, sale_bundles
 from railledger.replay.state import MARKET, CompanyState, Share, Train
 from railledger.replay.steps.shares import sell_to_market
@@ -191,7 +192,7 @@ class BuyTrain(OperatingStep):
     @reads("train", "price", "variant", "price_range")
     def do_buy_train(self, action: Action) -> Effects:
         if action.entity != self.round.current:
-            raise Violation("operating-order", f"{action.entity.id} is not operating")
+            raise Violation("operating-order", f"{entity_name(self.game, action.entity)} is not operating")
         purchase = self.check_purchase(action)
         yield
         self.buy(purchase)
@@ -202,7 +203,7 @@ class BuyTrain(OperatingStep):
         if train is None or train.rusted or (train.reserved and train.owner is None):
             raise Violation("train-unknown", f"there is no train {action.fields.get('train')} in play")
         if train.owner == corp:
-            raise Violation("train-source", f"{corp} cannot buy its own train {train.id}")
+            raise Violation("train-source", f"{corp} cannot buy its own {train.name} train")
         if not self.room():
             raise Violation("train-limit", f"{corp} already owns {game.phase.train_limit} trains, the limit")
         price = action.fields.get("price")
@@ -229,19 +230,19 @@ class BuyTrain(OperatingStep):
     def check_transfer(self, action: Action, train: Train, price: int) -> Purchase:
         game, corp = self.game, self.corporation
         if train.owner not in game.corporations or not self.buy_from_others:
-            raise Violation("train-source", f"{corp} cannot buy train {train.id} from {train.owner}")
+            raise Violation("train-source", f"{corp} cannot buy a {train.name} train from {holder_name(game, train.owner)}")
         if not self.transferable(train):
-            raise Violation("train-obsolete", f"train {train.id} cannot change companies now")
+            raise Violation("train-obsolete", f"{train.owner}'s {train.name} train cannot change companies now")
         variant = str(action.fields.get("variant") or train.name)
         if variant not in game.title.variants_of(train):
-            raise Violation("train-price", f"{train.id} cannot run as a {variant} train")
+            raise Violation("train-price", f"{train.owner}'s {train.name} train cannot run as a {variant} train")
         low, high = self.price_range(train)
-        check_declared_range(action, "price_range", low, high, "train-price", f"{train.id}'s price")
+        check_declared_range(action, "price_range", low, high, "train-price", f"the price of {train.owner}'s {train.name} train")
         if low > high:
-            raise Violation("cash", f"{corp} may not buy {train.id} now: the least it may pay (${low}) is more than the most "
+            raise Violation("cash", f"{corp} may not buy {train.owner}'s {train.name} train now: the least it may pay (${low}) is more than the most "
                                     f"(${high}, with its president's cash and after his sales)")
         if not low <= price <= high:
-            raise Violation("cash", f"{corp} may pay ${low} to ${high} for {train.id}, not ${price}")
+            raise Violation("cash", f"{corp} may pay ${low} to ${high} for {train.owner}'s {train.name} train, not ${price}")
         helped = max(price - game.cash(corp), 0)
         return Purchase(train, variant, price, from_bank=False, president_pays=helped)
 
@@ -333,7 +334,9 @@ class BuyTrain(OperatingStep):
         ids = action.fields.get("shares") or []
         shares = [game.shares.get(i) for i in ids]
         if not shares or any(s is None or s.owner != seller for s in shares):
-            raise Violation("sell-own", f"{game.player_name(seller)} does not hold {', '.join(map(str, ids))}")
+            held = [s for s in shares if s is not None]
+            what = shares_phrase(game, held) if held and len({s.corporation for s in held}) == 1 else ", ".join(map(str, ids))
+            raise Violation("sell-own", f"{game.player_name(seller)} does not hold {what}")
         held = [s for s in shares if s is not None]
         if len({s.corporation for s in held}) != 1:
             raise Violation("share-bundle", "a bundle holds certificates of one company")
@@ -383,7 +386,7 @@ class DiscardTrain(OperatingStep):
     def do_discard_train(self, action: Action) -> Effects:
         game = self.game
         if action.entity != self.actor():
-            raise Violation("train-discard", f"{action.entity.id} is within its train limit and keeps its trains")
+            raise Violation("train-discard", f"{entity_name(self.game, action.entity)} is within its train limit and keeps its trains")
         sym = str(action.entity.id)
         train = game.trains.get(str(action.fields.get("train")))
         if train is None or train.owner != sym or train.rusted:
@@ -427,7 +430,7 @@ class CompanyTrain(BuyTrain):
         check_acts_for(self.game, self.round.corporation, action.entity)
         found = self.ability(action.entity)
         if found is None:
-            raise Violation("company-ability", f"{action.entity.id} gives no train discount now")
+            raise Violation("company-ability", f"{entity_name(self.game, action.entity)} gives no train discount now")
         company, ability = found
         game, corp = self.game, self.corporation
         train = game.trains.get(str(action.fields.get("train")))
@@ -514,7 +517,7 @@ class Bankrupt(BuyTrain):
     def do_bankrupt(self, action: Action) -> Effects:
         game = self.game
         if action.entity != self.round.current or not self.can_go_bankrupt():
-            raise Violation("bankruptcy", f"{action.entity.id} and its president can still pay for the cheapest bank train: it is not bankrupt")
+            raise Violation("bankruptcy", f"{entity_name(self.game, action.entity)} and its president can still pay for the cheapest bank train: it is not bankrupt")
         president = self.president()
         assert president is not None
         yield

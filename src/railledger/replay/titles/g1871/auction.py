@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Round, Step, check_declared_range, make_action, reads
-from railledger.replay.names import player_name, private_name
+from railledger.replay.names import listed, player_name, private_name
 
 if TYPE_CHECKING:
     from . import Title1871
@@ -94,9 +94,10 @@ class InitialAuction(Step):
         player = action.entity.id
         sym = str(action.fields.get("company"))
         if self.item is not None:
-            raise Violation("draft-company", f"{self.item} is being auctioned; bid or pass")
+            raise Violation("draft-company", f"{private_name(self.game, self.item)} is being auctioned; bid or pass")
         if sym not in self.piles[player]:
-            raise Violation("draft-company", f"{sym} is not in {self.game.player_name(player)}'s pile ({', '.join(self.piles[player])})")
+            raise Violation("draft-company", f"{private_name(self.game, sym)} is not in {self.game.player_name(player)}'s pile "
+                                              f"({listed(private_name(self.game, item) for item in self.piles[player])})")
         yield
         self.offer(player, sym)
 
@@ -117,15 +118,15 @@ class InitialAuction(Step):
         if self.item is None:
             raise Violation("draft-company", "nothing is on offer: the auctioneer offers an item first")
         if action.fields.get("company") != self.item:
-            raise Violation("draft-price", f"{self.item} is on offer, not {action.fields.get('company')}")
+            raise Violation("draft-price", f"{private_name(game, self.item)} is on offer, not {private_name(game, action.fields.get('company'))}")
         price = action.fields.get("price")
         least = self.least_bid()
         if not isinstance(price, int) or price < least or price % INCREMENT:
-            raise Violation("draft-price", f"a bid on {self.item} is a multiple of ${INCREMENT}, at least ${least}, not ${price}")
+            raise Violation("draft-price", f"a bid on {private_name(game, self.item)} is a multiple of ${INCREMENT}, at least ${least}, not ${price}")
         if price > game.cash(player):
             raise Violation("cash", f"{game.player_name(player)} has ${game.cash(player)}, less than ${price}")
         cash = game.cash(player)
-        check_declared_range(action, "price_range", least, cash - cash % INCREMENT, "draft-price", f"a bid on {self.item}")
+        check_declared_range(action, "price_range", least, cash - cash % INCREMENT, "draft-price", f"a bid on {private_name(game, self.item)}")
         yield
         self.bid = (player, price)
         self.next_bidder()

@@ -13,7 +13,7 @@ from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, make_action, reads
 from railledger.replay.geometry import TileGeometry
-from railledger.replay.names import a_train, money, private_name
+from railledger.replay.names import a_train, entity_name, money, private_name
 from railledger.replay.shares import sale_bundles
 from railledger.replay.state import IPO, MARKET, CompanyState, GameState, Share, Train
 from railledger.replay.steps.base import OperatingStep
@@ -201,7 +201,7 @@ class BuyTrain1871(BuyTrain):
 
     def check_transfer(self, action: Action, train: Train, price: int) -> Purchase:
         if train.id in title_of(self.game).state(self.game).obsolete:
-            raise Violation("train-source", f"{train.id} is obsolete since the first Diesel: it stays with {train.owner} (13.2)")
+            raise Violation("train-source", f"{train.owner}'s {train.name} train is obsolete since the first Diesel: it stays with {train.owner} (13.2)")
         return super().check_transfer(action, train, price)
 
     def offers(self, entity: Entity) -> frozenset[str]:
@@ -294,7 +294,7 @@ class BuyTrain1871(BuyTrain):
             return
         game, corp = self.game, self.corporation
         if action.entity != self.round.current:
-            raise Violation("issue-own", f"{action.entity.id} does not operate")
+            raise Violation("issue-own", f"{entity_name(self.game, action.entity)} does not operate")
         if corp in self.round.turn.emergency_sold:
             raise Violation("emergency-sale", f"{corp}'s president has sold {corp} shares for this purchase: "
                                               "each company's shares are sold in one block")

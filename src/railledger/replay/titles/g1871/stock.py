@@ -16,7 +16,7 @@ from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Step, check_declared_range, make_action, reads
 from railledger.replay.market import Cell
-from railledger.replay.names import hex_name, holder_name, money, player_name, private_name, shares_phrase, source_name, train_name
+from railledger.replay.names import entity_name, hex_name, holder_name, money, player_name, private_name, shares_phrase, source_name, train_name
 from railledger.replay.rounds.stock import StockRound
 from railledger.replay.shares import transfer
 from railledger.replay.state import IPO, MARKET, GameState, Share
@@ -130,14 +130,14 @@ class Exchange1871(Step):
         sym = self.exchanger(action.entity)
         company = game.companies.get(str(action.entity.id))
         if sym is None or company is None:
-            raise Violation("private-exchange", f"{action.entity.id} is not a private the player on turn can exchange now")
+            raise Violation("private-exchange", f"{entity_name(self.game, action.entity)} is not a private the player on turn can exchange now")
         ids = action.fields.get("shares") or []
         share = game.shares.get(ids[0]) if len(ids) == 1 else None
         if share is None or share not in self.shares_for(sym):
             ability = title_of(game).ability_of(sym, "exchange")
-            raise Violation("private-exchange", f"{company.name} exchanges for {ability.get('for') if ability else 'nothing'}, not {ids}")
+            raise Violation("private-exchange", f"{company.name} exchanges for {ability.get('for') if ability else 'nothing'}, not {shares_phrase(game, [share]) if share is not None else ids}")
         if action.fields.get("percent", share.percent) != share.percent:
-            raise Violation("share-percent", f"{share.id} is {share.percent}%, not {action.fields.get('percent')}%")
+            raise Violation("share-percent", f"{shares_phrase(game, [share])} is {share.percent}%, not {action.fields.get('percent')}%")
         player = company.owner
         assert player is not None
         yield
@@ -419,7 +419,7 @@ class BuySellParSplit(BuySellParShares):
         if target != UNION_BANK or not self.may_act_for_bank(pid):
             raise Violation("union-bank", f"{self.game.player_name(pid)} cannot act for the Union Bank now (once a round, by its owner)")
         if lender is not None and lender != pid:
-            raise Violation("union-bank", f"the Union Bank borrows only from its owner, not {lender}")
+            raise Violation("union-bank", f"the Union Bank borrows only from its owner, not {holder_name(self.game, lender)}")
         for name in ("purchase_for_type", "borrow_from_type"):
             if fields.get(name) not in (None, "player"):
                 raise Violation("union-bank", f"the Union Bank and its owner act as players, not as {name}={fields[name]!r}")
@@ -453,7 +453,7 @@ class BuySellParSplit(BuySellParShares):
         if game.corporations[sym].par_price is None or sym == PEIR:
             return Violation("buy-unparred", f"{sym} has not been started; its shares are not for sale")
         if share.owner not in (IPO, MARKET):
-            return Violation("buy-source", f"certificate {share.id} is not for sale (held by {share.owner})")
+            return Violation("buy-source", f"{shares_phrase(game, [share])} is not for sale ({holder_name(game, share.owner)} holds it)")
         if self.round.turn.bought:
             return Violation("buy-one", f"{game.player_name(player)} already acted this turn")
         if sym in self.round.sold.get(buyer, ()):

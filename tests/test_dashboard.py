@@ -392,7 +392,8 @@ def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTes
 def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/validation.py")
     summary, flags = page.dataframe[0].value, page.dataframe[1].value
-    assert f"{len(flags)} flagged actions in {flags['game_key'].nunique()} games" in page.caption[0].value
+    assert (len(flags), flags["game_key"].nunique()) == (1, 1)
+    assert "1 flagged action in 1 game: 1 root cause" in page.caption[0].value  # counts in the singular where one
     (chart,) = figures(page)
     assert sorted(trace_names(chart)) == sorted(set(summary["title"]))
     assert FLAGGED_RULE in list(summary["rule"])

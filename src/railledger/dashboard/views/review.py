@@ -25,11 +25,9 @@ from railledger.dashboard.tables import SHOWN
 from railledger.dashboard.text import md
 
 DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
-# The review wants every pixel of the first screen: Streamlit's roomy margins shrink on this page,
-# and CONTENT, the page's width in pixels at 1600 less those margins, is shared by the map's column
-# and the side column. (Comments, not docstrings: Streamlit writes a page's bare strings out.)
+# The review wants every pixel of the first screen: Streamlit's roomy margins shrink on this page.
+# (A comment, not a docstring: Streamlit writes a page's bare strings out.)
 PAGE = "<style>[data-testid='stMainBlockContainer'] {padding-top: 4.2rem; padding-left: 1.5rem; padding-right: 1.5rem;}</style>"
-CONTENT = 1552
 
 st.html(PAGE + STYLE)
 db = data.db_path()
@@ -79,12 +77,13 @@ step = game.steps.row(seq, named=True)
 st.query_params["game"] = key
 st.query_params["action"] = step["label"]
 st.session_state[written_key] = (key, step["label"])
-st.query_params.pop("step", None)
 
 view = data.load(data.position, db, key, seq) if game.replayed else None
 frame = map_scale(view) if view is not None else None
-map_width = frame.size[0] if frame is not None else 0
-map_col, side = st.columns([map_width, CONTENT - map_width - 16] if frame is not None else [1, 99], gap="small")
+# the map exactly as wide as it was laid out for (its labels are placed in pixels), the rest beside it
+first_screen = st.container(horizontal=True, gap="small")
+map_col = first_screen.container(width=frame.size[0] if frame is not None else "content")
+side = first_screen.container(width="stretch")
 
 # ------------------------------------------------------------------ beside the map: where we are
 rules = parts.flag_rules(game.flags)
@@ -181,15 +180,14 @@ for group in view.offers:
 market_col.subheader("Stock market")
 market_col.html(market_html(market, view.sheet.companies, looks))
 
-shown_rounds = rounds
 colours = company_colours(game.title)
 seat_colours = player_colours(game.players.sort("seat")["name"].to_list())
 labels = game.steps["label"].to_list()
 prices, worth = data.load(data.step_values, db, key)
 price_col, worth_col = st.columns(2)
-price_col.plotly_chart(charts.step_lines(prices, "company", "price", seq, "Share prices", shown_rounds, colours, labels),
+price_col.plotly_chart(charts.step_lines(prices, "company", "price", seq, "Share prices", rounds, colours, labels),
                        key="prices")
-worth_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", seq, "Net worth", shown_rounds, seat_colours,
+worth_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", seq, "Net worth", rounds, seat_colours,
                                          labels), key="worth")
 revenue_col, trains_col = st.columns([3, 2])
 if not game.runs.is_empty():

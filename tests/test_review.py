@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from railledger.analytics.position import company_colours, position_at
+from railledger.analytics.position import can_replay, company_colours, position_at
 from railledger.analytics.review import GameTables, find_game, game_tables, market_cells, opening_seq, revenue_history
 from railledger.dashboard.board import map_figure, map_scale, unclear
 from railledger.dashboard.colours import company_looks
@@ -266,3 +266,13 @@ def test_the_trains_table_says_what_rusts_them_only_where_trains_rust() -> None:
                                                       "revenue": pl.Int32, "dividend": pl.Utf8}),
                           company_looks(record.title), market_cells(record.title))
         assert ("Rusted by" in html) is rusting and "In the bank" in html
+
+
+def test_a_game_the_engine_cannot_set_up_is_stepped_through_in_notation() -> None:
+    """A record of a title with an engine but a player count it has no setup for (an archive can
+    hold one written by an older railledger) is not replayed for the review: no crash, its
+    actions in notation."""
+    record = replace(short("18texas-short.rln"), players=short("18texas-short.rln").players[:2])
+    assert not can_replay(record) and can_replay(short("18texas-short.rln"))
+    with pytest.raises(KeyError, match="2 players"):
+        position_at(record, 0)

@@ -143,9 +143,10 @@ class Position:
     sheet: Sheet | None = None
 
 
-def can_replay(title: str) -> bool:
-    """Whether the engine is complete for ``title``, so its board and market can be shown."""
-    return title in SUPPORTED
+def can_replay(record: Record) -> bool:
+    """Whether the engine can set the record's game up (its title has a complete engine, for
+    that many players), so its board, spreadsheet and market can be shown."""
+    return record.title in SUPPORTED and len(record.players) in title_named(record.title).starting_cash
 
 
 def company_colours(title: str) -> dict[str, tuple[str, str]]:
@@ -158,11 +159,11 @@ def position_at(record: Record, seq: int) -> Position:
     """Replay ``record`` up to and including action ``seq`` and return the position to show,
     with the legal actions the game offered just before action ``seq``.
 
-    Raises KeyError for a title without a complete engine and IndexError for a step outside the
-    record.
+    Raises KeyError for a game the engine cannot set up (:func:`can_replay`) and IndexError for
+    a step outside the record.
     """
-    if not can_replay(record.title):
-        raise KeyError(f"no replay engine for {record.title}")
+    if not can_replay(record):
+        raise KeyError(f"no replay engine for {record.title} with {len(record.players)} players")
     if not 0 <= seq < len(record.actions):
         raise IndexError(f"step {seq} is outside the record's {len(record.actions)} actions")
     game = Game.from_record(record)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from railledger.analytics.frames import game_rows
+from railledger.analytics.position import can_replay
 from railledger.analytics.scope import NOT_JUDGED
 from railledger.ingest.model import Record
 from railledger.ingest.notation import write_action
@@ -32,6 +33,8 @@ class GameTables:
     key: str
     title: str
     replayed: bool
+    """The game was replayed when stored and the engine can set it up again, so the review can
+    show its positions."""
     players: pl.DataFrame
     """seat, name"""
     steps: pl.DataFrame
@@ -89,7 +92,7 @@ def game_tables(archive: Archive, key: str) -> GameTables:
     record = archive.record(key)
     tables = {name: game_rows(archive, name, record.key).drop("game_key") for name in REVIEW_TABLES}
     notation = action_texts(record)
-    replayed = not tables["steps"].is_empty()
+    replayed = not tables["steps"].is_empty() and can_replay(record)
     if replayed:
         lines = narrate(record)
         played_in, sentences, headlines = ([getattr(line, part) for line in lines] for part in ("round", "text", "headline"))

@@ -300,8 +300,10 @@ DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/players.py", "v
 @contextmanager
 def dashboard_on(db: Path) -> Iterator[str]:
     """The dashboard's app file, with ``RAILLEDGER_DB`` naming ``db`` while the block runs (as
-    ``railledger dashboard`` sets it) and Streamlit's bare-mode warnings quiet."""
-    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    ``railledger dashboard`` sets it) and Streamlit's bare-mode warnings quiet (each of its
+    loggers has a level of its own, so each is told)."""
+    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "streamlit"]:
+        logging.getLogger(name).setLevel(logging.ERROR)
     previous = os.environ.get("RAILLEDGER_DB")
     os.environ["RAILLEDGER_DB"] = str(db)
     try:

@@ -393,7 +393,7 @@ def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboar
     page = open_page(dashboard, "views/validation.py")
     summary, flags = page.dataframe[0].value, page.dataframe[1].value
     assert (len(flags), flags["game_key"].nunique()) == (1, 1)
-    assert "1 flagged action in 1 game: 1 root cause" in page.caption[0].value  # counts in the singular where one
+    assert page.caption[0].value.startswith("1 flagged action in 1 game: 1 root cause, 0 that follow from one")
     (chart,) = figures(page)
     assert sorted(trace_names(chart)) == sorted(set(summary["title"]))
     assert FLAGGED_RULE in list(summary["rule"])

@@ -124,6 +124,15 @@ def test_a_valid_game_names_its_winner_first_and_every_place() -> None:
     assert f"| 1 | {placings[0].player} | ${best} |" in page
 
 
+def test_an_unfinished_game_shows_where_its_record_ends_and_no_winner() -> None:
+    replay = replay_record(SHORT, keep_going=True, snapshots=True)
+    report = build_report(SHORT, None, replay, "engine", 0, None)
+    assert report.result.summary.startswith("No result: unfinished (no recorded result; not finished (status active)).")
+    assert report.result.basis == "ended" and "wins" not in report.result.summary
+    assert sorted(p.value for p in report.result.placings) == sorted(replay.result.values())
+    assert "| place | player | where the record ends | recorded |" in markdown(report)
+
+
 def test_every_name_follows_one_policy_the_players_by_their_record_names() -> None:
     """A ``user`` naming a player (by id or by name) is that player; one naming anybody else is
     shown as the record names them, marked as not a player, in every section that names people."""

@@ -4,8 +4,10 @@ of tests/sentences_golden.json (every action type of every title) stay as they w
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,7 @@ from railledger.ingest.sources import DEFAULT_MAX_SIZE, read_record
 from railledger.ingest.titles import PLAYER_COUNTS
 from railledger.replay import Game, IllegalAction
 from railledger.replay.rounds.operating import OperatingRound
+from railledger.replay.names import entity_name
 from railledger.replay.sentences import _by_kind, _Telling, describe, group_offers, is_move, narrate
 from railledger.replay.titles import SUPPORTED, title_named
 from tests.conftest import REPO, fixture_params
@@ -246,3 +249,29 @@ def test_an_action_that_names_nothing_in_the_game_is_still_said() -> None:
     for kind, fields in odd:
         said = describe(game, Action(kind, Entity("player", record.players[0].id), 1, 0, fields))
         assert said.text.startswith(record.players[0].name) and said.text.strip() != record.players[0].name
+
+
+JUNK = (None, 0, -1, 10**9, "", "x", "57-0", "GMO_1", [], ["GMO_99"], [1, 2], {}, {"a": 1}, True, 1.5,
+        [{"train": "2+-0", "connections": [["A1"]]}], [{"train": 5}], ["x", None])
+"""Values of the wrong kind or naming nothing, for any field."""
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in GAMES if p.parent.name == "games"])
+def test_no_field_of_any_shape_makes_a_sentence_fail(path: Path) -> None:
+    """At every fourth position of the short games, actions with one field (known to some type)
+    replaced by a value of the wrong kind, some by an entity the game does not have: each is said,
+    as a record's action and as an offered one, and names who acts."""
+    chosen = random.Random(path.stem)
+    record = read_record(str(path), DEFAULT_MAX_SIZE)
+    names = ["shares", "hex", "tile", "rotation", "city", "train", "routes", "company", "price", "kind", "choice",
+             "corporation", "share_price", "purchase_for", "price_range", "choice_range", "variant"]
+    strangers = [Entity("player", 99999), Entity("corporation", "ZZ"), Entity("company", "QQ")]
+    for action, game, _ in actions_with_games(record):
+        if action.id % 4:
+            continue
+        for name in names:
+            entity = action.entity if chosen.random() < 0.7 else chosen.choice(strangers)
+            odd = dataclasses.replace(action, entity=entity, fields={**action.fields, name: chosen.choice(JUNK)})
+            for offered in (False, True):
+                said = describe(game, odd, offered)
+                assert said.text.startswith(entity_name(game, entity)) or entity.kind == "company", said.text

@@ -114,9 +114,9 @@ def written_at_version_8(source: Path, target: Path) -> None:
         con.execute(f"ATTACH '{source}' AS source (READ_ONLY)")
         for table in ARCHIVE_TABLES:
             if table not in STATE_TABLES and table not in SUMMARIES:  # summaries came at version 10
-                had = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE "
-                                                 "database_name = current_database() AND table_name = ?", [table]).fetchall()}
-                columns = ", ".join(c for c in shown_columns()[table] if c in had)  # as version 8 had them
+                held = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE database_name = "
+                                                  "current_database() AND table_name = ?", [table]).fetchall()}
+                columns = ", ".join(c for c in shown_columns()[table] if c in held)  # as version 8 had them
                 con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM source.{table}")
         con.execute("DETACH source")
         for name, frame in states.items():

@@ -63,8 +63,9 @@ class Placing:
 @dataclass(frozen=True)
 class Result:
     """What the game's result is, in words (``summary``), and the players in order of the values
-    it rests on: the replay's for a valid game or one whose recorded values differ; the record's
-    otherwise, marked as not confirmed (``basis`` says which)."""
+    it rests on (``basis``): ``replayed`` for a valid game or one whose recorded values differ;
+    ``ended``, the replay's values where an unfinished record ends; ``recorded``, the record's own
+    values for an illegal game (or one not replayed), not confirmed; ``none``."""
 
     summary: str
     basis: str
@@ -259,6 +260,9 @@ def _result(record: Record, verdict: Verdict, replay: Replay | None) -> Result:
                    "game the rules allow from there on; the replay stops counting at it.")
     else:
         summary = f"No result: {verdict.kind} ({verdict.detail})."
+    if replay is not None and not replay.flags:  # unfinished, every action legal: the values it stopped at
+        return Result(summary + " The values where the record ends, as the replay reaches them:", "ended",
+                      _placings(record, replay.result, recorded))
     if not recorded:
         return Result(summary, "none", ())
     return Result(summary + " The values below are the record's own, not confirmed by a replay.", "recorded",

@@ -73,8 +73,9 @@ def _result_section(report: GameReport) -> Section:
     if result.basis == "replayed" and report.verdict.kind == "valid":
         return Section("Result", (result.summary,), ("place", "player", "value"),
                        tuple((str(p.place), p.player, _money(p.value)) for p in result.placings), 1)
-    if result.basis == "replayed":
-        return Section("Result", (result.summary,), ("place", "player", "replayed", "recorded"),
+    if result.basis in ("replayed", "ended"):
+        replayed = "replayed" if result.basis == "replayed" else "where the record ends"
+        return Section("Result", (result.summary,), ("place", "player", replayed, "recorded"),
                        tuple((str(p.place), p.player, _money(p.value), _money(p.recorded)) for p in result.placings), 2)
     return Section("Result", (result.summary,), ("place", "player", "recorded (not confirmed)"),
                    tuple((str(p.place), p.player, _money(p.recorded)) for p in result.placings), 1)

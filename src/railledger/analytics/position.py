@@ -230,9 +230,9 @@ def _sheet(game: Game, record: Record) -> Sheet:
         for pid in game.order
     )
     started = [sym for sym, corp in game.corporations.items() if corp.par_price is not None or corp.floated]
-    operating = isinstance(game.round, OperatingRound) and not game.round.finished
-    queue = game.round.queue if isinstance(game.round, OperatingRound) and operating else game.floated_in_order()
-    current = game.round.corporation if isinstance(game.round, OperatingRound) and operating else None
+    operating = game.round if isinstance(game.round, OperatingRound) and not game.round.finished else None
+    queue = operating.queue if operating else game.floated_in_order()  # else the next round's, by price
+    current = operating.corporation if operating else None
     companies = tuple(_company_row(game, sym, names, queue, current) for sym in started)
     phase = game.phase
     return Sheet(

@@ -334,12 +334,12 @@ def test_the_short_18ms_game(tmp_path: Path) -> None:
 def test_the_review_map_puts_neighbours_one_hex_apart(game: str) -> None:
     """Both hex orientations draw every pair of neighbouring hexes sqrt(3) apart (hex size 1),
     and the board shows the game's own setup (1871's seeded stations)."""
-    from railledger.analytics.review import board_at
+    from railledger.analytics.position import position_at
     from railledger.dashboard.board import centre
     from railledger.replay.hexgrid import neighbour
 
     record = notation.read((Path(__file__).resolve().parent / "games" / game).read_text())
-    view = board_at(record, len(record.actions) - 1)
+    view = position_at(record, len(record.actions) - 1)
     hexes = {h.hex: h for h in view.hexes}
     pairs = [(h, other) for h in hexes.values() for edge in range(6)
              if (other := hexes.get(neighbour(h.hex, edge, h.layout) or ""))]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -65,11 +66,11 @@ def finished_text() -> str:
     return notation.write(dataclasses.replace(short, game_id="test-18ms-finished", status="finished", result=result))
 
 
-def build_archive(folder: Path, engineless: bool = False) -> Path:
+def build_archive(folder: Path, engineless: bool = False, extra: Sequence[Path] = ()) -> Path:
     """Ingest the games into ``folder/dash.duckdb`` with the real command; returns its path.
 
     ``engineless`` adds a game of a stand-in title without a rules engine (the caller makes the
-    title known)."""
+    title known); ``extra`` records join them."""
     games = folder / "flagged"
     games.mkdir()
     (games / "18ms-flagged.rln").write_text(flagged_text(), encoding="utf-8")
@@ -78,7 +79,8 @@ def build_archive(folder: Path, engineless: bool = False) -> Path:
         write_engineless_game(games)
     db = folder / "dash.duckdb"
     result = CliRunner().invoke(
-        app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games), "--db", str(db)])
+        app, ["ingest", "--allow-invalid", str(REPO / "tests" / "games"), str(REPO / "examples"), str(games),
+              *map(str, extra), "--db", str(db)])
     assert result.exit_code == 0, result.output
     return db
 
@@ -186,19 +188,52 @@ def test_missing_archive_is_reported_not_crashed(tmp_path: Path, monkeypatch: py
 # ------------------------------------------------------------------------------ game review
 
 
-def test_review_opens_the_linked_game_at_the_linked_step_with_its_flag(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step=str(FLAGGED_SEQ + 1))
+def shown(markdown: str) -> str:
+    """Markdown as it reads on the page: the escapes that keep outside text literal taken out."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def headline(page: AppTest) -> str:
+    """The line naming the action in view (its id, round and phase), as it reads."""
+    return shown(next(m.value for m in page.markdown if m.value.startswith("**Action ")))
+
+
+def sentence(page: AppTest) -> str:
+    """The action in view in words (the review's headline), as it reads."""
+    return shown(next(m.value for m in page.markdown if m.value.startswith("##### ")))
+
+
+def html_of(page: AppTest) -> str:
+    """Every st.html block of the page, one text (the spreadsheet, the stock market)."""
+    return "\n".join(element.proto.body for element in page.get("html"))
+
+
+def test_review_opens_the_linked_game_at_the_linked_action_with_its_flag(dashboard: AppTest) -> None:
+    """``?game=...&action=185`` opens at the record's action 185, named by that id and its own
+    round, in words, with the rule it broke; the URL keeps naming it."""
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, action="185")
     assert page.selectbox[0].value == FLAGGED_KEY
-    assert page.slider[0].value == FLAGGED_SEQ + 1  # step n is the n-th action, on every part of the page
-    assert page.code[0].value == FLAGGED_ACTION
-    assert page.markdown[0].value.startswith(f"**Step {FLAGGED_SEQ + 1} of ")
-    assert FLAGGED_RULE in page.warning[0].value
-    assert page.selectbox[1].value.endswith("SR 1")  # the round picker follows the step
-    log = page.dataframe[0].value
-    here = log[log["here"].str.startswith("▶")].iloc[0]
-    assert (here["step"], here["flag"], here["here"]) == (FLAGGED_SEQ + 1, FLAGGED_RULE, "▶⚑")  # the step, flagged
-    assert list(log["step"]) == list(range(FLAGGED_SEQ + 1 - 6, FLAGGED_SEQ + 1 + 7))
-    assert set(log[log["step"] != FLAGGED_SEQ + 1]["flag"]) == {""}
+    assert headline(page) == "**Action 185** · SR 1 · phase 2"
+    assert sentence(page) == "##### Ada sells a 10% share of GMO to the market"  # refused: no price to say
+    assert FLAGGED_RULE in shown(page.warning[0].value) and "changes nothing" in page.warning[0].value
+    assert page.query_params["action"] == "185" and page.query_params["game"] == FLAGGED_KEY
+    log = page.radio[0]
+    assert log.value == FLAGGED_SEQ and log.options[log.index] == log.options[4]  # 4 actions before it, 4 after
+    assert [line.split(" · ")[0] for line in log.options] == [
+        "**150**", "**160**", "**170**", "**180**", "**185**", "**190**", "**210**", "**220**", "**230**"]
+    assert "⚑" in log.options[4] and not any("⚑" in line for line in log.options[:4] + log.options[5:])
+    assert "Brunel buys a 10% share of IC" in log.options[2]
+
+
+def test_an_illegal_game_opens_at_its_first_root_cause_and_a_valid_one_at_its_start(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY)
+    assert headline(page).startswith("**Action 185**")
+    page = open_page(dashboard, "views/review.py", game="test-18ms-finished")  # a game by its source id
+    assert page.selectbox[0].value == FINISHED_KEY
+    assert headline(page) == "**Action 10** · Draft · phase 2"
+    assert sentence(page) == "##### Cugnot buys Mobile and Ohio Railway for $70"
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, action="no such action")
+    assert headline(page).startswith("**Action 10**")
 
 
 def test_review_of_a_large_archive_offers_a_few_games_and_finds_the_others(dashboard: AppTest,
@@ -208,88 +243,91 @@ def test_review_of_a_large_archive_offers_a_few_games_and_finds_the_others(dashb
     monkeypatch.setattr("railledger.dashboard.tables.SHOWN", 2)
     page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY)
     assert page.selectbox[0].value == FLAGGED_KEY and len(page.selectbox[0].options) == 3  # the linked one first
-    assert "Offering 3 of 9 games" in page.caption[0].value
+    assert any("Offering 3 of 9 games" in c.value for c in page.caption)
     page.text_input[0].input("texas").run()
     assert sorted(page.selectbox[0].options) == sorted([FLAGGED_KEY, TEXAS_KEY, TEXAS_SHORT_KEY])[:3]
     page.text_input[0].input("no such game").run()
     assert page.selectbox[0].options == [FLAGGED_KEY]  # the linked game stays on offer
 
 
-def test_review_jumps_to_the_previous_and_next_flag(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, step="2")
-    previous_flag, next_flag = page.button[2], page.button[3]
-    assert previous_flag.disabled and not next_flag.disabled
-    next_flag.click().run()
-    assert page.slider[0].value == FLAGGED_SEQ + 1 and page.code[0].value == FLAGGED_ACTION
-    assert page.button[3].disabled and page.button[2].disabled  # at the game's only flag
-    page.button[1].click().run()  # Next
-    assert not page.button[2].disabled
-    page.button[2].click().run()  # back to the flag
-    assert page.slider[0].value == FLAGGED_SEQ + 1
+def test_review_jumps_to_the_previous_and_next_root_cause(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=FLAGGED_KEY, action="20")
+    assert page.button(key="previous flag").disabled and not page.button(key="next flag").disabled
+    page.button(key="next flag").click().run()
+    assert headline(page).startswith("**Action 185**") and page.query_params["action"] == "185"
+    assert page.button(key="next flag").disabled and page.button(key="previous flag").disabled  # the only one
+    page.button(key="next").click().run()
+    assert headline(page).startswith("**Action 190**") and not page.button(key="previous flag").disabled
+    page.button(key="previous flag").click().run()
+    assert headline(page).startswith("**Action 185**")
 
 
-def test_review_shows_tables_market_map_and_charts_at_the_step(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=SHORT_KEY)
-    last = page.slider[0].value
-    assert last == 79  # opens at the last of the 79 actions
-    log, legal, players, companies, privates, trains = (frame.value for frame in page.dataframe)
-    assert list(players["player"]) == ["Ada", "Brunel", "Cugnot"]
-    assert sorted(companies["company"]) == ["GMO", "IC", "WRA"]
-    assert set(companies["president"]) <= {"Ada", "Brunel", "Cugnot"}
-    assert set(privates["owner"]) <= {"Ada", "Brunel", "Cugnot", "bank", "GMO", "IC", "WRA"} and len(privates)
-    assert list(trains["step"]) == sorted(trains["step"], reverse=True) and set(trains["event"]) <= {"bought", "rusted"}
-    assert "2+" in set(t.split("-")[0] for t in trains["train"])
-    assert legal["taken"].sum() <= 1 and len(legal) >= 1  # what the engine offered before the last action
-    assert log["step"].iloc[-1] == last
-
-    board, market, prices, worth, revenue = figures(page)
-    assert trace_names(market) == ["market", "companies"]
-    assert sorted(market["data"][1]["text"]) == ["GMO", "IC", "WRA"]
-    names = trace_names(board)
-    assert {"white hexes", "red hexes", "yellow hexes", "track", "hexes", "stations", "towns", "offboards",
-            "names"} <= set(names)
-    stations = board["data"][names.index("stations")]["text"]
-    assert {"GMO", "IC", "WRA"} <= set(stations)
-    assert "Memphis" in board["data"][names.index("names")]["text"]
-    assert any(text.startswith("<b>") and "Memphis" in text for text in board["data"][names.index("hexes")]["hovertext"])
-    assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
-    assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
-    for chart in (prices, worth):
-        (marker,) = [shape for shape in chart["layout"]["shapes"] if shape.get("name") == "step"]
-        assert marker["x0"] == last  # the marker at the step, numbered as the slider
-        ticks = chart["layout"]["xaxis"]["ticktext"]
-        assert "SR 1" in ticks and "OR 1.1" in ticks  # the axis in rounds
-        assert chart["layout"]["xaxis"]["tickvals"][ticks.index("OR 1.1")] > chart["layout"]["xaxis"]["tickvals"][0]
-        bands = [shape for shape in chart["layout"]["shapes"] if shape.get("type") == "rect"]
-        assert bands and all(band["x1"] > band["x0"] for band in bands)  # stock rounds shaded
-    worth_colours = [trace["line"]["color"] for trace in worth["data"]]
-    assert len(set(worth_colours)) == 3  # three distinct player colours
-    assert set(trace_names(revenue)) <= {"GMO", "IC", "WRA"} and revenue["data"]
-    played = revenue["layout"]["xaxis"]["categoryarray"]  # operating rounds in play order
-    assert played == sorted(played, key=lambda r: tuple(int(n) for n in r.removeprefix("OR ").split("."))) and played
-
-
-def test_review_steps_with_buttons_and_jumps_to_a_round(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, step="4")
-    assert page.code[0].value == "40 p1 par GMO 80,1,4"
-    page.button[1].click().run()  # Next
-    assert page.slider[0].value == 5 and page.code[0].value == "50 p2 par IC 90,0,4"
-    page.button[0].click().run()  # Previous
-    page.button[0].click().run()
-    assert page.slider[0].value == 3 and page.code[0].value == "30 p1 bid BS 40"
+def test_review_steps_with_buttons_the_log_and_the_round_picker(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, action="40")
+    assert sentence(page) == "##### Ada pars GMO at $80, buying the president's certificate (20%) for $160"
+    assert page.button(key="previous").proto.shortcut and page.button(key="next").proto.shortcut  # the arrow keys
+    page.button(key="next").click().run()
+    assert headline(page) == "**Action 50** · SR 1 · phase 2" and "Brunel pars IC at $90" in sentence(page)
+    page.button(key="previous").click().run()
+    page.button(key="previous").click().run()
+    assert headline(page).startswith("**Action 30**") and page.query_params["action"] == "30"
+    page.button(key="first").click().run()
+    assert headline(page).startswith("**Action 10**") and page.button(key="first").disabled
+    page.button(key="last").click().run()
+    assert page.button(key="last").disabled and page.button(key="next").disabled
+    line = page.radio[0].options[2]  # a click on a line of the log goes to that action
+    page.radio[0].set_value(page.radio[0].value - 6).run()
+    assert headline(page).startswith(shown(line.split(" · ")[0]).replace("**", "**Action ", 1))
     rounds = page.selectbox[1].options
     operating = next(label for label in rounds if label.endswith("OR 1.1"))
     page.selectbox[1].set_value(operating).run()
-    assert page.selectbox[1].value == operating
-    assert "· OR 1.1 ·" in page.markdown[0].value
-    page.slider[0].set_value(page.slider[0].value - 1).run()
-    assert not page.selectbox[1].value.endswith("OR 1.1")  # the action before it closed the stock round
+    assert page.selectbox[1].value == operating and " · OR 1.1 · " in headline(page)
+    assert "IC lays tile 58 on B2" in sentence(page)
+    page.button(key="previous").click().run()
+    assert " · SR 1 · " in headline(page) and not page.selectbox[1].value.endswith("OR 1.1")
+    page.toggle(key="review:notation").set_value(True).run()
+    assert page.code[0].value.startswith("210 p3 pass")
+    assert all("p3 pass" not in line or "210" in line for line in page.radio[0].options)
+
+
+def test_review_shows_the_spreadsheet_map_market_and_charts_at_the_action(dashboard: AppTest) -> None:
+    page = open_page(dashboard, "views/review.py", game=SHORT_KEY, action="710")
+    html = html_of(page)
+    for text in ("<th>Ada</th>", "<th>Brunel</th>", "<th>Cugnot</th>", "<th>IPO</th>", "<th>Market</th>",
+                 "<th>Stations</th>", "<th>Order</th>", "<th>OR 2.1</th>", "<th>OR 1.2</th>", "Certificates",
+                 "Priority deal", "In the bank", "Phase "):
+        assert text in html, text
+    assert "#397641" in html and "IC</td>" in html  # IC in its colour from the title's data (18xx.games')
+    assert "start (par) price" in html  # the market's legend
+    legal = [e.label for e in page.expander]
+    assert legal and all(label.split()[0].isdigit() for label in legal)  # "3 tile lays", "1 pass"
+    board, prices, worth, revenue = figures(page)
+    names = trace_names(board)
+    assert {"white hexes", "yellow hexes", "track", "halos", "hexes", "stations", "towns", "offboards",
+            "revenues", "names", "tile numbers"} <= set(names)
+    traces = {trace["name"]: trace for trace in board["data"]}
+    assert "58" in traces["tile numbers"]["text"] and "Memphis" in traces["names"]["text"]
+    assert all(traces[name]["customdata"] for name in ("revenues", "names", "tile numbers"))  # every label placed clear
+    stations = traces["stations"]
+    ic = stations["text"].index("IC")
+    assert stations["marker"]["color"][ic] == "#397641"
+    assert board["layout"]["width"] and board["layout"]["height"] <= 830  # drawn to size, on the first screen
+    assert sorted(trace_names(prices)) == ["GMO", "IC", "WRA"]
+    assert sorted(trace_names(worth)) == ["Ada", "Brunel", "Cugnot"]
+    assert "action %{customdata[0]}" in prices["data"][0]["hovertemplate"]
+    assert set(trace_names(revenue)) <= {"GMO", "IC", "WRA"} and revenue["data"]
+    trains = page.dataframe[0].value
+    assert list(trains.columns) == ["action", "event", "train", "price", "detail"]
+    assert set(trains["event"]) <= {"bought", "rusted"} and "220" not in set(trains["action"])
+    privates = page.dataframe[1].value
+    assert set(privates["owner"]) <= {"Ada", "Brunel", "Cugnot", "bank", "GMO", "IC", "WRA"} and len(privates)
 
 
 def test_review_of_a_game_without_replay_steps_through_its_actions_only(dashboard: AppTest) -> None:
-    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, step="1")
-    assert page.code[0].value.startswith("1 p1 ")
-    assert "without a replay" in page.info[0].value
+    page = open_page(dashboard, "views/review.py", game=UNREPLAYED_KEY, action="1")
+    assert headline(page) == "**Action 1**"
+    assert sentence(page).startswith("##### 1 p1 ")  # no engine to read it against: its notation
+    assert any("without a replay" in info.value for info in page.info)
     assert not page.get("plotly_chart")
 
 

@@ -30,7 +30,7 @@ from tests.test_dashboard import FLAGGED_KEY, REPO, build_archive
 ARTIFACTS = REPO / "test-artifacts"
 PAGES = {
     "archive": ("", "railledger archive", False),
-    "review": (f"review?game={quote(FLAGGED_KEY, safe='')}&step=19", "Game review", True),
+    "review": (f"review?game={quote(FLAGGED_KEY, safe='')}&action=185", "Game review", True),
     "players": ("players", "Players", False),
     "titles": ("titles", "Titles", False),
     "rush": ("rush", "Train rush", True),

@@ -60,3 +60,31 @@ def test_specs_found_by_symbol_are_the_first_a_scan_finds(name: str) -> None:
             title.corporation_spec(kept[0].sym)
     finally:
         title.corporations = kept
+
+
+NAMED_COLOURS = {"black": (0, 0, 0), "white": (255, 255, 255), "red": (255, 0, 0), "green": (0, 128, 0),
+                 "blue": (0, 0, 255), "orange": (255, 165, 0), "darkmagenta": (139, 0, 139)}
+"""The CSS colour names the titles' data use (18xx.games writes some colours by name)."""
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    if colour.startswith("#"):
+        return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+    return NAMED_COLOURS[colour]
+
+
+@pytest.mark.parametrize("name", sorted(engine_titles.SUPPORTED))
+def test_every_company_has_its_data_colours_and_no_two_of_a_title_look_alike(name: str) -> None:
+    """Each corporation (1871's branches and PEIR included) carries the colour and symbol colour
+    its title's data give it, as 18xx.games draws it, and within a title any two colours are far
+    apart (at least 50 in RGB: a gray and a lavender, the closest pair, are 57 apart)."""
+    title = engine_titles.title_named(name)
+    raw = json.loads((REPO / "src" / "railledger" / "replay" / "titles" / title.package / "companies.json").read_text())
+    written = {c["sym"]: c for c in [*raw["corporations"], *raw.get("branches", ()), *([raw["peir"]] if "peir" in raw else [])]}
+    assert {spec.sym for spec in title.corporations} == set(written)
+    for spec in title.corporations:
+        assert (spec.color, spec.text_color) == (written[spec.sym]["color"], written[spec.sym].get("text_color", "#ffffff"))
+    colours = [_rgb(spec.color) for spec in title.corporations]
+    closest = min(sum((a - b) ** 2 for a, b in zip(one, other)) ** 0.5
+                  for i, one in enumerate(colours) for other in colours[i + 1:])
+    assert closest >= 50, name

@@ -1,11 +1,10 @@
-"""What the dashboard's game review needs beyond plain table reads: the position at a step (map,
-private companies, what else was legal), the notation text of every action, and the rounds.
+"""What the dashboard's game review reads of one game beyond its position at a step
+(:mod:`analytics.position`): the actions in words and in notation, the rounds, each company's
+revenue per operating round, the stock market's cells, and where the review opens.
 
-The archive keeps per-action numbers (cash, prices, trains) but not the board, because tiles and
-tokens are bulky to store per action and cheap to rebuild: replaying one 18MS game takes a few
-tens of milliseconds. So the position at a step is replayed from the record on demand, one game at
-a time, the way ingest replayed it (``keep_going``: an illegal action is flagged and skipped), and
-the legal-action generator is asked, on the way, what could have been done instead.
+A step is one action of the record, named by the record's own action id (``label``: ``42``, or
+``42.1`` for an automatic action), which is what 18xx.games shows and what a player can find in
+their game; ``seq``, its 0-based position, is the archive's key and never shown.
 """
 
 from __future__ import annotations
@@ -15,76 +14,16 @@ from dataclasses import dataclass
 import polars as pl
 
 from railledger.analytics.frames import game_rows
+from railledger.analytics.position import can_replay
 from railledger.analytics.scope import NOT_JUDGED
-from railledger.ingest.model import Action, Record
+from railledger.ingest.model import Record
 from railledger.ingest.notation import write_action
 from railledger.records import Archive
-from railledger.replay import Game, IllegalAction
-from railledger.replay.hexgrid import coordinates
-from railledger.replay.moves import move_key
+from railledger.replay.sentences import narrate
 from railledger.replay.titles import title_named
-from railledger.replay.titles import SUPPORTED
 
 REVIEW_TABLES = ("steps", "player_states", "company_states", "flags", "runs", "events")
 """Per-game tables the review page steps through; each holds a few hundred to a few thousand rows."""
-
-
-@dataclass(frozen=True, slots=True)
-class HexView:
-    """One hex as the map draws it. Paths keep the engine's endpoint names (``e0``..``e5``,
-    ``c0``, ``t0``, ``o0``), already turned to the tile's rotation."""
-
-    hex: str
-    x: int
-    y: int
-    tile: str
-    rotation: int
-    colour: str
-    label: str | None
-    location: str | None
-    paths: tuple[tuple[str, str], ...]
-    cities: tuple[tuple[str | None, ...], ...]
-    """Per city, its station slots: a corporation symbol or None for a free slot."""
-    towns: int
-    offboards: int
-    layout: str = "pointy"  # the map's hex orientation: "pointy" or "flat" (1871)
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateView:
-    """A private company after a step: who holds it (a player's name, a company's symbol, or
-    ``bank``) and whether it has closed."""
-
-    company: str
-    name: str
-    owner: str
-    value: int
-    revenue: int
-    closed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Alternative:
-    """One action the rules allowed before a step: who, what (in notation, without id and
-    entity), and whether it is the move the record made there."""
-
-    who: str
-    kind: str
-    action: str
-    taken: bool
-
-
-@dataclass(frozen=True, slots=True)
-class BoardView:
-    """The position after action ``seq``: the map, the private companies, that action in notation
-    and its flag, if any, and every action that was legal instead of it (``alternatives``)."""
-
-    seq: int
-    hexes: tuple[HexView, ...]
-    action: str
-    flag: str | None
-    privates: tuple[PrivateView, ...] = ()
-    alternatives: tuple[Alternative, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,12 +33,16 @@ class GameTables:
     key: str
     title: str
     replayed: bool
+    """The game was replayed when stored and the engine can set it up again, so the review can
+    show its positions."""
     players: pl.DataFrame
     """seat, name"""
     steps: pl.DataFrame
-    """seq, action_id, round, phase, round_index (the round's position, as in the per-round
-    tables), action (the notation line), who (the acting player's name or company) and does (the
-    line without its id and entity)"""
+    """seq, label (the record's action id), sentence and headline (the action in words,
+    :mod:`replay.sentences`; its notation line where the title has no engine), notation (the
+    action's line of railledger notation), round (the round the action was taken in, a flagged
+    one's too) with round_index (its position in play order), and phase (after the action, as
+    stored); round and phase are null for a game archived without a replay"""
     player_states: pl.DataFrame
     company_states: pl.DataFrame
     flags: pl.DataFrame
@@ -124,9 +67,10 @@ def game_rounds(archive: Archive, key: str) -> pl.DataFrame:
 
 
 def _indexed(steps: pl.DataFrame) -> pl.DataFrame:
-    """A game's steps in order, each with its round's position (``round_index``)."""
+    """A game's steps in order, each with its round's position (``round_index``; null without a round)."""
     return steps.sort("seq").with_columns(
-        ((pl.col("round") != pl.col("round").shift()).fill_null(True).cum_sum() - 1).alias("round_index"))
+        pl.when(pl.col("round").is_not_null())
+        .then((pl.col("round") != pl.col("round").shift()).fill_null(True).cum_sum() - 1).alias("round_index"))
 
 
 def _rounds(steps: pl.DataFrame) -> pl.DataFrame:
@@ -147,20 +91,26 @@ def game_tables(archive: Archive, key: str) -> GameTables:
     """
     record = archive.record(key)
     tables = {name: game_rows(archive, name, record.key).drop("game_key") for name in REVIEW_TABLES}
-    lines = action_texts(record)
+    notation = action_texts(record)
+    replayed = not tables["steps"].is_empty() and can_replay(record)
+    if replayed:
+        lines = narrate(record)
+        played_in, sentences, headlines = ([getattr(line, part) for line in lines] for part in ("round", "text", "headline"))
+    else:  # no engine to read the actions against: their notation, which says what they declare
+        played_in, sentences, headlines = [None] * len(notation), notation, notation
     texts = pl.DataFrame(
-        {"seq": range(len(record.actions)), "action": lines,
-         "who": [_who(record, action.entity.kind, action.entity.id) for action in record.actions],
-         "does": [line.split(" ", 2)[2] for line in lines]},  # a line is: id, entity, type, fields
-        schema={"seq": pl.Int32, "action": pl.Utf8, "who": pl.Utf8, "does": pl.Utf8})
-    steps = _indexed(tables["steps"])
+        {"seq": range(len(record.actions)), "label": [action.label for action in record.actions],
+         "sentence": sentences, "headline": headlines, "notation": notation, "round": played_in},
+        schema={"seq": pl.Int32, "label": pl.Utf8, "sentence": pl.Utf8, "headline": pl.Utf8, "notation": pl.Utf8,
+                "round": pl.Utf8})
+    steps = texts.join(tables["steps"].select("seq", "phase"), on="seq", how="left")
     players = game_rows(archive, "players", record.key).select("seat", "name").sort("seat")
     return GameTables(
         key=record.key,
         title=record.title,
-        replayed=steps.height > 0,
+        replayed=replayed,
         players=players,
-        steps=texts.join(steps, on="seq", how="left"),
+        steps=_indexed(steps),
         player_states=tables["player_states"],
         company_states=tables["company_states"],
         flags=tables["flags"],
@@ -170,108 +120,89 @@ def game_tables(archive: Archive, key: str) -> GameTables:
     )
 
 
-def _who(record: Record, kind: str, entity: object) -> str:
-    """The acting entity as a reader knows it: a player by name, anything else by its id."""
-    if kind == "player":
-        for player in record.players:
-            if player.id == entity:
-                return player.name
-    return str(entity)
-
-
 def action_texts(record: Record) -> list[str]:
     """Every action of the record as one line of railledger notation, in order."""
     seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
     return [write_action(action, seats) for action in record.actions]
 
 
-def can_replay(title: str) -> bool:
-    """Whether the engine is complete for ``title``, so its board and market can be shown."""
-    return title in SUPPORTED
+def find_game(keys: tuple[str, ...], asked: str) -> str | None:
+    """The key a link names: the key itself, or the one key whose source id it is (``14375`` for
+    ``18xx.games/14375``); None when it names none, or several."""
+    if asked in keys:
+        return asked
+    found = [key for key in keys if key.rsplit("/", 1)[-1] == asked]
+    return found[0] if len(found) == 1 else None
 
 
-def board_at(record: Record, seq: int) -> BoardView:
-    """Replay ``record`` up to and including action ``seq`` and return the position to show,
-    with the legal actions the game offered just before action ``seq``.
-
-    Raises KeyError for a title without a complete engine and IndexError for a step outside the
-    record.
-    """
-    if not can_replay(record.title):
-        raise KeyError(f"no replay engine for {record.title}")
-    if not 0 <= seq < len(record.actions):
-        raise IndexError(f"step {seq} is outside the record's {len(record.actions)} actions")
-    game = Game.from_record(record)
-    flag = None
-    alternatives: tuple[Alternative, ...] = ()
-    for index, action in enumerate(record.actions[: seq + 1]):
-        if index == seq:
-            alternatives = _alternatives(game, record, action)
-        try:
-            game.process(action)
-        except IllegalAction as illegal:
-            if index == seq:
-                flag = f"{illegal.rule_id}: {illegal.message}"
-    spec = game.title.map
-    hexes = []
-    for hex_id, placed in game.board.hexes.items():
-        geometry = placed.geometry
-        x, y = coordinates(hex_id, game.title.layout)
-        paths = tuple(sorted((min(path), max(path)) for path in geometry.paths))
-        hexes.append(HexView(
-            hex=hex_id, x=x, y=y,
-            tile=placed.tile_id.rsplit("-", 1)[0] if placed.tile_id != f"{hex_id}-0" else "",
-            rotation=placed.rotation,
-            colour=geometry.color,
-            label=geometry.label,
-            location=spec[hex_id].get("location"),
-            paths=paths,
-            cities=tuple(tuple(placed.tokens.get(i, [None] * city.slots)) for i, city in enumerate(geometry.cities)),
-            towns=len(geometry.towns),
-            offboards=len(geometry.offboards),
-            layout=game.title.layout,
-        ))
-    seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
-    return BoardView(seq, tuple(hexes), write_action(record.actions[seq], seats), flag, _privates(game, record),
-                     alternatives)
+def opening_seq(tables: GameTables, asked: str | None) -> int:
+    """Where the review of a game opens: at the action a link names by its id, else at the
+    game's first root cause (an illegal game is read from where it went wrong), else at its first
+    action. An id the record does not have counts as none."""
+    if asked is not None:
+        found = tables.steps.filter(pl.col("label") == asked)
+        if not found.is_empty():
+            return int(found["seq"][0])
+    roots = tables.flags.filter(pl.col("follows").is_null())
+    return int(roots["seq"].min()) if not roots.is_empty() else 0  # type: ignore[arg-type]
 
 
-def _alternatives(game: Game, record: Record, taken: Action) -> tuple[Alternative, ...]:
-    """Every legal action of the position, the recorded one marked (by the move it makes, so a
-    different certificate of the same bundle is the same move)."""
-    seats = {player.id: seat for seat, player in enumerate(record.players, start=1)}
-    made = move_key(game, taken)
-    return tuple(
-        Alternative(_who(record, action.entity.kind, action.entity.id), action.type,
-                    write_action(action, seats).split(" ", 2)[2],
-                    move_key(game, action) == made)
-        for action in game.legal_actions()
+DIVIDEND_WORDS = {"payout": "paid", "withhold": "withheld", "half": "half"}
+"""18xx.games' dividend kinds as the spreadsheet says them."""
+
+
+def revenue_history(tables: GameTables) -> pl.DataFrame:
+    """Every run the engine accepted, in play order: seq, round, company, revenue (the engine's
+    total of the declared routes) and what the company did with it (``dividend``: paid, withheld
+    or half, from the record's dividend action after the run; a run of $0 is withheld without one,
+    as the engine does; null while the record has not said yet).
+
+    Flagged actions changed nothing, so a flagged run or dividend is not part of the history."""
+    flagged = set(tables.flags["seq"].to_list())
+    pending: dict[object, int] = {}
+    kinds: dict[int, str] = {}
+    for seq, action in enumerate(tables.record.actions):
+        if seq in flagged:
+            continue
+        if action.type == "run_routes":
+            pending[action.entity.id] = seq
+        elif action.type == "dividend" and action.entity.id in pending:
+            kind = str(action.fields.get("kind"))
+            kinds[pending.pop(action.entity.id)] = DIVIDEND_WORDS.get(kind, kind)
+    runs = tables.runs.filter(~pl.col("seq").is_in(list(flagged)), pl.col("engine").is_not_null()).sort("seq")
+    dividends = pl.DataFrame({"seq": list(kinds), "dividend": list(kinds.values())},
+                             schema={"seq": runs.schema["seq"], "dividend": pl.Utf8})
+    return (
+        runs.select("seq", "round", "company", revenue="engine")
+        .join(dividends, on="seq", how="left")
+        .with_columns(pl.when(pl.col("revenue") == 0).then(pl.lit("withheld")).otherwise(pl.col("dividend"))
+                      .alias("dividend"))
     )
 
 
-def _privates(game: Game, record: Record) -> tuple[PrivateView, ...]:
-    names = {player.id: player.name for player in record.players}
-    return tuple(
-        PrivateView(company.sym, company.name,
-                    "bank" if company.owner is None else names.get(company.owner, str(company.owner)),
-                    company.value, company.revenue, company.closed)
-        for company in game.companies.values()
-    )
+def market_cells(title: str) -> pl.DataFrame:
+    """The title's stock market cells: row, col, price, and kind, the colour zone 18xx.games
+    shows it in: ``par`` (a start price; in 1871 ``par until <train>`` for one withdrawn when that
+    train is first bought), ``no cert limit`` (the yellow zone), ``reserved start`` (1871's
+    Mainline and Shortline prices), ``bonus`` (1871's 400: $40 a share more on a payout) or
+    ``plain``."""
+    rows = [(r, c, cell["price"], _cell_kind(cell))
+            for r, row in enumerate(title_named(title).market_rows) for c, cell in enumerate(row) if cell is not None]
+    return pl.DataFrame(rows, schema={"row": pl.Int64, "col": pl.Int64, "price": pl.Int64, "kind": pl.Utf8},
+                        orient="row")
 
 
-def market_grid(title: str) -> pl.DataFrame:
-    """The title's stock market cells: row, col, price, par (a par value), zone ("yellow" or null)."""
-    cells = [cell for row in title_named(title).new_market().rows for cell in row if cell is not None]
-    return pl.DataFrame(
-        {
-            "row": [c.row for c in cells],
-            "col": [c.column for c in cells],
-            "price": [c.price for c in cells],
-            "par": [c.par for c in cells],
-            "zone": [c.zone for c in cells],
-        },
-        schema={"row": pl.Int64, "col": pl.Int64, "price": pl.Int64, "par": pl.Boolean, "zone": pl.Utf8},
-    )
+def _cell_kind(cell: dict[str, object]) -> str:
+    if cell.get("par"):
+        until = cell.get("par_until_first")
+        return f"par until {until}" if until else "par"
+    if cell.get("yellow"):
+        return "no cert limit"
+    if cell.get("reserved_start"):
+        return "reserved start"
+    if cell.get("bonus_per_share"):
+        return "bonus"
+    return "plain"
 
 
 def archive_overview(archive: Archive) -> pl.DataFrame:

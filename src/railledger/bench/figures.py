@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -296,6 +298,24 @@ DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/players.py", "v
                    "views/balance.py", "views/validation.py")
 
 
+@contextmanager
+def dashboard_on(db: Path) -> Iterator[str]:
+    """The dashboard's app file, with ``RAILLEDGER_DB`` naming ``db`` while the block runs (as
+    ``railledger dashboard`` sets it) and Streamlit's bare-mode warnings quiet (each of its
+    loggers has a level of its own, so each is told)."""
+    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "streamlit"]:
+        logging.getLogger(name).setLevel(logging.ERROR)
+    previous = os.environ.get("RAILLEDGER_DB")
+    os.environ["RAILLEDGER_DB"] = str(db)
+    try:
+        yield str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
+    finally:
+        if previous is None:
+            os.environ.pop("RAILLEDGER_DB", None)
+        else:
+            os.environ["RAILLEDGER_DB"] = previous
+
+
 def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
     """(page, first load s, rerun s) of each dashboard page on an archive, driven as Streamlit runs it.
 
@@ -307,11 +327,7 @@ def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
 
     from railledger.dashboard.data import forget
 
-    logging.getLogger("streamlit").setLevel(logging.ERROR)
-    app_file = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
-    previous = os.environ.get("RAILLEDGER_DB")
-    os.environ["RAILLEDGER_DB"] = str(db)
-    try:
+    with dashboard_on(db) as app_file:
         AppTest.from_file(app_file, default_timeout=120).run()  # Streamlit's own start-up, once per server
         times = []
         for page in DASHBOARD_PAGES:
@@ -332,11 +348,6 @@ def dashboard_load_times(db: Path) -> list[tuple[str, float, float]]:
                 raise RuntimeError(f"{page}: {app.exception[0].message}")
             times.append((page.removeprefix("views/").removesuffix(".py"), first, rerun))
         return times
-    finally:
-        if previous is None:
-            os.environ.pop("RAILLEDGER_DB", None)
-        else:
-            os.environ["RAILLEDGER_DB"] = previous
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from railledger.bench import figures
+from railledger.bench.review import review_section
 from railledger.bench.sections import Section, markdown
 from railledger.ingest.model import Record
 from railledger.ingest.sources import read_record
@@ -21,8 +22,8 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
               ingest_copies: int = 0) -> Iterator[Section]:
     """The bench's sections, each as soon as it is measured: the ingest stages and the replay of
     every record (beside 18xx.games' engine where it is installed), the route optimizer, ingest
-    throughput, ``railledger --help``, and as asked the ingest of copies, the bots' games and a
-    large archive's commands and pages."""
+    throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
+    copies, the bots' games and a large archive's commands and pages."""
     rows = [figures.bench_file(path, repeat) for path in files]
     yield _stages(rows)
     yield _replay(rows)
@@ -32,6 +33,7 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
     throughput.lines.append(f"{figures.games_per_second(records, replay=True):.1f} games/s with replay and per-action "
                             f"states, {figures.games_per_second(records, replay=False):.1f} games/s records only")
     yield throughput
+    yield review_section(files)
     help_s, help_cpu_s = figures.help_cost()
     start = Section(f"railledger --help, whole process (the installed script, median of {figures.HELP_RUNS} runs)")
     start.lines.append(f"{help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")

@@ -18,5 +18,5 @@ navigation = st.navigation([
     st.Page("views/rush.py", title="Train rush", url_path="rush"),
     st.Page("views/balance.py", title="Balance", url_path="balance"),
     st.Page("views/validation.py", title="Validation", url_path="validation"),
-])
+], position="top")  # the pages across the top: the review's first screen needs the width
 navigation.run()

@@ -13,11 +13,6 @@ import polars as pl
 
 from railledger.dashboard.colours import PALETTE, assign
 
-MARKET_ZONES = {"plain": 0, "par": 1, "yellow": 2}
-MARKET_SCALE = [[0.0, "#f4f1e8"], [0.33, "#f4f1e8"], [0.34, "#cfe3f5"], [0.66, "#cfe3f5"], [0.67, "#f3dc4b"],
-                [1.0, "#f3dc4b"]]
-
-
 def layout(figure: go.Figure, title: str, x: str, y: str, height: int = 360) -> go.Figure:
     """Every chart's frame: its title, axis titles in words, the legend below the plot."""
     figure.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=height,
@@ -54,19 +49,21 @@ def round_of(rounds: pl.DataFrame, seqs: list[int]) -> list[str]:
 
 
 def step_lines(frame: pl.DataFrame, series: str, value: str, step: int, title: str, rounds: pl.DataFrame,
-               colours: dict[str, str]) -> go.Figure:
-    """One line per ``series`` value over the game's steps, the axis in rounds, with a vertical
-    marker at ``step``; hovering a line names the step and its round."""
+               colours: dict[str, str], labels: Sequence[str]) -> go.Figure:
+    """One line per ``series`` value over the game's actions (x: their seq), the axis in rounds,
+    with a vertical marker at the action ``step``; hovering a line names the action by the
+    record's id (``labels``, by seq) and its round."""
     words = value.replace("_", " ")
     lines = []
     for name, rows in frame.sort("seq").group_by(series, maintain_order=True):
         label = str(name[0])
         seqs = rows["seq"].to_list()
+        hover = np.array([[labels[s] for s in seqs], round_of(rounds, seqs)], dtype=object).T
         # numpy arrays: plotly validates a list element by element, an array at once (3x faster here)
         lines.append(go.Scatter(x=rows["seq"].to_numpy(), y=rows[value].to_numpy(), mode="lines", name=label,
-                                customdata=np.array(round_of(rounds, seqs), dtype=object),
-                                line={"shape": "hv", "color": colours.get(label)},
-                                hovertemplate=f"step %{{x}} (%{{customdata}}): {words} %{{y}}<extra>{label}</extra>"))
+                                customdata=hover, line={"shape": "hv", "color": colours.get(label)},
+                                hovertemplate=f"action %{{customdata[0]}} (%{{customdata[1]}}): {words} %{{y}}"
+                                              f"<extra>{label}</extra>"))
     marker = {"type": "line", "name": "step", "xref": "x", "yref": "paper", "x0": step, "x1": step, "y0": 0, "y1": 1,
               "line": {"color": "#444444", "dash": "dash", "width": 1.5}}
     return layout(go.Figure(data=lines, layout=round_axis(rounds, [marker])), title, "", words, height=380)
@@ -85,40 +82,6 @@ def revenue_by_round(runs: pl.DataFrame, colours: dict[str, str]) -> go.Figure:
     figure = go.Figure(data=bars, layout={"barmode": "group",
                                           "xaxis": {"type": "category", "categoryorder": "array", "categoryarray": order}})
     return layout(figure, "Revenue per operating round", "operating round", "revenue")
-
-
-def market_figure(grid: pl.DataFrame, companies: pl.DataFrame, colours: dict[str, str]) -> go.Figure:
-    """The stock market grid (par cells blue, yellow zone yellow) with a marker per company.
-
-    ``companies`` has company, market_row, market_col of the companies with a price; companies
-    sharing a cell are spread across it in stack order.
-    """
-    rows, cols = int(grid["row"].max()) + 1, int(grid["col"].max()) + 1  # type: ignore[arg-type]
-    zone = [[None] * cols for _ in range(rows)]
-    price = [[""] * cols for _ in range(rows)]
-    for cell in grid.iter_rows(named=True):  # a market is ~60 cells
-        kind = "yellow" if cell["zone"] == "yellow" else "par" if cell["par"] else "plain"
-        zone[cell["row"]][cell["col"]] = MARKET_ZONES[kind]
-        price[cell["row"]][cell["col"]] = str(cell["price"])
-    placed = companies.with_columns(
-        stack=pl.col("company").cum_count().over("market_row", "market_col") - 1,
-        size=pl.len().over("market_row", "market_col"),
-    )
-    offsets = ((placed["stack"] - (placed["size"] - 1) / 2) * 0.22).to_list()
-    return go.Figure(data=[
-        go.Heatmap(z=zone, text=price, texttemplate="%{text}", textfont={"size": 11}, colorscale=MARKET_SCALE,
-                   zmin=0, zmax=2, showscale=False, xgap=2, ygap=2, hoverinfo="skip", name="market"),
-        go.Scatter(
-            x=[c + o for c, o in zip(placed["market_col"].to_list(), offsets)],
-            y=(placed["market_row"] + 0.28).to_list(),
-            mode="markers+text", name="companies", text=placed["company"].to_list(), textposition="bottom center",
-            textfont={"size": 9}, marker={"size": 10, "color": [colours.get(c) for c in placed["company"]]},
-            hovertext=[f"{c} ${p}" for c, p in zip(placed["company"], placed["price"])], hoverinfo="text",
-        ),
-    ], layout={
-        "height": 300, "margin": {"l": 0, "r": 0, "t": 10, "b": 0}, "showlegend": False, "plot_bgcolor": "white",
-        "xaxis": {"visible": False}, "yaxis": {"visible": False, "autorange": "reversed"},
-    })
 
 
 def rush_timeline(rush: pl.DataFrame, rounds: pl.DataFrame, colours: dict[str, str]) -> go.Figure:

@@ -35,8 +35,9 @@ import streamlit as st
 from railledger.analytics.balance import SELFPLAY, kind_filter, winner_correlations
 from railledger.analytics.prices import prices_by_step, worth_by_step
 from railledger.analytics.ratings import PlayerRatings, Ratings, StoredRatings, player_games, ratings
-from railledger.analytics.review import (BoardView, GameTables, archive_overview, board_at, flag_list, game_rounds, game_tables,
-                              market_grid)
+from railledger.analytics.position import Position, position_at
+from railledger.analytics.review import (GameTables, archive_overview, flag_list, game_rounds, game_tables, market_cells,
+                                         revenue_history)
 from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
 from railledger.analytics.scope import counted_games
 from railledger.analytics.titles import TitleStatistics, title_statistics
@@ -136,14 +137,21 @@ def rounds(db: str, key: str) -> pl.DataFrame:
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def board(db: str, key: str, seq: int) -> BoardView:
-    """The map after one action; replays only the reviewed game from its record (read with its tables)."""
-    return board_at(tables(db, key).record, seq)
+def position(db: str, key: str, seq: int) -> Position:
+    """The position after one action (map, spreadsheet, what else was legal); replays only the
+    reviewed game from its record (read with its tables)."""
+    return position_at(tables(db, key).record, seq)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
+def revenues(db: str, key: str) -> pl.DataFrame:
+    """Every run of one game with what its company did with the revenue, from its tables."""
+    return revenue_history(tables(db, key))
 
 
 @st.cache_resource(show_spinner=False)
 def market(title: str) -> pl.DataFrame:
-    return market_grid(title)
+    return market_cells(title)
 
 
 INCLUDE_ALL = "Include games that are not valid"

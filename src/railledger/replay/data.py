@@ -63,6 +63,18 @@ class CorporationSpec:
     home_hex: str
     home_city: int
     token_costs: tuple[int, ...]
+    color: str = "#555555"
+    """The company's colour as 18xx.games draws its stations and charter (a CSS colour)."""
+    text_color: str = "#ffffff"
+    """The colour of its symbol written on :attr:`color` (18xx.games' default: white)."""
+
+
+def corporation_from(raw: dict[str, Any]) -> CorporationSpec:
+    """A corporation as a title's companies.json writes it; one without a printed home (1871's
+    branches and PEIR) gets an empty home hex."""
+    home = raw.get("home") or {"hex": "", "city": 0}
+    return CorporationSpec(raw["sym"], raw["name"], home["hex"], home["city"], tuple(raw["token_costs"]),
+                           raw["color"], raw.get("text_color", "#ffffff"))
 
 
 @dataclass(frozen=True)
@@ -174,10 +186,7 @@ class TitleData:
 
         companies = read_title_file(self.package, "companies.json")
         self.companies_file: dict[str, Any] = companies
-        self.corporations: tuple[CorporationSpec, ...] = tuple(
-            CorporationSpec(c["sym"], c["name"], c["home"]["hex"], c["home"]["city"], tuple(c["token_costs"]))
-            for c in companies["corporations"]
-        )
+        self.corporations: tuple[CorporationSpec, ...] = tuple(corporation_from(c) for c in companies["corporations"])
         self.companies: tuple[CompanySpec, ...] = tuple(_company(p) for p in companies["privates"])
         map_data = read_title_file(self.package, "map.json")
         self.map: dict[str, dict[str, Any]] = map_data["hexes"]

@@ -1,10 +1,12 @@
-"""Game review page: step through one game and see the state after each action.
+"""Game review page: step through one game as its players saw it, an action at a time.
 
-The game comes from ``?game=key`` (the archive and validation pages link here) or the select
-box; ``?step=n`` opens it at its n-th action. Step n is the n-th action on every part of the
-page (slider, log, chart axes); the record's own action id appears only inside the notation
-line. The step lives in session state under a key per game, so the slider, the previous/next
-buttons, the previous/next flag buttons and the round picker all move the same value.
+The first screen holds the board (left) and, beside it, the controls, the action in words, the
+log around it and the spreadsheet; below come what else was legal, the stock market, the private
+companies and the charts. An action is named by the record's own id with the round it was taken
+in, on the page and in its URL: ``?game=14375&action=209`` (a game by its key or source id). A
+game opens at the action its URL names, else an illegal one at its first root cause, else at its
+first action. The action in view lives in session state under a key per game, so the buttons (and
+the arrow keys), the log, the round picker and the flag buttons all move the same value.
 """
 
 from __future__ import annotations
@@ -14,155 +16,184 @@ import json
 import polars as pl
 import streamlit as st
 
+from railledger.analytics.review import find_game, opening_seq
 from railledger.dashboard import charts, data, review_parts as parts
-from railledger.dashboard.board import add_routes, map_figure
-from railledger.dashboard.colours import company_colours, player_colours
+from railledger.dashboard.board import add_routes, map_figure, map_scale
+from railledger.dashboard.colours import company_colours, company_looks, player_colours
+from railledger.dashboard.spreadsheet import STYLE, market_html, sheet_html
 from railledger.dashboard.tables import SHOWN
 from railledger.dashboard.text import md
 
 DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
+# The review wants every pixel of the first screen: Streamlit's roomy margins shrink on this page.
+# (A comment, not a docstring: Streamlit writes a page's bare strings out.)
+PAGE = "<style>[data-testid='stMainBlockContainer'] {padding-top: 4.2rem; padding-left: 1.5rem; padding-right: 1.5rem;}</style>"
 
-st.title("Game review")
+st.html(PAGE + STYLE)
 db = data.db_path()
 keys = data.load(data.game_keys, db)
 if not keys:
+    st.title("Game review")
     st.info("The archive holds no games yet; run `railledger ingest` first.")
     st.stop()
 
 asked = st.query_params.get("game")
+linked = find_game(keys, asked) if asked else None
 offered = list(keys[:SHOWN])
+title_col, pick_col, find_col = st.columns([2, 5, 3], vertical_alignment="center")
+title_col.markdown("#### Game review")
 if len(keys) > SHOWN:  # a hundred thousand options would reach the browser on every run
-    found = st.text_input("Find a game", placeholder="part of its key or id")
+    found = find_col.text_input("Find a game", placeholder="part of its key or id", label_visibility="collapsed")
     if found:
         offered = [k for k in keys if found.lower() in k.lower()][:SHOWN]
-    if asked in keys and asked not in offered:
-        offered = [asked, *offered]
-    st.caption(f"Offering {len(offered):,} of {len(keys):,} games; type part of a key to find another.")
+    if linked is not None and linked not in offered:
+        offered = [linked, *offered]
+    find_col.caption(f"Offering {len(offered):,} of {len(keys):,} games; type part of a key to find another.")
+if asked and linked is None:
+    st.warning(f"No archived game is {md(asked)}; showing another.")
 if not offered:
     st.info("No game's key has that in it.")
     st.stop()
-key = st.selectbox("Game", offered, index=offered.index(asked) if asked in offered else 0)
-st.query_params["game"] = key
+key = pick_col.selectbox("Game", offered, index=offered.index(linked) if linked in offered else 0,
+                         label_visibility="collapsed")
 game = data.load(data.tables, db, key)
 last = game.steps.height - 1
 if last < 0:
     st.info(f"{md(key)} has no actions.")
     st.stop()
 
-step_key = f"step:{key}"
-if step_key not in st.session_state:
-    asked_step = st.query_params.get("step", "")
-    st.session_state[step_key] = min(max(int(asked_step), 1), last + 1) if asked_step.isdigit() else last + 1
+step_key, written_key = f"seq:{key}", "review:written"
+asked_action = st.query_params.get("action")
+if step_key not in st.session_state or (asked_action is not None and st.session_state.get(written_key) != (key, asked_action)):
+    st.session_state[step_key] = opening_seq(game, asked_action)  # a new game, or a link followed to an action
 
 
-def _go(step: int) -> None:
-    st.session_state[step_key] = max(1, min(last + 1, step))
+def _go(seq: int) -> None:
+    st.session_state[step_key] = max(0, min(last, seq))
 
 
-rounds = game.rounds()
-round_labels = [f"{i + 1}. {r}" for i, r in enumerate(rounds["round"])]
-round_key = f"round:{key}"
-
-
-def _jump() -> None:
-    _go(rounds["first"][round_labels.index(st.session_state[round_key])] + 1)
-
-
-before_flag, after_flag = parts.flag_neighbours(game.flags, st.session_state[step_key] - 1)
-back, forward, flag_back, flag_forward, jump = st.columns([1, 1, 1, 1, 3], vertical_alignment="bottom")
-back.button("◀ Previous", on_click=_go, args=(st.session_state[step_key] - 1,),
-            disabled=st.session_state[step_key] == 1, width="stretch")
-forward.button("Next ▶", on_click=_go, args=(st.session_state[step_key] + 1,),
-               disabled=st.session_state[step_key] == last + 1, width="stretch")
-flag_back.button("◀ Previous flag", on_click=_go, args=((before_flag or 0) + 1,), disabled=before_flag is None,
-                 width="stretch")
-flag_forward.button("Next flag ▶", on_click=_go, args=((after_flag or 0) + 1,), disabled=after_flag is None,
-                    width="stretch")
-if round_labels:
-    current = game.steps.row(st.session_state[step_key] - 1, named=True)["round_index"]
-    st.session_state[round_key] = round_labels[current]
-    jump.selectbox("Jump to round", round_labels, key=round_key, on_change=_jump)
-number = st.slider("Step", 1, last + 1, key=step_key)
-st.query_params["step"] = str(number)
-seq = number - 1
-
+seq = st.session_state[step_key]
 step = game.steps.row(seq, named=True)
-where = f" · {step['round']} · phase {step['phase']}" if step["round"] else ""  # the engine's own labels
-st.markdown(f"**Step {number} of {last + 1}**{where} · {md(step['who'])}: {md(step['does'])}")
-st.code(step["action"], language=None)
-st.caption(f"The step in railledger notation; it starts with the record's own action id ({md(step['action_id'])}).")
-for flag in game.flags.filter(pl.col("seq") == seq).iter_rows(named=True):
-    st.warning(f"Flagged {flag['rule']}: {md(flag['message'])}")  # a message may quote the record
+st.query_params["game"] = key
+st.query_params["action"] = step["label"]
+st.session_state[written_key] = (key, step["label"])
 
-log_col, other_col = st.columns([3, 2])
-log_col.subheader("Action log")
-log_col.dataframe(parts.action_log(game.steps, game.flags, seq), hide_index=True, width="stretch",
-                  column_config=parts.LOG_COLUMNS)
+view = data.load(data.position, db, key, seq) if game.replayed else None
+frame = map_scale(view) if view is not None else None
+# the map exactly as wide as it was laid out for (its labels are placed in pixels), the rest beside it
+first_screen = st.container(horizontal=True, gap="small")
+map_col = first_screen.container(width=frame.size[0] if frame is not None else "content")
+side = first_screen.container(width="stretch")
 
-if not game.replayed:
-    st.info(f"{md(game.title)} games are archived without a replay yet: only the actions can be stepped through.")
+# ------------------------------------------------------------------ beside the map: where we are
+rules = parts.flag_rules(game.flags)
+before_root, after_root = parts.root_neighbours(game.flags, seq)
+buttons = side.columns([1, 1, 1, 1, 2, 2], gap="small", vertical_alignment="bottom")
+buttons[0].button("", icon=":material/first_page:", on_click=_go, args=(0,), disabled=seq == 0,
+                  help="First action", width="stretch", key="first")
+buttons[1].button("", icon=":material/chevron_left:", on_click=_go, args=(seq - 1,), disabled=seq == 0,
+                  shortcut="Left", help="Previous action (left arrow key)", width="stretch", key="previous")
+buttons[2].button("", icon=":material/chevron_right:", on_click=_go, args=(seq + 1,), disabled=seq == last,
+                  shortcut="Right", help="Next action (right arrow key)", width="stretch", key="next")
+buttons[3].button("", icon=":material/last_page:", on_click=_go, args=(last,), disabled=seq == last,
+                  help="Last action", width="stretch", key="last")
+buttons[4].button("Flag", icon=":material/arrow_back:", on_click=_go, args=(before_root if before_root is not None else seq,),
+                  disabled=before_root is None, help="Previous rule broken (a root cause)", width="stretch",
+                  key="previous flag")
+buttons[5].button("Flag", icon=":material/arrow_forward:", on_click=_go,
+                  args=(after_root if after_root is not None else seq,), disabled=after_root is None,
+                  help="Next rule broken (a root cause)", width="stretch", key="next flag")
+toggle_col, round_col = side.columns([1, 2], vertical_alignment="center")
+notation = toggle_col.toggle("Notation", key="review:notation", help="The actions in railledger notation instead of words")
+rounds = game.rounds()
+if not rounds.is_empty():
+    round_labels = [f"{i + 1}. {r}" for i, r in enumerate(rounds["round"])]
+    round_key = f"round:{key}"
+    current_round = step["round_index"]
+    st.session_state[round_key] = round_labels[current_round] if current_round is not None else round_labels[0]
+
+    def _jump() -> None:
+        _go(rounds["first"][round_labels.index(st.session_state[round_key])])
+
+    round_col.selectbox("Round", round_labels, key=round_key, on_change=_jump, label_visibility="collapsed",
+                        help="Jump to the start of a round")
+
+where = f" · {step['round']}" if step["round"] else ""
+phase = f" · phase {step['phase']}" if step["phase"] else ""
+side.markdown(f"**Action {md(step['label'])}**{md(where)}{md(phase)}")
+if notation:
+    side.code(step["notation"], language=None)
+else:
+    side.markdown(f"##### {md(step['sentence'])}")
+flagged = game.flags.filter(pl.col("seq") == seq)
+run_note = side.empty()  # filled once the map is drawn, at a run
+for flag in flagged.iter_rows(named=True):
+    cause = "" if flag["follows"] is None else \
+        f" It follows from action {md(game.steps['label'][flag['follows']])}, broken earlier: the record goes on as if that had happened."
+    side.warning(f"**Rule broken**: {md(flag['rule'])} ({md(flag['section'])}): {md(flag['message'])}.{cause} "
+               "An illegal action changes nothing.")
+
+window = parts.log_window(game.steps, seq)
+log_key = f"log:{key}"
+st.session_state[log_key] = seq
+lines = {s: parts.log_line(game.steps.row(s, named=True), rules.get(s), notation) for s in window}
+side.radio("Action log", window, key=log_key, format_func=lines.__getitem__,
+           on_change=lambda: _go(st.session_state[log_key]), help="Click an action to go there")
+
+if view is None or frame is None:
+    side.info(f"{md(game.title)} games are archived without a replay yet: only the actions can be stepped through.")
     st.stop()
 
-view = data.load(data.board, db, key, seq)
-other_col.subheader("What else was legal")
-alternatives = parts.alternatives_table(view)
-other_col.caption(f"{alternatives.height} legal actions before this step, from the rules engine; the one made is "
-                  "ticked." if alternatives.height else "The rules engine offered no action here (the record's "
-                  "action was refused or automatic).")
-other_col.dataframe(alternatives, hide_index=True, width="stretch", height=min(35 * alternatives.height + 40, 390),
-                    column_config=parts.ALTERNATIVE_COLUMNS)
+looks = company_looks(game.title)
+market = data.market(game.title)
+assert view.sheet is not None
+revenues = data.load(data.revenues, db, key).filter(pl.col("seq") <= seq)
+side.html(sheet_html(view.sheet, revenues, looks, market))
 
-names = dict(game.players.iter_rows())
-colours = company_colours(game.company_states["company"].unique().to_list())
-seat_colours = player_colours(game.players.sort("seat")["name"].to_list())
-players = (
-    game.player_states.filter(pl.col("seq") == seq).sort("seat")
-    .select(pl.col("seat").replace_strict(names, return_dtype=pl.Utf8).alias("player"), "cash", "net_worth", "shares")
-)
-companies = (
-    game.company_states.filter(pl.col("seq") == seq, pl.col("price").is_not_null()).sort("price", descending=True)
-    .with_columns(pl.col("president").replace_strict(names, default=None, return_dtype=pl.Utf8))
-)
-st.subheader("Players")
-st.dataframe(players, hide_index=True, width="stretch",
-             column_config={**parts.PLAYER_COLUMNS, "shares": st.column_config.TextColumn("Shares held", width="large")})
-left, right = st.columns([3, 2])
-left.subheader("Companies")
-if companies.is_empty():
-    left.caption("No company has a share price yet.")
-else:
-    left.dataframe(companies.select(list(parts.COMPANY_COLUMNS)), hide_index=True, width="stretch",
-                   column_config=parts.COMPANY_COLUMNS)
-right.subheader("Private companies")
-right.dataframe(parts.privates_table(view), hide_index=True, width="stretch", column_config=parts.PRIVATE_COLUMNS)
-
-st.subheader("Map")
-figure = map_figure(view, colours)
+# ------------------------------------------------------------------ the map
+figure = map_figure(view, looks, frame)
 run = game.runs.filter(pl.col("seq") == seq)
 if not run.is_empty():
     audited = run.row(0, named=True)
     add_routes(figure, view, json.loads(audited["declared_routes"]), "declared run", DECLARED_COLOUR, "solid", 0.12)
     add_routes(figure, view, json.loads(audited["optimal_routes"]), "best run", BEST_COLOUR, "dot", -0.12)
-    engine = "refused by the engine" if audited["engine"] is None else f"earns {audited['engine']}"
-    best = f"{audited['optimum']}" + ("" if audited["proven"] else " (best found, not proven)")
-    st.markdown(f"**{md(audited['company'])}'s run** {engine} (solid red); the best run earns {best} "
-                f"(dotted blue).")
-st.caption("Scroll or drag to zoom; hover a hex for its name, tile and stations.")
-st.plotly_chart(figure, key="map", config={"scrollZoom": True})
+    engine = "refused by the engine" if audited["engine"] is None else f"earns ${audited['engine']}"
+    best = f"${audited['optimum']}" + ("" if audited["proven"] else " (best found, not proven)")
+    run_note.markdown(f"**{md(audited['company'])}'s run** {engine} (solid red on the map); the best run earns "
+                      f"{best} (dotted blue).")
+map_col.plotly_chart(figure, key="map", width="content", config={"scrollZoom": True, "displayModeBar": False})
+map_col.caption("Scroll to zoom, drag to move; hover a hex for its tile, revenues and stations.")
 
-st.subheader("Stock market")
-st.plotly_chart(charts.market_figure(data.market(game.title), companies, colours), key="market")
+# ------------------------------------------------------------------ below the first screen
+legal_col, market_col = st.columns([2, 3])
+legal_col.subheader("What else was legal")
+if not view.offers:
+    legal_col.caption("The rules offered no action here: the record's action was refused, or it was automatic.")
+else:
+    made = any(offer.made for group in view.offers for offer in group.offers)
+    legal_col.caption(f"{sum(len(g.offers) for g in view.offers)} moves the rules allowed before this action, by kind; "
+                      + ("the one made is marked ✔." if made else "the record's action is none of them: it broke a rule."))
+for group in view.offers:
+    with legal_col.expander(group.title, expanded=any(o.made for o in group.offers) or len(group.offers) <= 3):
+        st.markdown("\n".join(f"- {'✔ **' if o.made else ''}{md(o.text)}{'** (made)' if o.made else ''}"
+                              for o in group.offers))
+market_col.subheader("Stock market")
+market_col.html(market_html(market, view.sheet.companies, looks))
 
-shown_rounds = rounds.with_columns(parts.step_number(pl.col("first", "last")))  # axes in steps, as the slider counts
-prices, worth = (frame.with_columns(parts.step_number(pl.col("seq"))) for frame in data.load(data.step_values, db, key))
+colours = company_colours(game.title)
+seat_colours = player_colours(game.players.sort("seat")["name"].to_list())
+labels = game.steps["label"].to_list()
+prices, worth = data.load(data.step_values, db, key)
 price_col, worth_col = st.columns(2)
-price_col.plotly_chart(charts.step_lines(prices, "company", "price", number, "Share prices", shown_rounds, colours),
+price_col.plotly_chart(charts.step_lines(prices, "company", "price", seq, "Share prices", rounds, colours, labels),
                        key="prices")
-worth_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", number, "Net worth", shown_rounds,
-                                         seat_colours), key="worth")
+worth_col.plotly_chart(charts.step_lines(worth, "player", "net_worth", seq, "Net worth", rounds, seat_colours,
+                                         labels), key="worth")
 revenue_col, trains_col = st.columns([3, 2])
 if not game.runs.is_empty():
     revenue_col.plotly_chart(charts.revenue_by_round(game.runs, colours), key="revenue")
 trains_col.subheader("Trains bought and rusted")
-trains_col.dataframe(parts.trains_so_far(game.events, seq), hide_index=True, width="stretch", height=320,
+trains_col.dataframe(parts.trains_so_far(game.events, game.steps, seq), hide_index=True, width="stretch", height=320,
                      column_config=parts.TRAIN_COLUMNS)
+st.subheader("Private companies")
+st.dataframe(parts.privates_table(view), hide_index=True, width="stretch", column_config=parts.PRIVATE_COLUMNS)

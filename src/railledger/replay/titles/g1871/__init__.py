@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from railledger.ingest.model import PlayerId
-from railledger.replay.data import Ability, CorporationSpec, Phase
+from railledger.replay.data import Ability, Phase, corporation_from
 from railledger.replay.flow import Round
 from railledger.replay.market import Cell
 from railledger.replay.rounds.privates import PrivatesRound
@@ -89,9 +89,7 @@ class Title1871(Title):
         companies = self.companies_file
         self.branches = tuple(b["sym"] for b in companies["branches"])
         peir = companies["peir"]
-        self.corporations = self.corporations + tuple(
-            CorporationSpec(b["sym"], b["name"], "", 0, tuple(b["token_costs"])) for b in companies["branches"]
-        ) + (CorporationSpec(PEIR, peir["name"], "", 0, tuple(peir["token_costs"])),)
+        self.corporations = self.corporations + tuple(corporation_from(b) for b in (*companies["branches"], peir))
         self.trains = tuple(replace(t, count=UNLIMITED_DIESELS) if t.count == 0 else t for t in self.trains)
         self.market_pool_max = 80  # REF MARKET_SHARE_LIMIT; RB 15 says no limit (notes.md)
         self.start_cells: dict[int, tuple[int, int, str | None]] = {

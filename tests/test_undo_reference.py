@@ -55,21 +55,21 @@ def test_the_reference_engine_still_gives_the_recorded_outcomes() -> None:
 
 
 REMARKED = {
-    "undo as the first action": ["undo 1 (#0) takes nothing back: no game action stood before it"],
-    "undo as the first action, then redo": ["undo 1 (#0) takes nothing back: no game action stood before it",
-                                            "redo 2 (#1) puts nothing back (the undo it reverses took nothing back)"],
-    "undo pointing at itself": ["undo 3 (#2) points at itself: it takes nothing back"],
-    "undo pointing at itself, then redo": ["undo 3 (#2) points at itself: it takes nothing back",
-                                           "redo 4 (#3) puts nothing back (the undo it reverses took nothing back)"],
-    "undo pointing at a later action": ["undo 3 (#2) points at action 4, which comes after it: it takes nothing back"],
-    "undo pointing at a message": ["undo 4 (#3) points at a chat message (action 2)"],
+    "undo as the first action": ["undo 1 takes nothing back: no game action stood before it"],
+    "undo as the first action, then redo": ["undo 1 takes nothing back: no game action stood before it",
+                                            "redo 2 puts nothing back (the undo it reverses took nothing back)"],
+    "undo pointing at itself": ["undo 3 points at itself: it takes nothing back"],
+    "undo pointing at itself, then redo": ["undo 3 points at itself: it takes nothing back",
+                                           "redo 4 puts nothing back (the undo it reverses took nothing back)"],
+    "undo pointing at a later action": ["undo 3 points at action 4, which comes after it: it takes nothing back"],
+    "undo pointing at a message": ["undo 4 points at a chat message (action 2)"],
     "undo pointing at a message with nothing after it": [
-        "undo 4 (#3) points at a chat message (action 3), and no game action stood after it: it takes nothing back"],
-    "undo pointing at the last standing action": ["undo 3 (#2) takes nothing back: no game action stood after action 2"],
-    "undo pointing at an action already taken back": ["undo 5 (#4) takes nothing back: no game action stood after action 2"],
-    "undo after everything was taken back": ["undo 3 (#2) takes nothing back: no game action stood before it",
-                                             "redo 4 (#3) puts nothing back (the undo it reverses took nothing back)"],
-    "undo with only a message before it": ["undo 2 (#1) takes nothing back: no game action stood before it"],
+        "undo 4 points at a chat message (action 3), and no game action stood after it: it takes nothing back"],
+    "undo pointing at the last standing action": ["undo 3 takes nothing back: no game action stood after action 2"],
+    "undo pointing at an action already taken back": ["undo 5 takes nothing back: no game action stood after action 2"],
+    "undo after everything was taken back": ["undo 3 takes nothing back: no game action stood before it",
+                                             "redo 4 puts nothing back (the undo it reverses took nothing back)"],
+    "undo with only a message before it": ["undo 2 takes nothing back: no game action stood before it"],
 }
 """What railledger says of each accepted case: every undo or redo that changed nothing, or
 pointed at a message or a later action, once; the others nothing."""
@@ -95,7 +95,7 @@ def test_the_verdict_notes_them_and_stays_what_the_game_is() -> None:
     noted = judge(record, None, source)
     assert noted.kind == plain.kind
     assert noted.detail == "; ".join([plain.detail, *(f"note: {r}" for r in undo_remarks(source))])
-    assert "note: undo 1 (#0) takes nothing back" in noted.detail and "note: undo 4 (#3) points at itself" in noted.detail
+    assert "note: undo 1 takes nothing back" in noted.detail and "note: undo 4 points at itself" in noted.detail
 
 
 def test_ingest_stores_the_notes_and_the_report_lists_them_in_its_undo_audit(tmp_path: Path) -> None:
@@ -105,12 +105,12 @@ def test_ingest_stores_the_notes_and_the_report_lists_them_in_its_undo_audit(tmp
     assert runner.invoke(app, ["ingest", "--allow-invalid", str(path), "--db", str(db)]).exit_code == 0
     with Archive.open(db, read_only=True) as archive:
         (detail,) = archive.games()["verdict_detail"].to_list()
-    assert "note: undo 1 (#0) takes nothing back: no game action stood before it" in detail
+    assert "note: undo 1 takes nothing back: no game action stood before it" in detail
     report = runner.invoke(app, ["report", "4242", "--db", str(db)])
     assert report.exit_code == 0, report.output
     audit = report.stdout.split("## Undo audit", 1)[1].split("\n## ", 1)[0]
-    assert "undo 1 (#0) takes nothing back: no game action stood before it" in audit
-    assert "undo 4 (#3) points at itself: it takes nothing back" in audit
+    assert "undo 1 takes nothing back: no game action stood before it" in audit
+    assert "undo 4 points at itself: it takes nothing back" in audit
 
 
 def test_a_game_with_ordinary_undos_has_no_note() -> None:

@@ -54,8 +54,9 @@ class Undo:
     def remark(self) -> str | None:
         """What is odd about this undo or redo, in one sentence, or None: an undo that takes
         nothing back, or that points at a message or at an action after it; a redo that puts
-        nothing back. 18xx.games accepts each, and none changes the game."""
-        label = _label(self.action, self.index)
+        nothing back. 18xx.games accepts each, and none changes the game. The undo or redo is
+        named by the record's own id, as every action is named to people."""
+        label = shown(self.action.get("id"))
         if self.is_redo:
             return None if self.batch else f"redo {label} puts nothing back (the undo it reverses took nothing back)"
         place, target = self.target if self.target is not None else (-1, {})

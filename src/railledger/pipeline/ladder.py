@@ -125,7 +125,7 @@ def rate_bots(tables: Sequence[Table]) -> dict[str, PlackettLuceRating]:
         if table.values is None:
             continue
         before = [[current.get(bot) or MODEL.rating(name=bot)] for bot in table.bots]
-        ranks = [sum(other > value for other in table.values) + 1 for value in table.values]
+        ranks = [float(sum(other > value for other in table.values) + 1) for value in table.values]
         after = MODEL.rate(before, ranks=ranks)
         for bot in set(table.bots):
             mine = [team[0] for team, seated in zip(after, table.bots) if seated == bot]

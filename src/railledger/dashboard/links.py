@@ -17,5 +17,5 @@ def review_url(key: str, action: str | None = None) -> str:
 
 
 def player_url(player: str) -> str:
-    """Relative URL of a player's page (``?player=id``: the 18xx.games user id, or a hotseat name)."""
+    """Relative URL of a player's page (``?player=identity``: docs/identity.md)."""
     return f"{PLAYERS_PATH}?{urlencode({'player': player})}"

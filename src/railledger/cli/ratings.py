@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, reading
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, reading, titled
 
 if TYPE_CHECKING:  # analytics (polars, openskill) and rich load when the command runs, not for --help
     import polars as pl
@@ -33,7 +33,6 @@ def ratings(
     import polars as pl
     from rich.console import Console
 
-    from railledger.analytics.balance import POOLED
     from railledger.analytics.identity import labelled
     from railledger.analytics.ratings import ratings as rate_archive
     from railledger.cli.output import cell
@@ -41,9 +40,10 @@ def ratings(
     out = Console()
     with reading(db, wait) as archive:
         table = labelled(rate_archive(archive, manual_ends).table)
+    title = None if title is None else titled(title)
     scopes = table["scope"].unique(maintain_order=True).to_list()
     if title is not None:
-        scopes = [s for s in scopes if s.lower() == title.lower() and s != POOLED]
+        scopes = [s for s in scopes if s == title]
     if not scopes:
         out.print(cell(f"ratings: no valid finished game{' of ' + title if title else ''} in {db}"))
     for scope in scopes:

@@ -1,9 +1,10 @@
 """Who a player is, and how names are compared: one policy for every room (docs/identity.md).
 
-A player is known by the 18xx.games user id where the record has one: a person seated in an
-18xx.games record under a whole-number id. Every other seat (a hotseat game, whose players have
-no id and go by name; a notation file's own ids; a bot's seat) is a player of that one game only,
-known by the game and the seat. A name is only shown, never grouped by: 18xx.games lets a user
+A player is known by the 18xx.games user id where the record has one: a person seated under a
+whole-number id (18xx.games numbers its users; a notation file written from an export keeps
+them). Every other seat (a hotseat game, whose players have no id and go by name; a notation
+file's players named by text; a bot's seat) is a player of that one game only, known by the game
+and the seat. A name is only shown, never grouped by: 18xx.games lets a user
 rename, anonymised archives give every game a "Player 1", and two people may share a name.
 
 Names are kept as the record has them and compared in one form (:func:`compared`): NFKC,
@@ -26,8 +27,6 @@ USER = "user:"
 """Prefix of an identity that is an 18xx.games user id: ``user:680``."""
 SEAT = "seat:"
 """Prefix of an identity of one game's seat: ``seat:3:18xx.games/hs_hqrmcntr_1641188459``."""
-USER_SOURCE = "18xx.games"
-"""The source whose whole-number player ids are its user ids."""
 
 ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 """Zero-width space, non-joiner and joiner, word joiner and byte-order mark: invisible in a name."""
@@ -45,20 +44,20 @@ def is_blank(name: str) -> bool:
     return all(char.isspace() or unicodedata.category(char).startswith("C") for char in name)
 
 
-def is_user(source: str, player: Player) -> bool:
-    """True when the seat's id is an 18xx.games user id: a whole number in an 18xx.games record,
-    for a person (a bot's seat in a generated game is numbered 1, 2... by its seat)."""
-    return source == USER_SOURCE and player.bot is None and isinstance(player.id, int) and not isinstance(player.id, bool)
+def is_user(player: Player) -> bool:
+    """True when the seat's id is an 18xx.games user id: a whole number, for a person (a bot's
+    seat in a generated game is numbered 1, 2... by its seat)."""
+    return player.bot is None and isinstance(player.id, int) and not isinstance(player.id, bool)
 
 
-def identity(source: str, game_key: str, seat: int, player: Player) -> str:
+def identity(game_key: str, seat: int, player: Player) -> str:
     """The player's identity: ``user:ID`` for an 18xx.games user, else ``seat:N:GAME``."""
-    return f"{USER}{player.id}" if is_user(source, player) else f"{SEAT}{seat}:{game_key}"
+    return f"{USER}{player.id}" if is_user(player) else f"{SEAT}{seat}:{game_key}"
 
 
 def identities(record: Record) -> list[str]:
     """The identity of each seat of ``record``, in seat order."""
-    return [identity(record.source, record.key, seat, player) for seat, player in enumerate(record.players, start=1)]
+    return [identity(record.key, seat, player) for seat, player in enumerate(record.players, start=1)]
 
 
 def short_id(player_identity: str, within_game: bool = False) -> str:

@@ -1,8 +1,8 @@
 -- Schema version 17: each seat keeps the player's identity (docs/identity.md), by which every
 -- statistic groups players instead of by name or by the record's id alone: ``user:ID`` for a
--- person seated under a whole-number id in an 18xx.games record (an 18xx.games user), else
--- ``seat:SEAT:GAME_KEY``, a player of that one game (a hotseat game's players, who go by name; a
--- notation file's own ids; a bot's seat, numbered 1, 2... in every generated game).
+-- person seated under a whole-number id (an 18xx.games user), else ``seat:SEAT:GAME_KEY``, a
+-- player of that one game (a hotseat game's players, who go by name; a notation file's players
+-- named by text; a bot's seat, numbered 1, 2... in every generated game).
 -- The stored ratings were keyed by the record's id, which put bots' seats and a hotseat game's
 -- "Player 1" together with other players: they are dropped, and the ingest that opens the archive
 -- for writing (and so runs this migration) rates the games again at its end.
@@ -20,10 +20,9 @@ CREATE TABLE players_v17 (
 );
 INSERT INTO players_v17
 SELECT p.game_key, p.seat, p.name, p.external_id, p.id_is_int, p.game_number,
-       CASE WHEN p.id_is_int AND g.source = '18xx.games' AND b.seat IS NULL THEN 'user:' || p.external_id
+       CASE WHEN p.id_is_int AND b.seat IS NULL THEN 'user:' || p.external_id
             ELSE 'seat:' || p.seat || ':' || p.game_key END
 FROM players p
-JOIN games g ON g.key = p.game_key
 LEFT JOIN seat_bots b ON b.game_key = p.game_key AND b.seat = p.seat
 ORDER BY p.rowid;
 DROP TABLE players;

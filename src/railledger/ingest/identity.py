@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -101,25 +101,3 @@ def clash_notes(record: Record) -> tuple[str, ...]:
         + ", ".join(shown[record.players[seat - 1].id] for seat in group)
         for group in name_clashes(record.players))
 
-
-def outsiders(record: Record) -> list[PlayerId]:
-    """Who sent an action (its ``user``) without being one of the game's players, by id or by
-    name, in the order they first acted."""
-    seated = {player.id for player in record.players} | {player.name for player in record.players}
-    found: dict[PlayerId, None] = {}
-    for action in record.actions:
-        if action.user is not None and action.user not in seated:
-            found.setdefault(action.user)
-    return list(found)
-
-
-def sender_label(record: Record, user: PlayerId, shown: Mapping[PlayerId, str] | None = None) -> str:
-    """How an action's sender is shown: the player's shown name, or for someone who is not one
-    of the game's players, their id or name marked as such."""
-    shown = seat_labels(record) if shown is None else shown
-    if user in shown:
-        return shown[user]
-    by_name = {player.name: player.id for player in record.players}
-    if user in by_name:
-        return shown[by_name[user]]
-    return f"{user} (not a player of this game)"

@@ -1,0 +1,179 @@
+"""One identity policy (docs/identity.md): players grouped by 18xx.games user id, else by game and
+seat; names compared in one normalised form, only shown, and told apart by a short id.
+
+The archive here holds the shared records (18MS 14375 and 67889 seat "Player 3" under two user
+ids; the 18Texas hotseat game has no ids at all), a bots' game, and a hand-made game whose
+two players' names compare equal ("Café" composed and decomposed)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from railledger.analytics.identity import labelled
+from railledger.analytics.ratings import player_games, ratings
+from railledger.analytics.validation import shortfalls_by_player
+from railledger.cli.app import app
+from railledger.ingest import notation
+from railledger.ingest.identity import compared, identities, is_blank, labels, seat_labels
+from railledger.ingest.model import Player, Record
+from railledger.ingest.schema import check_record
+from railledger.records import Archive
+from railledger.replay.verdict import notes
+from tests.conftest import fixtures_dir, needs_fixtures
+
+runner = CliRunner()
+TESTS = Path(__file__).parent
+CAFE_NFC, CAFE_NFD = "Caf\u00e9", "Cafe\u0301"
+HOTSEAT = "18xx.games/hs_hqrmcntr_1641188459"
+
+
+def short_game() -> Record:
+    return notation.read((TESTS / "games" / "18ms-short.rln").read_text(encoding="utf-8"))
+
+
+def cafe_game() -> Record:
+    """A short 18MS game whose first two players, known by text ids, are "Café" composed and decomposed."""
+    record = short_game()
+    first, second, *rest = record.players
+    return dataclasses.replace(record, game_id="test-cafe",
+                               players=(Player(first.id, CAFE_NFC), Player(second.id, CAFE_NFD), *rest))
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("identity")
+    records = folder / "records"
+    records.mkdir()
+    for title in ("18MS", "18Texas"):
+        shutil.copytree(fixtures_dir() / title, records / title)
+    (records / "cafe.rln").write_text(notation.write(cafe_game()), encoding="utf-8")
+    played = runner.invoke(app, ["play", "--title", "18ms", "--players", "3", "--seed", "3", "--bots", "greedy,random,random",
+                                 "--out", str(records / "bots.json")])
+    assert played.exit_code == 0, played.output
+    path = folder / "identity.duckdb"
+    ingested = runner.invoke(app, ["ingest", "--allow-invalid", str(records), "--db", str(path)])
+    assert ingested.exit_code == 0, ingested.output
+    return path
+
+
+def seats(db: Path) -> dict[tuple[str, int], tuple[str, str]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {(key, seat): (name, who) for key, seat, name, who in
+                con.execute("SELECT game_key, seat, name, identity FROM players").fetchall()}
+    finally:
+        con.close()
+
+
+# ------------------------------------------------------------------------------ names
+
+
+def test_names_that_only_look_different_compare_equal() -> None:
+    assert CAFE_NFC != CAFE_NFD and compared(CAFE_NFC) == compared(CAFE_NFD)
+    assert compared("Player\u200b1") == compared("player1") == compared("PLAYER1")
+    assert compared("\uff30layer") == compared("Player")  # a full-width letter is its NFKC letter
+    assert compared("Ann") != compared("Anne")
+
+
+@pytest.mark.parametrize("name", ["", " ", "\t \n", "\u200b", "\u200b\u200d\ufeff", "\u00a0"])
+def test_a_name_that_shows_nothing_is_blank(name: str) -> None:
+    assert is_blank(name)
+
+
+@pytest.mark.parametrize("name", ["A", " Ann ", "\u200bAnn", "1"])
+def test_a_name_that_shows_something_is_not_blank(name: str) -> None:
+    assert not is_blank(name)
+
+
+@pytest.mark.parametrize("name", [" ", "\u200b"])
+def test_a_blank_name_is_refused_naming_the_field(name: str) -> None:
+    record = short_game()
+    blank = dataclasses.replace(record, players=(record.players[0], dataclasses.replace(record.players[1], name=name),
+                                                 *record.players[2:]))
+    with pytest.raises(Exception, match=r"players\[1\]\.name.*must show a name"):
+        check_record(blank)
+
+
+@needs_fixtures
+def test_names_that_compare_equal_are_accepted_stored_as_written_noted_and_told_apart(db: Path) -> None:
+    record = cafe_game()
+    check_record(record)  # accepted: two different players
+    shown = seat_labels(record)
+    first, second = record.players[:2]
+    assert shown[first.id] == f"{CAFE_NFC} (seat 1)" and shown[second.id] == f"{CAFE_NFD} (seat 2)"
+    assert shown[record.players[2].id] == record.players[2].name  # no clash: the name alone
+    (note,) = [n for n in notes(record) if "compare equal" in n]
+    assert "seats 1, 2" in note and shown[first.id] in note and shown[second.id] in note
+    stored = seats(db)
+    assert stored["railledger/test-cafe", 1][0] == CAFE_NFC and stored["railledger/test-cafe", 2][0] == CAFE_NFD
+
+
+# ------------------------------------------------------------------------------ identities
+
+
+@needs_fixtures
+def test_players_are_known_by_user_id_else_by_game_and_seat(db: Path) -> None:
+    stored = seats(db)
+    assert stored["18xx.games/14375", 3] == ("Player 3", "user:686")
+    assert stored["18xx.games/67889", 3] == ("Player 3", "user:1027")
+    # the hotseat game's players have no id: each is a player of that game's seat, never "Player 1" elsewhere
+    assert [stored[HOTSEAT, seat][1] for seat in range(1, 6)] == [f"seat:{seat}:{HOTSEAT}" for seat in range(1, 6)]
+    bots = sorted(who for (key, _), (_, who) in stored.items() if key.endswith("g18ms-3p-3-greedy.random.random"))
+    assert bots and all(who.startswith("seat:") for who in bots)  # a bot's seat 1 is not user 1
+    assert identities(short_game()) == [f"seat:{seat}:railledger/test-18ms-short" if isinstance(p.id, str) else f"user:{p.id}"
+                                        for seat, p in enumerate(short_game().players, start=1)]
+
+
+@needs_fixtures
+def test_the_leaderboard_tells_two_players_of_one_name_apart(db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        board = labelled(ratings(archive).table.filter(pl.col("scope") == "18MS"))
+    threes = board.filter(pl.col("name") == "Player 3")
+    assert sorted(threes["player"]) == ["user:1027", "user:686"]
+    assert sorted(threes["shown"]) == ["Player 3 (#1027)", "Player 3 (#686)"]
+    assert board["player"].n_unique() == board.height  # one row per player
+
+
+@needs_fixtures
+def test_the_ratings_command_shows_the_short_ids(db: Path) -> None:
+    result = runner.invoke(app, ["ratings", "--title", "18ms", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "Player 3 (#686)" in result.output and "Player 3 (#1027)" in result.output
+
+
+@needs_fixtures
+def test_by_president_does_not_add_up_two_people_of_one_name(db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        by_player = shortfalls_by_player(archive).filter(pl.col("title") == "18MS")
+    threes = by_player.filter(pl.col("name") == "Player 3")
+    assert sorted(threes["player"]) == ["user:1027", "user:686"]
+    assert set(threes["shown"]) == {"Player 3 (#1027)", "Player 3 (#686)"}
+
+
+@needs_fixtures
+def test_a_players_games_are_those_of_their_identity(db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        assert player_games(archive, "user:686")["game_key"].to_list() == ["18xx.games/14375"]
+        assert player_games(archive, f"seat:2:{HOTSEAT}")["game_key"].to_list() == [HOTSEAT]
+    listed = runner.invoke(app, ["games", "--player", "user:1027", "--db", str(db)])
+    assert listed.exit_code == 0 and "67889" in listed.output and "14375" not in listed.output
+
+
+def test_labels_add_the_short_id_only_where_names_clash() -> None:
+    shown = labels([("user:1", "Ann"), ("user:2", "ann\u200b"), ("seat:3:x/g", "Bob"), ("seat:2:x/h", "Cy")])
+    assert shown == {"user:1": "Ann (#1)", "user:2": "ann\u200b (#2)", "seat:3:x/g": "Bob", "seat:2:x/h": "Cy"}
+    assert labels([("seat:3:x/g", "Bob"), ("seat:1:x/h", "BOB")])["seat:3:x/g"] == "Bob (seat 3 of x/g)"
+
+
+@needs_fixtures
+def test_the_report_names_a_sender_who_is_not_a_player_as_such(db: Path) -> None:
+    result = runner.invoke(app, ["report", "14375", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "kjlevs89 (not a player)" in result.output  # 14375's senders are names of people not at its table

@@ -1,5 +1,6 @@
 """One identity policy (docs/identity.md): players grouped by 18xx.games user id, else by game and
-seat; names compared in one normalised form, only shown, and told apart by a short id.
+seat; names compared in one normalised form, only shown, and told apart by a short id; and every
+command takes a title by its short names, and a game as a file or an archive id.
 
 The archive here holds the shared records (18MS 14375 and 67889 seat "Player 3" under two user
 ids; the 18Texas hotseat game has no ids at all), a bots' game, and a hand-made game whose
@@ -8,6 +9,7 @@ two players' names compare equal ("Café" composed and decomposed)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from railledger.ingest import notation
 from railledger.ingest.identity import compared, identities, is_blank, labels, seat_labels
 from railledger.ingest.model import Player, Record
 from railledger.ingest.schema import check_record
+from railledger.ingest.titles import NoSuchTitle, resolve_title
 from railledger.records import Archive
 from railledger.replay.verdict import notes
 from tests.conftest import fixtures_dir, needs_fixtures
@@ -177,3 +180,73 @@ def test_the_report_names_a_sender_who_is_not_a_player_as_such(db: Path) -> None
     result = runner.invoke(app, ["report", "14375", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert "kjlevs89 (not a player)" in result.output  # 14375's senders are names of people not at its table
+
+
+@needs_fixtures
+def test_an_anonymized_export_keeps_one_identity_per_person_under_its_new_id(db: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["export", str(tmp_path / "anon"), "--anonymize", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    players = pl.read_parquet(tmp_path / "anon" / "players")
+    users = players.filter(pl.col("identity").str.starts_with("user:"))
+    assert users.height and (users["identity"] == "user:" + users["external_id"]).all()  # the new id, not the user's
+    assert not set(users["identity"]) & {"user:686", "user:1027", "user:680"}
+    hotseat = players.filter(pl.col("game_key") == HOTSEAT)
+    assert hotseat["identity"].to_list() == [f"seat:{seat}:{HOTSEAT}" for seat in range(1, 6)]
+
+
+# ------------------------------------------------------------------------------ titles and games by any name
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("18MS", "18MS"), ("18ms", "18MS"), (" 18Ms ", "18MS"), ("texas", "18Texas"), ("18TEXAS", "18Texas"),
+    ("1871", "The Old Prince 1871"), ("old prince", "The Old Prince 1871"), ("Old_Prince", "The Old Prince 1871"),
+    ("the  old prince 1871", "The Old Prince 1871"), ("THE OLD PRINCE 1871", "The Old Prince 1871"),
+])
+def test_a_title_is_matched_ignoring_case_and_by_its_short_names(text: str, title: str) -> None:
+    assert resolve_title(text) == title
+
+
+@pytest.mark.parametrize("text", ["1830", "ms", "18", "prince 1871x", ""])
+def test_any_other_title_is_refused_with_the_list(text: str) -> None:
+    with pytest.raises(NoSuchTitle, match=r"the titles are 18MS, 18Texas \(texas\), The Old Prince 1871 \(1871, old prince"):
+        resolve_title(text)
+
+
+def test_play_and_simulate_take_the_short_names(tmp_path: Path) -> None:
+    played = runner.invoke(app, ["play", "--title", "1871", "--players", "3", "--seed", "2", "--out", str(tmp_path / "g.json")])
+    assert played.exit_code == 0, played.output
+    assert json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["title"] == "The Old Prince 1871"
+    simulated = runner.invoke(app, ["simulate", "--title", "18ms", "--players", "3", "--games", "1", "--workers", "1",
+                                    "--db", str(tmp_path / "s.duckdb")])
+    assert simulated.exit_code == 0, simulated.output
+    with Archive.open(tmp_path / "s.duckdb", read_only=True) as archive:
+        assert archive.game_facts()["title"].to_list() == ["18MS"]
+    refused = runner.invoke(app, ["simulate", "--title", "1830", "--players", "3", "--games", "1", "--db", str(tmp_path / "x.duckdb")])
+    assert refused.exit_code == 1 and "unknown title '1830'; the titles are" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "x.duckdb").exists()
+
+
+@needs_fixtures
+@pytest.mark.parametrize("command", [["legal", "{game}", "--at", "22"], ["replay", "{game}"], ["audit", "{game}", "--json"],
+                                     ["report", "{game}"], ["show", "{game}"]])
+def test_every_command_that_takes_a_game_takes_a_file_or_an_archive_id(db: Path, command: list[str]) -> None:
+    path = str(fixtures_dir() / "18MS" / "14375.json")
+    outputs = []
+    for game in (path, "14375", "18xx.games/14375"):
+        result = runner.invoke(app, [part.format(game=game) for part in command] + ["--db", str(db)])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    assert outputs[1] == outputs[2]
+    if command[0] in ("legal", "audit", "show"):  # the same game either way
+        assert outputs[0] == outputs[1]
+
+
+@needs_fixtures
+@pytest.mark.parametrize("command", [["legal", "--at", "22"], ["replay"], ["audit"], ["report"], ["show"]])
+def test_a_game_that_is_neither_a_file_nor_archived_is_one_line(db: Path, tmp_path: Path, command: list[str]) -> None:
+    missing = runner.invoke(app, [command[0], "99999", *command[1:], "--db", str(db)])
+    assert missing.exit_code == 1
+    assert missing.output.strip() == f"99999: no such record file, and no game 99999 in archive {db}"
+    nowhere = runner.invoke(app, [command[0], "g.json", *command[1:], "--db", str(tmp_path / "none.duckdb")])
+    assert nowhere.exit_code == 1
+    assert nowhere.output.strip() == f"g.json: no such record file, and no archive {tmp_path / 'none.duckdb'} to look it up in (--db)"

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, archived, game_record, is_record_file,
-                                    reading, write_document)
+from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, game_record, is_record_file, reading,
+                                    write_document)
 
 if TYPE_CHECKING:  # analytics and the engine load when the command runs, not for railledger --help
     from railledger.analytics.report import GameReport
@@ -43,7 +43,8 @@ def report(
     """
     from railledger.reports.game import markdown, page
 
-    found = _from_file(game_record(game, db, wait)) if is_record_file(game) else archived_report(game, db, wait)
+    named = game_record(game, db, wait)
+    found = _from_file(named) if is_record_file(game) else archived_report(named, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)
     write_document(text, output)
 
@@ -65,17 +66,17 @@ def _from_file(loaded: "Loaded") -> "GameReport":
                         audited_shortfalls(record, auditor.runs))
 
 
-def archived_report(name: str, db: Path, wait: float) -> "GameReport":
-    """An archived game's report from what the archive keeps: the record, its text, its runs
-    (a game stored before the revenue audit has none: not audited, rather than none short)."""
+def archived_report(game: "Loaded", db: Path, wait: float) -> "GameReport":
+    """An archived game's report (``game`` as :func:`cli.options.game_record` found it) from what
+    the archive keeps: the record, its text, its runs (a game stored before the revenue audit has
+    none: not audited, rather than none short)."""
     from railledger.analytics.report import build_report, stored_shortfalls
     from railledger.replay import engine_version, replay_record
     from railledger.replay.titles import SUPPORTED
 
+    record, source = game.record, game.source
+    assert record is not None  # game_record fails in one line otherwise
     with reading(db, wait) as archive:
-        found = archived(archive, name)
-        record, source = found.record, found.source
-        assert record is not None  # archived fails in one line otherwise
         audited, shortfalls = stored_shortfalls(archive, record.key)
     if record.title not in SUPPORTED:
         return build_report(record, source, None, None, 0, None)

@@ -250,3 +250,14 @@ def test_a_game_that_is_neither_a_file_nor_archived_is_one_line(db: Path, tmp_pa
     nowhere = runner.invoke(app, [command[0], "g.json", *command[1:], "--db", str(tmp_path / "none.duckdb")])
     assert nowhere.exit_code == 1
     assert nowhere.output.strip() == f"g.json: no such record file, and no archive {tmp_path / 'none.duckdb'} to look it up in (--db)"
+
+
+def test_the_engine_names_two_players_of_one_name_apart_in_its_sentences() -> None:
+    from railledger.replay import Game
+
+    record = cafe_game()
+    game = Game.from_record(record)
+    first, second, third = (game.player_name(player.id) for player in record.players)
+    assert (first, second, third) == (f"{CAFE_NFC} (seat 1)", f"{CAFE_NFD} (seat 2)", record.players[2].name)
+    plain = Game.from_record(short_game())  # names that do not clash are left as they are
+    assert [plain.player_name(p.id) for p in short_game().players] == [p.name for p in short_game().players]

@@ -261,3 +261,11 @@ def test_the_engine_names_two_players_of_one_name_apart_in_its_sentences() -> No
     assert (first, second, third) == (f"{CAFE_NFC} (seat 1)", f"{CAFE_NFD} (seat 2)", record.players[2].name)
     plain = Game.from_record(short_game())  # names that do not clash are left as they are
     assert [plain.player_name(p.id) for p in short_game().players] == [p.name for p in short_game().players]
+
+
+def test_an_events_players_of_one_name_are_told_apart_by_user_id() -> None:
+    from railledger.events.model import Event, EventPlayer, Scoring, Seating
+
+    players = (EventPlayer(686, "Player 3"), EventPlayer(1027, "PLAYER 3\u200b"), EventPlayer(680, "Player 1"))
+    event = Event("Cup", ("18MS",), Scoring("rank"), Seating((3,)), players, ())
+    assert [event.name_of(p.id) for p in players] == ["Player 3 (#686)", "PLAYER 3\u200b (#1027)", "Player 1"]

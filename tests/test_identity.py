@@ -269,3 +269,14 @@ def test_an_events_players_of_one_name_are_told_apart_by_user_id() -> None:
     players = (EventPlayer(686, "Player 3"), EventPlayer(1027, "PLAYER 3\u200b"), EventPlayer(680, "Player 1"))
     event = Event("Cup", ("18MS",), Scoring("rank"), Seating((3,)), players, ())
     assert [event.name_of(p.id) for p in players] == ["Player 3 (#686)", "PLAYER 3\u200b (#1027)", "Player 1"]
+
+
+@needs_fixtures
+def test_games_stats_and_ratings_take_the_short_names(db: Path) -> None:
+    texas = runner.invoke(app, ["games", "--title", "texas", "--db", str(db)])
+    assert texas.exit_code == 0 and "65394" in texas.output and "14375" not in texas.output
+    for command in (["stats", "--title", "18ms"], ["ratings", "--title", "18MS"], ["games", "--title", "1871"]):
+        assert runner.invoke(app, [*command, "--db", str(db)]).exit_code == 0
+    for command in ("stats", "games", "ratings"):
+        refused = runner.invoke(app, [command, "--title", "Texas 2", "--db", str(db)])
+        assert refused.exit_code == 1 and refused.output.startswith("unknown title 'Texas 2'; the titles are 18MS")

@@ -280,3 +280,14 @@ def test_games_stats_and_ratings_take_the_short_names(db: Path) -> None:
     for command in ("stats", "games", "ratings"):
         refused = runner.invoke(app, [command, "--title", "Texas 2", "--db", str(db)])
         assert refused.exit_code == 1 and refused.output.startswith("unknown title 'Texas 2'; the titles are 18MS")
+
+
+def test_replay_and_report_show_two_players_of_one_name_apart(tmp_path: Path) -> None:
+    path = tmp_path / "cafe.rln"
+    path.write_text(notation.write(cafe_game()), encoding="utf-8")
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert f"{CAFE_NFC} (seat 1)" in replayed.output and f"{CAFE_NFD} (seat 2)" in replayed.output
+    assert "have names that compare equal" in replayed.output  # the verdict's note
+    reported = runner.invoke(app, ["report", str(path)])
+    assert reported.exit_code == 0, reported.output
+    assert f"{CAFE_NFC} (seat 1)" in reported.output and f"{CAFE_NFD} (seat 2)" in reported.output

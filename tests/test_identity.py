@@ -291,3 +291,26 @@ def test_replay_and_report_show_two_players_of_one_name_apart(tmp_path: Path) ->
     reported = runner.invoke(app, ["report", str(path)])
     assert reported.exit_code == 0, reported.output
     assert f"{CAFE_NFC} (seat 1)" in reported.output and f"{CAFE_NFD} (seat 2)" in reported.output
+
+
+@needs_fixtures
+def test_a_users_link_opens_their_page_and_the_pages_tell_two_of_one_name_apart(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from railledger.dashboard.data import forget
+    from railledger.dashboard.links import user_url
+
+    assert user_url(1027) == "players?player=user%3A1027"
+    monkeypatch.setenv("RAILLEDGER_DB", str(db))
+    forget()
+    page = AppTest.from_file(str(TESTS.parent / "src" / "railledger" / "dashboard" / "app.py"), default_timeout=60).run()
+    page.query_params.update({"player": "user:1027"})  # as an event's standings link to a user's page
+    page.switch_page("views/players.py").run()
+    assert not page.exception, page.exception
+    assert page.selectbox[1].value == "user:1027"
+    board = page.dataframe[0].value
+    assert {"Player 3 (#686)", "Player 3 (#1027)"} <= set(board["shown"])
+    page.switch_page("views/titles.py").run()
+    assert not page.exception, page.exception
+    leaders = page.dataframe[-1].value
+    assert {"Player 3 (#686)", "Player 3 (#1027)"} <= set(leaders["shown"])  # 18MS, the first title

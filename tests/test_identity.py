@@ -314,3 +314,20 @@ def test_a_users_link_opens_their_page_and_the_pages_tell_two_of_one_name_apart(
     assert not page.exception, page.exception
     leaders = page.dataframe[-1].value
     assert {"Player 3 (#686)", "Player 3 (#1027)"} <= set(leaders["shown"])  # 18MS, the first title
+
+
+def test_a_hotseat_record_with_null_ids_seats_players_of_that_game_only() -> None:
+    from railledger.ingest.export import read_export
+    from tests.conftest import act, export
+
+    def hotseat(game_id: str) -> Record:
+        data = export([act(1, "bid", entity="Player 1", company="AGS", price=30), act(2, entity="Player 2")], id=game_id)
+        data["players"] = [{"id": None, "name": "Player 1"}, {"name": "Player 2"}]
+        return read_export(data)
+
+    first, second = hotseat("hs_a_1"), hotseat("hs_b_2")
+    check_record(first)
+    assert identities(first) == ["seat:1:18xx.games/hs_a_1", "seat:2:18xx.games/hs_a_1"]
+    assert not set(identities(first)) & set(identities(second))  # "Player 1" of one game is not of the other
+    assert labels(zip([*identities(first), *identities(second)], ["Player 1", "Player 2"] * 2))["seat:1:18xx.games/hs_a_1"] == \
+        "Player 1 (seat 1 of 18xx.games/hs_a_1)"

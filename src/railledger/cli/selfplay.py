@@ -210,6 +210,7 @@ def ladder(
     from railledger.pipeline.ladder import run_ladder
     from railledger.pipeline.workers import ClusterUnavailable
 
+    title = titled(title)
     out, err = consoles(soft_wrap=True)
     try:
         with progress_bars(err) as progress:

@@ -130,8 +130,10 @@ FACTS_SCHEMA: Columns = {
     "created": str,
     "duration": int,
     "status": str,
+    "verdict": str,
     "has_result": bool,
     "replay_matches": bool,
+    "replayed": bool,
     "players": int,
     "actions": int,
     "operating_rounds": int,
@@ -141,9 +143,9 @@ FACTS_SCHEMA: Columns = {
 }
 
 _FACTS_QUERY = """
-SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status,
+SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status, g.verdict,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
-       g.replay_matches, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
+       g.replay_matches, g.number IN (SELECT game_number FROM standings) AS replayed, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
        try_cast(g.source_id AS BIGINT) AS source_number
 FROM games g JOIN game_totals t ON t.game_number = g.number
 WHERE ($title IS NULL OR lower(g.title) = lower($title))
@@ -195,7 +197,7 @@ FACTOR_COUNTS_SCHEMA: Columns = {
 _FACTOR_COUNTS = """
 SELECT f.title, f.factor, f.value, count(*) AS games, count(*) FILTER (WHERE f.winner) AS wins, sum(f.rank) AS rank_sum
 FROM seat_factors f
-WHERE f.game_key IN (SELECT key FROM games WHERE $selfplay IS NULL OR (source = $bots) = $selfplay) {counted}
+WHERE true {counted}
 GROUP BY ALL
 """
 
@@ -214,14 +216,6 @@ RUSH_GAMES_SCHEMA: Columns = {"game_key": str, "title": str}
 
 _RUSH_GAMES = """
 SELECT DISTINCT f.game_key, f.title FROM train_firsts f WHERE f.kind = 'train' {counted}
-"""
-
-REPLAYED_SCHEMA: Columns = {"key": str, "verdict": str}
-
-_REPLAYED_QUERY = """
-SELECT g.key, g.verdict FROM games g
-WHERE ($title IS NULL OR lower(g.title) = lower($title)) AND g.key IN (SELECT game_key FROM standings)
-  AND ($selfplay IS NULL OR (g.source = $bots) = $selfplay)
 """
 
 FLAG_COUNTS_SCHEMA: Columns = {
@@ -797,13 +791,12 @@ class Archive:
             return self._arrow(query, params)
 
     @_reading
-    def factor_counts(self, games: Collection[str] | None, selfplay: bool | None, bots: str) -> pl.DataFrame:
+    def factor_counts(self, games: Collection[str] | None) -> pl.DataFrame:
         """[title, factor, value, games, wins, rank_sum]: the winner-correlation counts of the
-        players of these games (every game with standings with None) from their ``seat_factors``
+        players of these games (every ranked game with None) from their ``seat_factors``
         (:mod:`records.summaries`), counted inside DuckDB: players with that value, winners among
-        them and their ranks summed (a sum, so titles pool exactly). ``selfplay`` keeps the games
-        of source ``bots`` only (True), the others (False) or all (None)."""
-        return self._of_games(_FACTOR_COUNTS, games, {"selfplay": selfplay, "bots": bots}, FACTOR_COUNTS_SCHEMA)
+        them and their ranks summed (a sum, so titles pool exactly)."""
+        return self._of_games(_FACTOR_COUNTS, games, {}, FACTOR_COUNTS_SCHEMA)
 
     @_reading
     def rush_counts(self, games: Collection[str] | None) -> pl.DataFrame:
@@ -866,7 +859,8 @@ class Archive:
     @_reading
     def game_facts(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
         """One row per game (of a title, ignoring case; that a player sat in) with what deciding whether it counts for
-        ratings and title statistics needs, counted inside DuckDB: status, whether a result was
+        ratings and title statistics needs, counted inside DuckDB: status, verdict (NULL: stored
+        before verdicts were kept), whether it was replayed (has standings), whether a result was
         recorded (``has_result``: not NULL, not empty) and the replay matched it, players,
         actions, its duration (seconds from creation to the last action, NULL when not timed), operating rounds played (distinct ``OR`` labels of its steps; NULL without a
         replay), the engine's end reason (NULL when the game did not end), whether the record
@@ -904,15 +898,6 @@ class Archive:
         of game_key and title) of each title, counted inside DuckDB."""
         with registered(self._con, {_MATCHING: games.select("game_key", "title")}):
             return self._frame(_PLAYER_COUNTS, {}, PLAYER_COUNTS_SCHEMA)
-
-    @_reading
-    def replayed_verdicts(self, title: str | None = None, selfplay: bool | None = None,
-                          bots: str | None = None) -> pl.DataFrame:
-        """[key, verdict] of every replayed game (one with standings), of one title (ignoring
-        case) or of all; the verdict is NULL for a game stored before verdicts were kept. Found
-        inside DuckDB: a statistic's scope needs the keys, not the standings. ``selfplay`` keeps
-        the games of source ``bots`` only (True), the others (False) or all (None)."""
-        return self._frame(_REPLAYED_QUERY, {"title": title, "selfplay": selfplay, "bots": bots}, REPLAYED_SCHEMA)
 
     @_reading
     def flag_counts(self) -> pl.DataFrame:

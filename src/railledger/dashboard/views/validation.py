@@ -23,7 +23,7 @@ listed, of = data.load(data.not_valid, db, population.chosen())
 st.header("Games that are not valid")
 st.caption(md(of))
 if listed.is_empty():
-    st.success("Every game listed here is valid: finished, replayed with no flag to its recorded result.")
+    st.success("Each of these games is valid: finished, replayed with no flag to its recorded result.")
 else:
     counts = ", ".join(f"{n} {verdict}" for verdict, n in listed.group_by("verdict", maintain_order=True).len().iter_rows())
     st.caption(md(f"{listed.height} game{'s' if listed.height != 1 else ''} not valid: {counts}."))

@@ -5,8 +5,8 @@ dashboard page ask :func:`counted_games` with the same population and so count t
 By default that is people's valid finished games: an unfinished game has every player near the
 starting cash, all "winning"; an illegal or mismatched game's values are not the game the
 players played; and a game bots played (``railledger simulate``) answers another question than a
-game people played (18Texas bots' games run to twice the operating rounds of a real one). Each
-choice is a switch, named in the sentence that says what was left out (:meth:`Scope.note`).
+game people played. Each choice is a switch, named in the sentence that says what was left out
+(:meth:`Scope.note`); docs/statistics.md describes them.
 """
 
 from __future__ import annotations

@@ -134,6 +134,8 @@ def test_every_page_counts_the_same_games(db: Path, population: Population, monk
         assert len(validation.dataframe[0].value) == not_valid
     else:  # the bots' games are all valid
         assert validation.success[0].value.startswith("Each of these games is valid")
+    audited = validation.dataframe[-1].value  # the revenue audit by game: of the same kind of games
+    assert len(audited) and set(audited["game_key"]) <= listed.keys
     archive_page = open_page(page, "views/archive.py")
     assert len(archive_page.dataframe[0].value) == listed.count
 

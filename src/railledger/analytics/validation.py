@@ -60,12 +60,13 @@ def flags_in_words(flags: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def shortfalls_by_game(archive: Archive) -> pl.DataFrame:
+def shortfalls_by_game(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
     """[game_key, title, runs, below_optimum, left_on_table, best_possible, unproven], most left
-    first: what each game's runs left against the best run the company could make."""
-    return archive.shortfalls()
+    first: what each game's runs (of ``games``, or of every game) left against the best run the
+    company could make."""
+    return archive.shortfalls(games=None if games is None else games.keys)
 
 
-def shortfalls_by_player(archive: Archive) -> pl.DataFrame:
+def shortfalls_by_player(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
     """The same per title and player: the runs each decided as president."""
-    return archive.shortfalls(per_player=True)
+    return archive.shortfalls(per_player=True, games=None if games is None else games.keys)

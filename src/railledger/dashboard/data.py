@@ -196,10 +196,12 @@ def not_valid(db: str, population: Population) -> tuple[pl.DataFrame, str]:
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
-def shortfalls(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(revenue left on the table per game, per title and president)."""
+def shortfalls(db: str, population: Population) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(revenue left on the table per game, per title and president) in the games of the
+    population's kind, whatever their verdict (a run is audited in every game)."""
     with _archive(db) as archive:
-        return shortfalls_by_game(archive), shortfalls_by_player(archive)
+        scope = counted_games(archive, Population(population.games, every_verdict=True))
+        return shortfalls_by_game(archive, scope), shortfalls_by_player(archive, scope)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=4)

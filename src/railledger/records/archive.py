@@ -233,7 +233,7 @@ _SHORTFALLS = """
 SELECT {keys}, sum(runs) AS runs, sum(below_optimum) AS below_optimum,
        coalesce(sum(left_on_table), 0) AS left_on_table, coalesce(sum(best_possible), 0) AS best_possible,
        sum(unproven) AS unproven
-FROM seat_runs {where}
+FROM seat_runs f WHERE {where} {{counted}}
 GROUP BY {keys}
 ORDER BY left_on_table DESC, {keys}
 """
@@ -241,8 +241,8 @@ ORDER BY left_on_table DESC, {keys}
 _SHORTFALL_TOTALS = {"runs": int, "below_optimum": int, "left_on_table": int, "best_possible": int, "unproven": int}
 SHORTFALLS_BY_GAME_SCHEMA: Columns = {"game_key": str, "title": str, **_SHORTFALL_TOTALS}
 SHORTFALLS_BY_PLAYER_SCHEMA: Columns = {"title": str, "player": str, **_SHORTFALL_TOTALS}
-_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="")
-_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(keys="title, player", where="WHERE player IS NOT NULL")
+_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="true")
+_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(keys="title, player", where="player IS NOT NULL")
 
 
 RATING_HISTORY_SCHEMA: Columns = {
@@ -906,15 +906,16 @@ class Archive:
         return self._frame(_FLAG_COUNTS_QUERY, {}, FLAG_COUNTS_SCHEMA)
 
     @_reading
-    def shortfalls(self, per_player: bool = False) -> pl.DataFrame:
-        """The revenue audit summed inside DuckDB, most left on the table first: per game
-        [game_key, title, ...] or, ``per_player``, per title and president who decided the runs
-        [title, player, ...], each with runs, below_optimum (runs short of the optimum),
-        left_on_table (optimum minus the engine's total of the declared run, summed over the runs
-        the engine accepted), best_possible (the optima summed) and unproven (optima not proven)."""
+    def shortfalls(self, per_player: bool = False, games: Collection[str] | None = None) -> pl.DataFrame:
+        """The revenue audit of these games (every game with None) summed inside DuckDB, most left
+        on the table first: per game [game_key, title, ...] or, ``per_player``, per title and
+        president who decided the runs [title, player, ...], each with runs, below_optimum (runs
+        short of the optimum), left_on_table (optimum minus the engine's total of the declared
+        run, summed over the runs the engine accepted), best_possible (the optima summed) and
+        unproven (optima not proven)."""
         if per_player:
-            return self._frame(_SHORTFALLS_BY_PLAYER, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
-        return self._frame(_SHORTFALLS_BY_GAME, {}, SHORTFALLS_BY_GAME_SCHEMA)
+            return self._of_games(_SHORTFALLS_BY_PLAYER, games, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
+        return self._of_games(_SHORTFALLS_BY_GAME, games, {}, SHORTFALLS_BY_GAME_SCHEMA)
 
     def _frame(self, query: str, params: Mapping[str, Any], columns: Columns) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows

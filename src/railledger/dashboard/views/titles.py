@@ -56,12 +56,13 @@ st.dataframe(
 ending_col, leader_col = st.columns(2)
 endings = stats.endings.filter(pl.col("title") == title)
 ending_col.plotly_chart(player_charts.end_reasons(endings), key="endings")
+percent = [(pl.col(bound) * 100).round(0).cast(pl.Int64).cast(pl.Utf8) + "%" for bound in ("ci_low", "ci_high")]
 ending_col.dataframe(
-    endings.select("reason", "games", "n", "share", "ci_low", "ci_high"), hide_index=True, width="stretch",
+    endings.select("reason", "games", "n", "share", interval=pl.concat_str(percent, separator="–")),
+    hide_index=True, width="stretch",
     column_config={"reason": "How it ended", "games": "Games", "n": "Out of",
                    "share": st.column_config.NumberColumn("Share", format="percent"),
-                   "ci_low": st.column_config.NumberColumn("95% interval from", format="percent"),
-                   "ci_high": st.column_config.NumberColumn("to", format="percent")},
+                   "interval": st.column_config.TextColumn("95% interval", help="Wilson's, of the share")},
 )
 leader_col.subheader("Leaderboard")
 leaders = stats.leaders.filter(pl.col("scope") == title).head(LEADERS)

@@ -14,12 +14,12 @@ from railledger.dashboard.links import review_url
 from railledger.dashboard.tables import first_rows
 from railledger.dashboard.text import md
 
-WHOLE = "%d"
-"""Counts are whole numbers, shown without decimals."""
+WHOLE = "%d"  # counts are whole numbers, shown without decimals
 
 st.title("Validation")
 db = data.db_path()
-listed, of = data.load(data.not_valid, db, population.chosen())
+chosen = population.chosen()
+listed, of = data.load(data.not_valid, db, chosen)
 st.header("Games that are not valid")
 st.caption(md(of))
 if listed.is_empty():
@@ -63,7 +63,7 @@ else:
     )
 
 st.header("Revenue left on the table")
-by_game, by_player = data.load(data.shortfalls, db)
+by_game, by_player = data.load(data.shortfalls, db, chosen)
 if by_game.is_empty():
     st.info("No run is audited yet: ingest games of a title with an engine.")
     st.stop()

@@ -150,3 +150,18 @@ def test_the_validation_page_lists_every_verdict_that_is_not_valid_with_its_reas
     assert "Ada recorded" in reasons[MISMATCH_KEY] and "not finished" in reasons["railledger/test-18ms-short"]
     assert "no rules engine" in reasons["railledger/test-engineless"]
     assert page.caption[1].value == md(f"{len(listed)} games not valid: 1 illegal, 1 result mismatch, 6 unfinished, 1 no engine.")
+
+
+def test_a_table_size_narrows_every_command_alike(db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        sizes = archive.game_facts().select("key", "players")
+    games = games_table(db).join(sizes, on="key").filter(pl.col("players") == 4)
+    population = Population(BOTH, every_verdict=True, players=4)
+    with Archive.open(db, read_only=True) as archive:
+        scope = counted_games(archive, population)
+    assert scope.keys == frozenset(games["key"]) and scope.count > 0
+    assert scope.note(COMMAND).startswith(f"All titles, 4 players: {scope.counted()}")
+    assert scope.counted().startswith(f"{games.height} people's and bots' game")
+    for command in ("stats", "ratings"):
+        shown = runner.invoke(app, [command, "--db", str(db), "--players", "4", *options(population)], env={"COLUMNS": "400"})
+        assert shown.exit_code == 0 and shown.output.splitlines()[0] == scope.note(COMMAND), command

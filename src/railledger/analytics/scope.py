@@ -96,10 +96,12 @@ class Scope:
 
     @property
     def keys(self) -> frozenset[str]:
+        """The counted games' keys, which the archive's per-game summaries are filtered by."""
         return frozenset(self.games["key"].to_list())
 
     @property
     def count(self) -> int:
+        """How many games are counted."""
         return self.games.height
 
     def counted(self) -> str:
@@ -114,9 +116,9 @@ class Scope:
         return f"{self.count} {kind} {quality} {noun}"
 
     def note(self, switches: Switches) -> str:
-        """One sentence for a page or a command: the title and the table sizes counted, what is counted, what
-        of its kind was left out and why, and the other kind's games not counted, each with the
-        switch that counts them."""
+        """One sentence for a page or a command: the title and the table sizes counted, what is
+        counted, what of its kind was left out and why, and the other kind's games not counted,
+        each with the switch that counts them."""
         population = self.population
         where = population.title or "All titles"
         sizes = sorted(self.games["players"].unique().to_list())
@@ -132,7 +134,7 @@ class Scope:
         return text + "."
 
 
-def with_manual_ends(facts: pl.DataFrame) -> pl.DataFrame:
+def _with_manual_ends(facts: pl.DataFrame) -> pl.DataFrame:
     """Game facts with ``ended_by_hand``: an ``end_game`` action, or the engine's end reason."""
     return facts.with_columns(
         ended_by_hand=pl.col("end_game_action") | (pl.col("end_reason") == ENDED_BY_HAND).fill_null(False))
@@ -140,7 +142,7 @@ def with_manual_ends(facts: pl.DataFrame) -> pl.DataFrame:
 
 def scope_of(facts: pl.DataFrame, population: Population) -> Scope:
     """:func:`counted_games` among game facts already read (every title's)."""
-    facts = with_manual_ends(facts)
+    facts = _with_manual_ends(facts)
     if population.title is not None:
         facts = facts.filter(pl.col("title").str.to_lowercase() == population.title.lower())
         if facts.height:  # named as the archive spells it, whatever the case it was asked in

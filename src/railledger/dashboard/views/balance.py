@@ -26,7 +26,7 @@ factor_col, scope_col = st.columns(2)
 factor = factor_col.selectbox("Factor", [f for f in FACTORS if f in set(correlations["factor"])],
                               format_func=lambda f: charts.FACTOR_WORDS.get(str(f), str(f)).capitalize())
 scopes = correlations["scope"].unique(maintain_order=True).to_list()
-chosen = scope_col.multiselect("Scope", scopes, default=scopes)
+chosen = scope_col.multiselect("Titles", scopes, default=scopes)
 rows = correlations.filter(pl.col("factor") == factor, pl.col("scope").is_in(chosen))
 st.plotly_chart(charts.win_rates(rows), key="win_rates")
 st.caption("Players: how many players had that value (the sample size); the interval is Wilson's at 95%.")

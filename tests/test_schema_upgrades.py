@@ -48,7 +48,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-UNRANKED = 17
+UNRANKED = next(migration.version for migration in migrations() if migration.name == "unranked")
 """The version from which a game without a result ranks nobody (rank and winner NULL)."""
 RANKED_BEFORE = {
     "rank": 'coalesce("rank", CAST(rank() OVER (PARTITION BY game_key ORDER BY "value" DESC) AS SMALLINT))',
@@ -63,7 +63,7 @@ def written_at(version: int, source: Path, target: Path) -> None:
     of its columns at that version) in the order ``source`` holds them. Only for versions whose
     tables hold the same rows as the latest's (from 10 on), but for the stored ratings: before
     version 15 they were kept for the default count only (the games ended by hand left out); and
-    for the standings: before version 17 a game without a result ranked its players too."""
+    for the standings: before :data:`UNRANKED` a game without a result ranked its players too."""
     con = duckdb.connect(str(target))
     try:
         con.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")

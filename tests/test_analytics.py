@@ -13,11 +13,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from railledger.analytics.balance import GAME_KINDS, SELFPLAY, kind_filter, winner_correlations
+from railledger.analytics.balance import winner_correlations
 from railledger.analytics.interval import wilson_interval
 from railledger.analytics.prices import net_worth_by_step, net_worth_paths, share_price_paths, share_prices_by_step
 from railledger.analytics.rush import train_rush, train_rush_distribution
-from railledger.analytics.scope import counted_games
+from railledger.analytics.scope import BOTH, BOTS, GAME_KINDS, SELFPLAY, Population, Scope, counted_games
 from railledger.analytics.validation import validation_summary
 from railledger.ingest import notation
 from railledger.ingest.model import Action, Entity, Player, PlayerId, Record
@@ -41,13 +41,16 @@ def replayed(
     result: dict[PlayerId, int],
     flags: list[Flag],
 ) -> tuple[Record, Replay]:
-    """A record of passes and a replay of it made by hand: one snapshot per round label."""
+    """A finished record of passes, its replay's result recorded, and a replay of it made by hand:
+    one snapshot per round label."""
     record = Record(
         title=title,
         game_id=game_id,
         source="test",
         players=tuple(Player(pid, name) for pid, name in players),
         actions=tuple(Action("pass", Entity("player", players[0][0]), id=i + 1) for i in range(len(rounds))),
+        status="finished",
+        result=result,
     )
     snapshots = [
         Snapshot(
@@ -232,8 +235,13 @@ def test_validation_summary_counts_flags_and_games(archive: Archive) -> None:
     ]
 
 
+def every_game(archive: Archive, games: str = BOTH) -> Scope:
+    """Every game of a kind, whatever its verdict (the hand-made games' flags make some illegal)."""
+    return counted_games(archive, Population(games, every_verdict=True))
+
+
 def test_winner_correlations(archive: Archive) -> None:
-    found = winner_correlations(archive)
+    found = winner_correlations(archive, every_game(archive))
     assert found.columns == ["scope", "factor", "value", "games", "wins", "win_rate", "mean_rank", "ci_low", "ci_high"]
     for row in found.iter_rows(named=True):
         assert (row["ci_low"], row["ci_high"]) == wilson_interval(row["wins"], row["games"])
@@ -294,16 +302,17 @@ def test_simulations_are_kept_apart_unless_mixed_and_have_win_rates_per_bot(tmp_
         for real, real_replay in (GAME_A, GAME_B):
             archive.store(real, replay=real_replay)
         archive.store(simulated, replay=dataclasses.replace(replay, record=simulated))
-        real_rows = winner_correlations(archive)
-        bots = winner_correlations(archive, kind="selfplay")
-        mixed = winner_correlations(archive, kind="all")
-        with pytest.raises(ValueError, match="games are one of real, selfplay, all"):
-            winner_correlations(archive, kind="people")
-        # a page showing one kind says how many games of that kind it counted
-        counted = {kind: counted_games(archive, everything=True, bots=SELFPLAY, selfplay=kind_filter(kind))
-                   for kind in GAME_KINDS}
-    assert {kind: len(scope.keys) for kind, scope in counted.items()} == {"real": 2, "selfplay": 1, "all": 3}
-    assert counted["selfplay"].keys == {simulated.key}
+        real_rows = winner_correlations(archive, every_game(archive, "people"))
+        bots = winner_correlations(archive, every_game(archive, BOTS))
+        mixed = winner_correlations(archive, every_game(archive))
+        with pytest.raises(ValueError, match="games are one of people, bots, all"):
+            Population("selfplay")
+        # a page showing one kind says how many games of that kind it counted, and of the other kind left out
+        counted = {kind: every_game(archive, kind) for kind in GAME_KINDS}
+    assert {kind: len(scope.keys) for kind, scope in counted.items()} == {"people": 2, "bots": 1, "all": 3}
+    assert {kind: scope.other_kind for kind, scope in counted.items()} == {"people": 1, "bots": 2, "all": 0}
+    assert counted["bots"].games["source"].to_list() == [SELFPLAY]
+    assert counted["bots"].keys == {simulated.key}
     assert set(real_rows["scope"]) == {"18MS", "all titles"} and "bot" not in set(real_rows["factor"])
     assert set(bots["scope"]) == {"18Texas", "all titles"}
     assert rows(bots.filter(pl.col("factor") == "bot").select("scope", "value", "games", "wins")) == [
@@ -323,7 +332,14 @@ def test_the_short_18ms_game(tmp_path: Path) -> None:
             ("SR 1", 75), ("OR 1.1", 70), ("OR 1.2", 65), ("SR 2", 65), ("OR 2.1", 70)]
         rush = train_rush(archive).select("train_type", "first_bought_round", "gone_round")
         assert rows(rush) == [("2+", "OR 1.1", None), ("3+", "OR 2.1", None)]  # the record stops before OR 4
-        correlations = winner_correlations(archive)
+        # unfinished, without a result: its values are kept, but nobody is ranked and nobody won
+        standings = archive.table("standings")
+        assert standings.height == 3 and standings["value"].null_count() == 0
+        assert standings["rank"].null_count() == standings["winner"].null_count() == 3
+        assert winner_correlations(archive, every_game(archive)).is_empty()
+        finished = dataclasses.replace(record, status="finished", result=replay_record(record, keep_going=True).result)
+        archive.store(finished, replay=replay_record(finished, keep_going=True, snapshots=True))
+        correlations = winner_correlations(archive, every_game(archive))
         # Ada (seat 1) won; nobody bought a permanent train, so that factor has no rows.
         assert rows(correlations.filter((pl.col("scope") == "18MS") & (pl.col("factor") == "seat")).select(
             "value", "games", "wins")) == [("1", 1, 1), ("2", 1, 0), ("3", 1, 0)]

@@ -7,6 +7,7 @@ archive; these tests hold them to what reading everything and filtering in polar
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Iterator
 
@@ -20,7 +21,7 @@ from railledger.analytics.ratings import RESULTS_SCHEMA, game_results
 from railledger.analytics.prices import net_worth_by_step, prices_by_step, share_prices_by_step, worth_by_step
 from railledger.analytics.review import archive_overview, game_rounds, game_tables
 from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
-from railledger.analytics.scope import NOT_JUDGED, counted_games
+from railledger.analytics.scope import BOTH, NOT_JUDGED, SELFPLAY, Population, counted_games
 from railledger.analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
 from railledger.ingest import notation
 from railledger.records import Archive
@@ -45,8 +46,10 @@ and with a run of one train where two could run ($40 left on the table)."""
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Archive]:
     db = tmp_path_factory.mktemp("reads") / "replayed.duckdb"
     with Archive.open(db) as writable:
-        for text in [*(path.read_text(encoding="utf-8") for path in GAMES), *CHANGED]:
+        for n, text in enumerate([*(path.read_text(encoding="utf-8") for path in GAMES), *CHANGED]):
             record = notation.read(text)
+            if n % 2:  # every other game finished with its replay's result: ranked, where the rest rank nobody
+                record = dataclasses.replace(record, status="finished", result=replay_record(record, keep_going=True).result)
             writable.store(record, replay=replay_record(record, keep_going=True, snapshots=True), runs=audit_record(record))
     with Archive.open(db, read_only=True) as opened:
         yield opened
@@ -123,7 +126,7 @@ def test_train_rush_rounds_and_or_counts_are_those_of_every_step(archive: Archiv
 def test_the_rush_pages_games_are_those_with_a_rush(archive: Archive) -> None:
     """The page lists the games :func:`train_rush` has rows for, and shows one game's rows as the
     whole rush has them."""
-    scope = counted_games(archive, everything=True)
+    scope = counted_games(archive, Population(BOTH, every_verdict=True))
     per_game = train_rush(archive, games=scope)
     assert_frame_equal(rush_games(archive, scope), per_game.select("game_key", "title").unique().sort("title", "game_key"))
     assert rush_games(archive, counted_games(archive)).height < rush_games(archive).height  # the scope counts
@@ -138,13 +141,13 @@ def test_presidencies_are_counted_after_each_games_last_action(archive: Archive)
     last = states.filter(pl.col("seq") == pl.col("seq").max().over("game_key"))
     counts = last.drop_nulls("president").group_by("game_key", seat="president").agg(n=pl.len())
     titles = archive.table("games").select(game_key="key", title="title")
-    players = archive.table("standings").select("game_key", "seat").join(titles, on="game_key")
+    players = archive.table("standings").drop_nulls("rank").select("game_key", "seat").join(titles, on="game_key")
     expected = (
         players.join(counts, on=["game_key", "seat"], how="left")
         .group_by(scope="title", value=pl.col("n").fill_null(0).cast(pl.Utf8)).agg(games=pl.len().cast(pl.Int64))
         .sort("scope", "value")
     )
-    found = winner_correlations(archive, kind="all").filter(pl.col("factor") == "presidencies", pl.col("scope") != POOLED)
+    found = winner_correlations(archive, counted_games(archive, Population(BOTH, every_verdict=True))).filter(pl.col("factor") == "presidencies", pl.col("scope") != POOLED)
     assert_frame_equal(found.select("scope", "value", "games").sort("scope", "value"), expected)
     assert set(expected["value"]) - {"0"}
 
@@ -168,19 +171,24 @@ def test_one_read_of_a_game_serves_the_whole_review(archive: Archive) -> None:
         assert rounds.height > 1 and rounds["first"].to_list() == sorted(rounds["first"].to_list())
 
 
-def test_the_stats_scope_is_the_replayed_games_by_verdict(archive: Archive) -> None:
-    """The scope counted in DuckDB is what the whole standings and games tables give."""
+def test_a_scope_is_the_games_of_its_kind_by_verdict(archive: Archive) -> None:
+    """The scope counted from the games' facts is what the whole games table gives: of each title
+    and kind, the valid games, the others by verdict, and the other kind's games left out."""
     games = archive.table("games")
-    replayed = games.filter(pl.col("key").is_in(archive.table("standings")["game_key"].implode()))
-    assert replayed.height == len(GAMES) + len(CHANGED)
+    assert games.height == len(GAMES) + len(CHANGED)
     for title in (None, "18MS", "the old prince 1871"):
-        of_title = replayed if title is None else replayed.filter(pl.col("title").str.to_lowercase() == title.lower())
-        assert counted_games(archive, everything=True, title=title).keys == frozenset(of_title["key"])
-        scope = counted_games(archive, title=title)
-        assert scope.keys == frozenset(of_title.filter(pl.col("verdict") == "valid")["key"])
-        left = of_title.filter(pl.col("verdict") != "valid").group_by(pl.col("verdict").fill_null(NOT_JUDGED)).len()
-        assert scope.left_out == dict(left.iter_rows())
-    assert counted_games(archive).left_out  # the broken game and the unfinished short ones
+        of_title = games if title is None else games.filter(pl.col("title").str.to_lowercase() == title.lower())
+        bots = pl.col("source") == SELFPLAY
+        for kind, of_kind in (("people", of_title.filter(~bots)), ("bots", of_title.filter(bots)), (BOTH, of_title)):
+            every = counted_games(archive, Population(kind, every_verdict=True, title=title))
+            assert every.keys == frozenset(of_kind["key"]) and not every.left_out
+            assert every.other_kind == of_title.height - of_kind.height
+            scope = counted_games(archive, Population(kind, title=title))
+            assert scope.keys == frozenset(of_kind.filter(pl.col("verdict") == "valid")["key"])
+            left = of_kind.filter(pl.col("verdict") != "valid").group_by(pl.col("verdict").fill_null(NOT_JUDGED)).len()
+            assert scope.left_out == dict(left.iter_rows())
+    mixed = counted_games(archive, Population(BOTH))
+    assert mixed.count and mixed.left_out  # the finished games, and the broken and unfinished ones
 
 
 def test_game_results_are_the_whole_standings_and_seats_of_the_games(archive: Archive) -> None:
@@ -281,12 +289,14 @@ def test_train_firsts_are_each_types_first_event_with_its_round_and_president(ar
 
 def test_seat_factors_are_each_players_opening_holdings_and_results(archive: Archive) -> None:
     """``seat_factors`` against the events, players, standings and title data: every player of a
-    replayed game has one seat, presidencies and first_par row, a private row per private bought
+    ranked game (finished, with a result) has one seat, presidencies and first_par row, a private row per private bought
     (``none`` without), a bot row where a bot sat, and the rank and title of the game."""
     from railledger.replay.titles import title_named
 
     factors = archive.table("seat_factors")
-    standings = archive.table("standings").join(archive.table("games").select(game_key="key", title="title"), on="game_key")
+    standings = archive.table("standings").drop_nulls("rank").join(archive.table("games").select(game_key="key", title="title"),
+                                                                   on="game_key")
+    assert 0 < standings["game_key"].n_unique() < archive.table("games").height  # a game without a result has no factors
     seats = standings.select("game_key", "seat", "title", "rank", "winner")
     same_rows(factors.select(seats.columns).unique(), seats)
     players = archive.table("players").select("game_key", pl.col("seat").cast(pl.Int16), detail="external_id").join(

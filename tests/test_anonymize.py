@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from railledger.analytics.scope import BOTH, Population
 from railledger.ingest.export import read_export
 from railledger.pipeline.anonymizing import anonymize_tables
 from railledger.pipeline.exporting import archive_tables, export_archive
@@ -49,7 +50,7 @@ def _games(tmp_path: Path) -> Path:
 def test_nobody_is_named_in_any_exported_table(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     ingest_paths([str(_games(tmp_path))], db)
-    written = export_archive(db, tmp_path / "out", "csv", anonymize=True)
+    written = export_archive(db, tmp_path / "out", "csv", population=Population(BOTH, every_verdict=True), anonymize=True)
     text = "\n".join(path.read_text(encoding="utf-8") for path, _ in written)
     with Archive.open(db, read_only=True) as archive:
         frames = anonymize_tables(archive_tables(archive))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from railledger.analytics.interval import wilson_interval
 from railledger.analytics.rated import rated_games
 from railledger.analytics.ratings import fingerprint, game_results, games_digest
 from railledger.cli.app import app
@@ -62,6 +64,10 @@ def test_simulate_stores_games_as_selfplay_with_their_bots_and_plays_none_twice(
     assert result.exit_code == 0, result.output
     assert "3 games played" in result.output and "(3 new, 0 replaced, 0 unchanged, 0 failed)" in result.output
     assert "verified: 3 of 3" in result.output
+    wins = re.search(r"wins: greedy (\d) of 3 seats \(\d+%, 95% interval (\d+)%-(\d+)%\)", result.output)
+    assert wins is not None, result.output  # a rate comes with its interval
+    low, high = wilson_interval(int(wins[1]), 3)
+    assert (int(wins[2]), int(wins[3])) == (round(low * 100), round(high * 100))
     with Archive.open(db, read_only=True) as archive:
         games = archive.games()
         assert set(games["source"]) == {"selfplay"} and games.height == 3

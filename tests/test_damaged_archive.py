@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from railledger.analytics.scope import Population
 from railledger.cli.app import app
 from railledger.dashboard import data
 from railledger.records import ArchiveError
@@ -69,9 +70,9 @@ def test_every_command_on_an_archive_damaged_anywhere_works_or_says_so_in_one_li
                 lines = [line for line in result.stderr.splitlines() if str(kept) in line]
                 assert len(lines) == 1 and "Traceback" not in result.output, (where, result.stderr)
                 refused += 1
-        for loader in (data.overview, data.validation, data.rush):
+        for loader, scope in ((data.overview, ()), (data.validation, ()), (data.rush, (Population(),))):
             try:
-                loader(str(copy))  # type: ignore[operator]
+                loader(str(copy), *scope)  # type: ignore[operator]
             except ArchiveError as exc:
                 assert "\n" not in str(exc) and str(copy) in str(exc), (loader, offset, exc)
             data.forget()

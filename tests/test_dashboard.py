@@ -133,7 +133,7 @@ def test_archive_page_lists_every_game_with_flags_and_review_links(dashboard: Ap
     assert keys == sorted([FLAGGED_KEY, SHORT_KEY, TEXAS_KEY, TEXAS_SHORT_KEY, "railledger/example-18ms-opening",
                            "railledger/example-1871-auction", "railledger/test-1871-short", UNREPLAYED_KEY,
                            FINISHED_KEY])
-    assert "9 of 9 games" in dashboard.caption[0].value
+    assert "9 of 9 people's games" in dashboard.caption[0].value
     assert "1 illegal" in dashboard.caption[0].value and "1 valid" in dashboard.caption[0].value
     flags = dict(zip(table["key"], table["flags"]))
     assert flags[FLAGGED_KEY] == 1 and flags[SHORT_KEY] == 0
@@ -161,7 +161,7 @@ def test_archive_page_filters_by_title_player_status_and_verdict(dashboard: AppT
     dashboard.text_input[0].input("").run()
     dashboard.multiselect[1].set_value(["finished"]).run()
     assert list(dashboard.dataframe[0].value["key"]) == [FINISHED_KEY]
-    assert "1 of 9 games" in dashboard.caption[0].value
+    assert "1 of 9 people's games" in dashboard.caption[0].value
 
 
 def test_a_long_games_list_draws_its_first_rows_and_says_how_many_more(archive_db: Path,
@@ -172,7 +172,7 @@ def test_a_long_games_list_draws_its_first_rows_and_says_how_many_more(archive_d
     monkeypatch.setenv("RAILLEDGER_DB", str(archive_db))
     page = AppTest.from_file(APP, default_timeout=60).run()
     assert not page.exception
-    assert len(page.dataframe[0].value) == 4 and "9 of 9 games" in page.caption[0].value
+    assert len(page.dataframe[0].value) == 4 and "9 of 9 people's games" in page.caption[0].value
     assert "Showing the first 4 of 9 rows" in page.caption[1].value
     page.multiselect[0].set_value(["18Texas"]).run()
     assert len(page.dataframe[0].value) == 2 and not any("Showing" in caption.value for caption in page.caption)
@@ -354,14 +354,15 @@ def test_train_rush_page_shows_the_distribution_and_a_game_timeline(dashboard: A
 
 def test_statistics_count_only_valid_games_unless_asked(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/balance.py")
-    assert page.caption[0].value.startswith("Counting 1 valid game; left out: 1 illegal, ")
+    assert page.caption[0].value.startswith(md("All titles, 3 players: 1 people's valid finished game; left out: 1 illegal, "))
     seats = page.dataframe[0].value
     assert set(seats["games"]) == {1}  # one valid game: one player per seat
-    page.toggle[0].set_value(True).run()
-    assert page.caption[0].value == "Counting 8 replayed games."
-    assert page.dataframe[0].value["games"].sum() > seats["games"].sum()
+    page.toggle(key="scope_every_verdict").set_value(True).run()
+    assert page.caption[0].value == md("All titles, 3 and 4 players: 9 people's games of every verdict.")
+    # every game counted, but only a finished game with a result ranks anybody: the valid one alone here
+    assert page.dataframe[0].value["games"].sum() == seats["games"].sum()
     rush = open_page(dashboard, "views/rush.py")
-    assert "1 valid game" in rush.caption[0].value
+    assert "9 people" in rush.caption[0].value  # the sidebar's choice holds on every page
     assert set(rush.dataframe[0].value.columns) >= {"train_type"}
 
 
@@ -382,18 +383,18 @@ def test_balance_page_shows_win_rates_with_intervals_per_scope(dashboard: AppTes
     assert chart["layout"]["xaxis"]["title"]["text"] == "seat at the table"
     page.multiselect[0].set_value(["all titles"]).run()
     assert trace_names(figures(page)[0]) == ["all titles"]
-    page.radio[0].set_value("selfplay").run()  # simulations apart: this archive has none
-    assert "No game counted here has standings yet among games bots played" in page.info[0].value
-    page.radio[0].set_value("all").run()
+    page.radio(key="scope_games").set_value("bots").run()  # bots' games apart: this archive has none
+    assert "No game counted here has a result yet" in page.info[0].value
+    page.radio(key="scope_games").set_value("all").run()
     mixed = page.dataframe[0].value  # no simulations: the same rows as the real games' (scope kept)
     assert mixed.to_dict("records") == table[table["scope"] == "all titles"].to_dict("records")
 
 
 def test_validation_page_lists_the_flagged_action_with_rule_and_message(dashboard: AppTest) -> None:
     page = open_page(dashboard, "views/validation.py")
-    summary, flags = page.dataframe[0].value, page.dataframe[1].value
+    summary, flags = page.dataframe[1].value, page.dataframe[2].value
     assert (len(flags), flags["game_key"].nunique()) == (1, 1)
-    assert page.caption[0].value.startswith("1 flagged action in 1 game: 1 root cause, 0 that follow from one")
+    assert page.caption[2].value.startswith("1 flagged action in 1 game: 1 root cause, 0 that follow from one")
     (chart,) = figures(page)
     assert sorted(trace_names(chart)) == sorted(set(summary["title"]))
     assert FLAGGED_RULE in list(summary["rule"])
@@ -426,7 +427,7 @@ def test_a_page_waits_for_a_brief_writer_and_shows_fresh_data(dashboard: AppTest
         holder.kill()
         holder.wait(timeout=10)
     assert not dashboard.warning and not dashboard.error
-    assert "9 of 9 games" in dashboard.caption[0].value
+    assert "9 of 9 people's games" in dashboard.caption[0].value
 
 
 def test_a_page_shows_its_last_good_data_with_a_note_while_the_archive_stays_busy(
@@ -440,7 +441,7 @@ def test_a_page_shows_its_last_good_data_with_a_note_while_the_archive_stays_bus
         assert not dashboard.exception and not dashboard.error
         (note,) = [w.value for w in dashboard.warning]
         assert note.startswith("Showing the archive as it was at") and "is in use by another process" in note
-        assert "9 of 9 games" in dashboard.caption[0].value  # the last good data, still every game
+        assert "9 of 9 people's games" in dashboard.caption[0].value  # the last good data, still every game
     finally:
         holder.kill()
         holder.wait(timeout=10)

@@ -184,7 +184,8 @@ def test_the_report_names_a_sender_who_is_not_a_player_as_such(db: Path) -> None
 
 @needs_fixtures
 def test_an_anonymized_export_keeps_one_identity_per_person_under_its_new_id(db: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["export", str(tmp_path / "anon"), "--anonymize", "--db", str(db)])
+    result = runner.invoke(app, ["export", str(tmp_path / "anon"), "--anonymize", "--games", "all", "--every-verdict",
+                                 "--manual-ends", "--db", str(db)])
     assert result.exit_code == 0, result.output
     players = pl.read_parquet(tmp_path / "anon" / "players")
     users = players.filter(pl.col("identity").str.starts_with("user:"))

@@ -20,6 +20,7 @@ from railledger.analytics.balance import POOLED
 from railledger.analytics.rated import rated_games
 from railledger.analytics.ratings import Ratings, head_to_head, player_games, ratings
 from railledger.analytics.titles import title_statistics
+from railledger.analytics.scope import Population
 from railledger.cli.app import app
 from railledger.ingest.model import Action, Entity, Player, Record
 from railledger.records import Archive
@@ -155,7 +156,7 @@ def test_players_are_one_person_by_id_and_shown_by_their_last_name(archive: Arch
 
 def test_games_ended_by_hand_count_only_when_asked(archive: Archive) -> None:
     plain = ratings(archive).table.filter(pl.col("scope") == "18Texas")
-    with_hand = ratings(archive, manual_ends=True).table.filter(pl.col("scope") == "18Texas")
+    with_hand = ratings(archive, Population(manual_ends=True)).table.filter(pl.col("scope") == "18Texas")
     assert set(plain["player"]) == {"user:3", "user:4"}
     assert set(with_hand["player"]) == {"user:1", "user:2", "user:3", "user:4"}
     assert with_hand.filter(pl.col("player") == "user:4")["games"].item() == 3
@@ -205,7 +206,7 @@ def test_title_statistics_over_the_games_that_count(archive: Archive) -> None:
     assert values["mean"] == pytest.approx(mean)
     assert values["std"] == pytest.approx((sum((v - mean) ** 2 for v in finals) / 8) ** 0.5)
     assert values["winners_mean"] == pytest.approx((500 + 600 + 700) / 3)
-    endings = title_statistics(archive, manual_ends=True).endings
+    endings = title_statistics(archive, Population(manual_ends=True)).endings
     assert endings.select("title", "reason", "games").rows() == [
         ("18MS", "the last of its 10 operating rounds", 3),
         ("18Texas", "ended by the players", 2),
@@ -218,8 +219,8 @@ def test_title_statistics_over_the_games_that_count(archive: Archive) -> None:
 def test_title_leaderboards_are_the_titles_ratings(archive: Archive, manual_ends: bool) -> None:
     """The Titles page's leaderboards come with its statistics, rated without the pooled scope
     the page does not show, and are each title's ratings as the Players page has them."""
-    leaders = title_statistics(archive, manual_ends).leaders
-    per_title = ratings(archive, manual_ends).table.filter(pl.col("scope") != POOLED)
+    leaders = title_statistics(archive, Population(manual_ends=manual_ends)).leaders
+    per_title = ratings(archive, Population(manual_ends=manual_ends)).table.filter(pl.col("scope") != POOLED)
     assert leaders.rows() == per_title.rows()
     assert set(leaders["scope"]) == {"18MS", "18Texas"}
 
@@ -234,7 +235,7 @@ def test_the_ratings_command_prints_each_title_then_all(db: Path) -> None:
     first = next(line for line in texas.output.splitlines() if line.startswith("│"))
     assert "Diana" in first  # Di won both games ended by hand
     none = CliRunner().invoke(app, ["ratings", "--db", str(db), "--title", "old prince"])
-    assert none.exit_code == 0 and "no valid finished game of The Old Prince 1871" in none.output
+    assert none.exit_code == 0 and "no game of The Old Prince 1871 counted" in none.output
     unknown = CliRunner().invoke(app, ["ratings", "--db", str(db), "--title", "1830"])
     assert unknown.exit_code == 1 and "unknown title '1830'; the titles are 18MS, 18Texas (texas)" in unknown.output
 
@@ -276,13 +277,14 @@ def test_the_players_page_shows_the_ratings_and_one_players_record(db: Path, mon
 
 def test_the_titles_page_shows_counts_lengths_values_endings_and_leaders(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     page = _page(db, monkeypatch, "views/titles.py")
-    summary, values, leaders = (frame.value for frame in page.dataframe)
+    summary, values, endings, leaders = (frame.value for frame in page.dataframe)
     ms = summary[summary["title"] == "18MS"].iloc[0]
     assert (ms["counted"], ms["timed"], ms["median_hours"]) == (3, 2, 2.5)
     assert list(values["players"]) == [3]
     assert list(leaders["shown"])[:1] == [ratings_leader(db)]
     charts = [json.loads(chart.proto.spec) for chart in page.get("plotly_chart")]
     assert len(charts) == 2 and charts[1]["data"][0]["y"] == ["the last of its 10 operating rounds"]
+    assert endings[["games", "n", "share", "interval"]].values.tolist() == [[3, 3, 1.0, "44%–100%"]]  # with its n and interval
 
 
 def ratings_leader(db: Path) -> str:

@@ -25,6 +25,7 @@ from railledger.analytics.balance import POOLED
 from railledger.analytics.rated import rated_games
 from railledger.analytics.ratings import (Ratings, Refresh, StoredRatings, fingerprint, game_results, games_digest, rate, ratings,
                                store_ratings)
+from railledger.analytics.scope import Population
 from railledger.analytics.titles import title_statistics
 from railledger.cli.app import app
 from railledger.ingest.model import Record
@@ -123,16 +124,16 @@ def test_readers_load_the_stored_ratings_which_are_the_computed_ones(tmp_path: P
         for manual_ends in (False, True):
             assert_frame_equal(archive.rating_history(manual_ends=manual_ends), computed(archive, manual_ends).history,
                                check_exact=True)
-            assert_ratings_equal(archive, ratings(archive, manual_ends), computed(archive, manual_ends))
+            assert_ratings_equal(archive, ratings(archive, Population(manual_ends=manual_ends)), computed(archive, manual_ends))
         assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0)
     mark(db)
     with Archive.open(db, read_only=True) as archive:
         for manual_ends in (False, True):
-            loaded = ratings(archive, manual_ends)
+            loaded = ratings(archive, Population(manual_ends=manual_ends))
             assert isinstance(loaded, StoredRatings)
             # every number loaded, the marked mu too
             assert_ratings_equal(archive, loaded, computed(archive, manual_ends), mu=MARK)
-            leaders = title_statistics(archive, manual_ends).leaders
+            leaders = title_statistics(archive, Population(manual_ends=manual_ends)).leaders
             assert set(leaders["scope"]) == {"18MS", "18Texas"} and marked(leaders)  # the same stored ratings
 
 
@@ -250,7 +251,7 @@ def test_games_that_change_no_rating_leave_the_stored_ones_in_use(tmp_path: Path
 def test_both_counts_of_games_ended_by_hand_are_stored_apart(tmp_path: Path) -> None:
     db = stored_marked(tmp_path, [*RATED, *BY_HAND])
     with Archive.open(db, read_only=True) as archive:
-        counted, left_out = ratings(archive, manual_ends=True), ratings(archive)
+        counted, left_out = ratings(archive, Population(manual_ends=True)), ratings(archive)
         assert isinstance(counted, StoredRatings) and isinstance(left_out, StoredRatings)
         assert (counted.games, left_out.games) == (len(RATED) + len(BY_HAND), len(RATED))
         assert_ratings_equal(archive, counted, computed(archive, manual_ends=True), mu=MARK)
@@ -270,12 +271,12 @@ def test_without_games_ended_by_hand_one_count_is_rated_and_the_other_copied(
         assert store_ratings(archive) == (Refresh.RECOMPUTED, len(RATED))
         assert len(rated) == 1  # once, for both counts
         for manual_ends in (False, True):
-            assert_ratings_equal(archive, ratings(archive, manual_ends), computed(archive, manual_ends))
+            assert_ratings_equal(archive, ratings(archive, Population(manual_ends=manual_ends)), computed(archive, manual_ends))
         assert archive.rating_basis(True) == archive.rating_basis(False)
         put(archive, BY_HAND[0])  # now the counts differ: the one with it extends its own ratings
         assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0) and len(rated) == 1  # the default's: no rating changed
         for manual_ends in (False, True):
-            assert_ratings_equal(archive, ratings(archive, manual_ends), computed(archive, manual_ends))
+            assert_ratings_equal(archive, ratings(archive, Population(manual_ends=manual_ends)), computed(archive, manual_ends))
         assert archive.rating_basis(True) != archive.rating_basis(False)
 
 
@@ -362,7 +363,7 @@ def test_a_reader_takes_the_stored_leaderboard_without_reading_a_result(tmp_path
             raise AssertionError("the rated results were read")
 
         monkeypatch.setattr(railledger.analytics.ratings, "game_results", unread)
-        monkeypatch.setattr(railledger.analytics.ratings, "rated_games", unread)
+        monkeypatch.setattr(railledger.analytics.ratings, "counted_games", unread)
         loaded = ratings(archive)
         monkeypatch.undo()
         assert isinstance(loaded, StoredRatings)
@@ -427,7 +428,7 @@ def test_ratings_stored_before_the_games_digest_or_both_counts_are_dropped_and_r
             assert archive.rating_history(manual_ends=manual_ends).is_empty()
         assert_ratings_equal(archive, ratings(archive), computed(archive))
         assert store_ratings(archive) == (Refresh.RECOMPUTED, 4)
-        assert isinstance(ratings(archive), StoredRatings) and isinstance(ratings(archive, True), StoredRatings)
+        assert isinstance(ratings(archive), StoredRatings) and isinstance(ratings(archive, Population(manual_ends=True)), StoredRatings)
 
 
 def test_the_players_page_shows_the_same_from_stored_ratings_as_from_ratings_rated_here(

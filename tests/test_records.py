@@ -622,7 +622,9 @@ def test_copies_hold_every_row_of_their_original_under_a_new_key(db: Path) -> No
     originals = {}
     with Archive.open(db) as archive:
         for name in ("18ms-short", "18texas-short"):
-            record = notation.read((Path(__file__).parent / "games" / f"{name}.rln").read_text(encoding="utf-8"))
+            played = notation.read((Path(__file__).parent / "games" / f"{name}.rln").read_text(encoding="utf-8"))
+            # finished with its replay's result, so that its players are ranked and have seat factors to copy
+            record = dataclasses.replace(played, status="finished", result=replay_record(played, keep_going=True).result)
             archive.store(record, replay=replay_record(record, keep_going=True, snapshots=True))
             originals[record.key] = record
         assert archive.copy_games(3, batch=2) == 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import polars as pl
@@ -51,9 +52,20 @@ def test_round_ends_events_standings(tmp_path: Path) -> None:
     assert (chattanooga_train["subject"], chattanooga_train["amount"], chattanooga_train["detail"]) == ("3+-1", 80, "WRA from bank with M&O")
     values = standings["value"].to_list()
     assert values == list(replay_record(SHORT).result.values())
+    # the short game is unfinished, without a result: its values are kept, but it ranks nobody
+    assert standings["rank"].to_list() == standings["winner"].to_list() == [None, None, None]
+    assert games.row(0, named=True)["replay_matches"] is True
+
+
+def test_a_finished_game_with_a_result_ranks_its_players(tmp_path: Path) -> None:
+    result = replay_record(SHORT).result
+    finished = dataclasses.replace(SHORT, status="finished", result=result)
+    with Archive.open(tmp_path / "finished.duckdb") as archive:
+        archive.store(finished, replay=replay_record(finished, keep_going=True, snapshots=True))
+        standings = archive.table("standings").sort("seat")
+    values = standings["value"].to_list()
     assert standings["rank"].to_list() == [sorted(values, reverse=True).index(v) + 1 for v in values]
     assert standings.filter(pl.col("winner"))["value"].to_list() == [max(values)]
-    assert games.row(0, named=True)["replay_matches"] is True
 
 
 def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

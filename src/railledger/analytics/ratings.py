@@ -30,7 +30,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from railledger.analytics.balance import POOLED
 from railledger.analytics.identity import labelled
-from railledger.analytics.rated import rated_games, rated_of
+from railledger.analytics.rated import rated_of
+from railledger.analytics.scope import Population, Scope, counted_games
 from railledger.records import Archive
 from railledger.records.archive import RATING_HISTORY_SCHEMA, RatingBasis
 
@@ -126,16 +127,26 @@ def game_results(archive: Archive, games: pl.DataFrame) -> pl.DataFrame:
     return archive.results(played).select(list(RESULTS_SCHEMA)).cast(RESULTS_SCHEMA)  # type: ignore[arg-type]
 
 
-def ratings(archive: Archive, manual_ends: bool = False) -> Ratings | StoredRatings:
-    """The ratings of every player over the rated games (with the games ended by hand when
-    ``manual_ends``): those stored in the archive while they are still those of its games, else
-    computed here (a reader never writes them).
+def ratings(archive: Archive, population: Population = Population(), scope: Scope | None = None,
+            pooled: bool = True) -> Ratings | StoredRatings:
+    """The ratings of every player over the ranked games of ``population`` (its ``scope``, when
+    already read): for people's valid finished games (with those ended by hand or not), the
+    ratings stored in the archive while they are still those of its games, else computed here (a
+    reader never writes them); without the pooled scope unless ``pooled``.
 
     The stored leaderboard is taken as it is while every game is as it was when it was stored
     (:func:`games_digest`); when games changed but not one rated result did (a bot's game was
-    added), the stored history is loaded and the leaderboard made again from the results."""
-    stored = stored_ratings(archive, manual_ends)
-    return stored or ratings_of(archive, game_results(archive, rated_games(archive, manual_ends)))
+    added), the stored history is loaded and the leaderboard made again from the results. A game
+    without a result ranks nobody, so it is rated in no population."""
+    all_titles = population.all_titles
+    if all_titles == Population(manual_ends=population.manual_ends):
+        stored = stored_ratings(archive, population.manual_ends)
+        if stored is not None:
+            return stored
+    games = (scope if scope is not None and scope.population == all_titles else counted_games(archive, all_titles)).games
+    results = game_results(archive, games)
+    unranked = results.filter(pl.col("rank").is_null())["game_key"].unique().implode()
+    return ratings_of(archive, results.filter(~pl.col("game_key").is_in(unranked)), pooled)
 
 
 def stored_ratings(archive: Archive, manual_ends: bool = False) -> StoredRatings | None:

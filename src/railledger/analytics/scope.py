@@ -1,52 +1,162 @@
-"""Which games statistics count: by default only ``valid`` ones, saying how many were left out.
+"""Which games a statistic counts (a :class:`Population`) and, in words, what it left out and why.
 
-An unfinished example game has every player at the starting cash, all "winning"; an illegal or
-mismatched game's values are not the game the players played. Counting them would make the win
-rates and the train rush say what no finished game said, so every statistic starts from this
-scope, and says what it left out and how to include it.
+One definition for every statistic: ``railledger stats``, ``ratings`` and ``export`` and every
+dashboard page ask :func:`counted_games` with the same population and so count the same games.
+By default that is people's valid finished games: an unfinished game has every player near the
+starting cash, all "winning"; an illegal or mismatched game's values are not the game the
+players played; and a game bots played (``railledger simulate``) answers another question than a
+game people played. Each choice is a switch, named in the sentence that says what was left out
+(:meth:`Scope.note`); docs/statistics.md describes them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 import polars as pl
 
 from railledger.records import Archive
-from railledger.replay.verdict import KINDS, VALID
+from railledger.replay.verdict import KINDS
+
+SELFPLAY = "selfplay"
+"""The source of games bots played (``railledger play`` and ``simulate``)."""
+
+PEOPLE, BOTS, BOTH = "people", "bots", "all"
+GAME_KINDS = {PEOPLE: "people's games", BOTS: "bots' games", BOTH: "people's and bots' games"}
+"""Whose games a population holds (``--games``, the sidebar's "Games"), in words."""
 
 NOT_JUDGED = "not judged"
 """A game stored before verdicts were kept (ingest it again to judge it)."""
 
+ENDED_BY_HAND = "ended by the players"
+"""The engine's end reason for an ``end_game`` action (replay/game.py)."""
+
+
+@dataclass(frozen=True)
+class Switches:
+    """How a reader changes a population where its note is read: the names of the controls."""
+
+    games: str
+    """The control choosing people's games, bots' games or both."""
+    verdicts: str
+    """The control counting every verdict, not only valid finished games."""
+
+
+COMMAND = Switches("--games all", "--every-verdict")
+"""The options of ``stats``, ``ratings`` and ``export``."""
+
+
+@dataclass(frozen=True)
+class Population:
+    """The games a statistic counts: whose (:data:`GAME_KINDS`), valid finished ones or every
+    verdict (``every_verdict``), with the games players ended by hand or not (``manual_ends``:
+    valid but for the end), of one title (ignoring case) and table size or of all."""
+
+    games: str = PEOPLE
+    every_verdict: bool = False
+    manual_ends: bool = False
+    title: str | None = None
+    players: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.games not in GAME_KINDS:
+            raise ValueError(f"games are one of {', '.join(GAME_KINDS)}, not {self.games!r}")
+
+    @property
+    def all_titles(self) -> Population:
+        """The same population over every title (a page or a rating that shows titles apart)."""
+        return Population(self.games, self.every_verdict, self.manual_ends, players=self.players)
+
+    def of_kind(self) -> pl.Expr:
+        """Over game facts: the games of this population's kind."""
+        if self.games == BOTH:
+            return pl.lit(True)
+        bots = pl.col("source") == SELFPLAY
+        return bots if self.games == BOTS else ~bots
+
+    def counts(self) -> pl.Expr:
+        """Over game facts of this population's kind (with ``ended_by_hand``): the games it counts."""
+        if self.every_verdict:
+            return pl.lit(True)
+        valid = (pl.col("status") == "finished") & pl.col("has_result") & pl.col("replay_matches").fill_null(False)
+        return valid if self.manual_ends else valid & ~pl.col("ended_by_hand")
+
 
 @dataclass(frozen=True)
 class Scope:
-    """The replayed games a statistic counts (``keys``) and, by verdict, those it leaves out."""
+    """The games a population counts, in play order (``games``: rows of
+    :meth:`records.Archive.game_facts` with ``ended_by_hand``), and those it left out: of its
+    kind by verdict (``left_out``), and how many games of the other kind (``other_kind``)."""
 
-    keys: frozenset[str]
-    left_out: dict[str, int] = field(default_factory=dict)
-    everything: bool = False
+    population: Population
+    games: pl.DataFrame
+    left_out: dict[str, int]
+    other_kind: int
 
-    def note(self, switch: str) -> str:
-        """One sentence for a page or a command: what is counted, what is not and why, and
-        ``switch``, the name of the control that includes the rest."""
-        counted = f"{len(self.keys)} {'replayed' if self.everything else 'valid'} game{'s' if len(self.keys) != 1 else ''}"
-        if not self.left_out:
-            return f"Counting {counted}."
-        left = ", ".join(f"{n} {kind}" for kind, n in self.left_out.items())
-        return f"Counting {counted}; left out: {left} ({switch} to include them)."
+    @property
+    def keys(self) -> frozenset[str]:
+        """The counted games' keys, which the archive's per-game summaries are filtered by."""
+        return frozenset(self.games["key"].to_list())
+
+    @property
+    def count(self) -> int:
+        """How many games are counted."""
+        return self.games.height
+
+    def counted(self) -> str:
+        """What is counted, in words: ``6 people's valid finished games``."""
+        words = GAME_KINDS[self.population.games]
+        if self.count == 1:
+            words = words.replace("games", "game")
+        if self.population.every_verdict:
+            return f"{self.count} {words} of every verdict"
+        quality = "valid finished" + (" or ended by hand" if self.population.manual_ends else "")
+        kind, noun = words.rsplit(" ", 1)
+        return f"{self.count} {kind} {quality} {noun}"
+
+    def note(self, switches: Switches) -> str:
+        """One sentence for a page or a command: the title and the table sizes counted, what is
+        counted, what of its kind was left out and why, and the other kind's games not counted,
+        each with the switch that counts them."""
+        population = self.population
+        where = population.title or "All titles"
+        sizes = sorted(self.games["players"].unique().to_list())
+        if sizes:
+            where += f", {' and '.join(map(str, sizes))} player{'s' if sizes != [1] else ''}"
+        text = f"{where}: {self.counted()}"
+        if self.left_out:
+            left = ", ".join(f"{n} {kind}" for kind, n in self.left_out.items())
+            text += f"; left out: {left} ({switches.verdicts} counts them)"
+        if self.other_kind:
+            other = GAME_KINDS[PEOPLE if population.games == BOTS else BOTS]
+            text += f"; {self.other_kind} {other if self.other_kind != 1 else other.replace('games', 'game')} not counted ({switches.games} counts them)"
+        return text + "."
 
 
-def counted_games(archive: Archive, everything: bool = False, title: str | None = None,
-                  bots: str | None = None, selfplay: bool | None = None) -> Scope:
-    """The replayed games (those with standings) a statistic counts, of one title (ignoring case)
-    or of all: the ``valid`` ones, or every replayed game with ``everything``; with ``selfplay``,
-    only the games of source ``bots`` (True) or only the others (False), so that a page showing
-    one kind of game says how many of that kind it counted and left out."""
-    verdicts = archive.replayed_verdicts(title, selfplay, bots).with_columns(pl.col("verdict").fill_null(NOT_JUDGED))
-    if everything:
-        return Scope(frozenset(verdicts["key"].to_list()), everything=True)
-    left = Counter(verdict for verdict in verdicts["verdict"].to_list() if verdict != VALID)
+def _with_manual_ends(facts: pl.DataFrame) -> pl.DataFrame:
+    """Game facts with ``ended_by_hand``: an ``end_game`` action, or the engine's end reason."""
+    return facts.with_columns(
+        ended_by_hand=pl.col("end_game_action") | (pl.col("end_reason") == ENDED_BY_HAND).fill_null(False))
+
+
+def scope_of(facts: pl.DataFrame, population: Population) -> Scope:
+    """:func:`counted_games` among game facts already read (every title's)."""
+    facts = _with_manual_ends(facts)
+    if population.title is not None:
+        facts = facts.filter(pl.col("title").str.to_lowercase() == population.title.lower())
+        if facts.height:  # named as the archive spells it, whatever the case it was asked in
+            population = replace(population, title=facts["title"][0])
+    if population.players is not None:
+        facts = facts.filter(pl.col("players") == population.players)
+    of_kind = facts.filter(population.of_kind())
+    counted = of_kind.filter(population.counts())
+    rest = of_kind.filter(~population.counts())["verdict"].fill_null(NOT_JUDGED).to_list()
+    left = Counter(rest)
     ordered = {kind: left[kind] for kind in (*KINDS, NOT_JUDGED) if left[kind]}
-    return Scope(frozenset(verdicts.filter(pl.col("verdict") == VALID)["key"].to_list()), ordered)
+    return Scope(population, counted, ordered, facts.height - of_kind.height)
+
+
+def counted_games(archive: Archive, population: Population = Population()) -> Scope:
+    """The games ``population`` counts, in play order, and what it left out."""
+    return scope_of(archive.game_facts(population.title), population)

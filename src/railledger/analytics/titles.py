@@ -1,4 +1,4 @@
-"""Statistics per title over the games that count (:func:`analytics.rated.rated_games`): how many,
+"""Statistics per title over the games a population counts (:mod:`analytics.scope`): how many,
 how long in operating rounds and actions, what final values players reach at each table size,
 and how games end.
 
@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import polars as pl
 
 from railledger.analytics.balance import POOLED
-from railledger.analytics.rated import ENDED_BY_HAND, rated_of
-from railledger.analytics.ratings import game_results, ratings_of, stored_ratings
+from railledger.analytics.interval import with_interval
+from railledger.analytics.ratings import ratings
+from railledger.analytics.scope import ENDED_BY_HAND, Population, Scope, scope_of
 from railledger.records import Archive
 from railledger.replay.titles import SUPPORTED, title_named
 
@@ -26,6 +27,8 @@ BANKRUPTCY = "bankruptcy"
 
 @dataclass(frozen=True)
 class TitleStatistics:
+    scope: Scope
+    """The games counted (every title's) and those left out."""
     summary: pl.DataFrame
     """Per title: archived (games in the archive), counted (the games that count), operating_rounds
     and actions (mean per counted game), timed (counted games whose record gives their duration),
@@ -36,15 +39,19 @@ class TitleStatistics:
     """Per title and table size (players): games, mean and std (spread) of every final value,
     lowest and highest, and the winners' mean."""
     endings: pl.DataFrame
-    """Per title and end reason (in words): games, share of the title's counted games."""
+    """Per title and end reason (in words): games, share of the title's counted games (n) with its
+    95% Wilson interval (ci_low, ci_high)."""
     leaders: pl.DataFrame
     """Per title, its players' ratings over its counted games (:attr:`analytics.ratings.Ratings.table`
     of the title's scope, as stored in the archive while they are up to date), best first."""
 
 
-def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatistics:
+def title_statistics(archive: Archive, population: Population = Population()) -> TitleStatistics:
+    """Every title's statistics over the games of ``population`` (its title and table size aside:
+    the page shows each title and table size apart)."""
     facts = archive.game_facts()
-    games = rated_of(facts, manual_ends)
+    scope = scope_of(facts, population.all_titles)
+    games = scope.games
     archived = facts.group_by("title").agg(archived=pl.len().cast(pl.Int64))
     counted = games.select(game_key="key", title="title", players="players")
     summary = (
@@ -66,11 +73,13 @@ def title_statistics(archive: Archive, manual_ends: bool = False) -> TitleStatis
         games.with_columns(reason=_reason_in_words(games["title"].unique().to_list()))
         .group_by("title", "reason")
         .agg(games=pl.len().cast(pl.Int64))
-        .with_columns(share=pl.col("games") / pl.col("games").sum().over("title"))
+        .with_columns(n=pl.col("games").sum().over("title").cast(pl.Int64))
+        .with_columns(share=pl.col("games") / pl.col("n"))
         .sort("title", "games", "reason", descending=[False, True, False])
+        .pipe(with_interval, "games", "n")
     )
-    rated = stored_ratings(archive, manual_ends) or ratings_of(archive, game_results(archive, games), pooled=False)
-    return TitleStatistics(summary, values, endings, rated.table.filter(pl.col("scope") != POOLED))
+    rated = ratings(archive, scope.population, scope, pooled=False)
+    return TitleStatistics(scope, summary, values, endings, rated.table.filter(pl.col("scope") != POOLED))
 
 
 def played_out(title: str) -> str:

@@ -4,7 +4,8 @@ A rule broken in many games is more likely an engine gap than a table's mistake,
 counts both flags and distinct games. Only root causes count: a flag that follows from an earlier
 one (an action that counted on a refused one) says nothing new about the rules.
 
-Beside the rules, the revenue audit: what each run left on the table against the best run the
+Beside them, every game whose verdict is not valid, with its reason (:func:`games_not_valid`), and
+the revenue audit: what each run left on the table against the best run the
 company could make (the route optimizer's optimum, stored at ingest), per game and per president.
 """
 
@@ -13,7 +14,28 @@ from __future__ import annotations
 import polars as pl
 
 from railledger.analytics.identity import labelled
+from railledger.analytics.scope import NOT_JUDGED, Population, Scope, counted_games
 from railledger.records import Archive
+from railledger.replay.verdict import KINDS, VALID
+
+
+def games_not_valid(archive: Archive, population: Population = Population()) -> tuple[pl.DataFrame, Scope]:
+    """([game_key, title, verdict, reason] of every game of the population's kind whose verdict is
+    not valid: illegal, result mismatch, unfinished, no engine, not replayed or not judged, in
+    that order, then by title and key; the scope of every game of that kind, whatever its
+    verdict, which says what the list is of and the other kind's games left out)."""
+    scope = counted_games(archive, Population(population.games, every_verdict=True, title=population.title,
+                                              players=population.players))
+    games = scope.games.select(game_key="key", title="title", verdict=pl.col("verdict").fill_null(NOT_JUDGED))
+    games = games.filter(pl.col("verdict") != VALID)
+    reasons = archive.select("games", ["key", "verdict_detail"], matching=games.select(key="game_key"))
+    order = {kind: n for n, kind in enumerate((*KINDS, NOT_JUDGED))}
+    listed = (
+        games.join(reasons.rename({"key": "game_key", "verdict_detail": "reason"}), on="game_key", how="left")
+        .with_columns(pl.col("reason").fill_null("stored before verdicts were kept; ingest it again to judge it"))
+        .sort(pl.col("verdict").replace_strict(order, return_dtype=pl.Int64), "title", "game_key")
+    )
+    return listed, scope
 
 
 def validation_summary(archive: Archive) -> pl.DataFrame:
@@ -39,13 +61,15 @@ def flags_in_words(flags: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def shortfalls_by_game(archive: Archive) -> pl.DataFrame:
+def shortfalls_by_game(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
     """[game_key, title, runs, below_optimum, left_on_table, best_possible, unproven], most left
-    first: what each game's runs left against the best run the company could make."""
-    return archive.shortfalls()
+    first: what each game's runs (of ``games``, or of every game) left against the best run the
+    company could make."""
+    return archive.shortfalls(games=None if games is None else games.keys)
 
 
-def shortfalls_by_player(archive: Archive) -> pl.DataFrame:
-    """The same per title and president by identity (docs/identity.md): the runs each decided,
-    shown by name, and by name and short id where two presidents' names compare equal."""
-    return labelled(archive.shortfalls(per_player=True))
+def shortfalls_by_player(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
+    """The same per title and president by identity (docs/identity.md), of ``games`` or of every
+    game: the runs each decided, shown by name, and by name and short id where two presidents'
+    names compare equal."""
+    return labelled(archive.shortfalls(per_player=True, games=None if games is None else games.keys))

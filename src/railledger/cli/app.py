@@ -16,7 +16,8 @@ from railledger.cli.audit import audit
 from railledger.cli.crosscheck import crosscheck
 from railledger.cli.event import event_app
 from railledger.cli.legal import legal
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, WaitOption, WorkersOption
+from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, EveryVerdictOption, Games,
+                                   GamesOption, ManualEndsOption, PlayersOption, WaitOption, WorkersOption, population)
 from railledger.cli.options import fail as _fail
 from railledger.cli.options import game_record, is_record_file, write_document
 from railledger.cli.options import titled as _titled
@@ -457,38 +458,41 @@ def stats(
     title: Annotated[
         Optional[str], typer.Option(help="Only this title, e.g. 18MS (default: each title, then all pooled).")
     ] = None,
+    games: GamesOption = Games.people,
+    every_verdict: EveryVerdictOption = False,
+    manual_ends: ManualEndsOption = False,
+    players: PlayersOption = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
-    all_games: Annotated[
-        bool, typer.Option("--all-games", help="Count every replayed game, not only the valid ones.")
-    ] = False,
 ) -> None:
-    """Print statistics of the replayed games: what goes with winning, the train rush, broken rules.
+    """Print statistics of the archived games: what goes with winning, the train rush, broken rules.
 
-    Win rates and the train rush count only games whose verdict is valid (finished, replayed with
-    no flag to their recorded result) unless --all-games; the first line says how many games were
-    left out and why. Win rates come with their sample size (n) and a 95% Wilson interval: a few
-    games prove little. Train rush rows count games by the operating round (1st, 2nd... OR of the
-    game) in which a train type was first bought or rusted. Validation flags are of every game.
+    Win rates and the train rush count people's valid finished games (finished, replayed with no
+    flag to their recorded result) unless --games or --every-verdict say otherwise; the first line
+    says what was counted, what was left out and why (docs/statistics.md). A game without a
+    result ranks nobody, so win rates never count it. Win rates come with their sample size (n)
+    and a 95% Wilson interval: a few games prove little. Train rush rows count games by the
+    operating round (1st, 2nd... OR of the game) in which a train type was first bought or
+    rusted. Validation flags are of every game.
 
-    Example: railledger stats --db games.duckdb --title 18MS
+    Example: railledger stats --db games.duckdb --title 18MS --games all
     """
     from railledger.analytics.balance import winner_correlations
     from railledger.analytics.rush import train_rush_distribution
-    from railledger.analytics.scope import counted_games
+    from railledger.analytics.scope import COMMAND, counted_games
     from railledger.analytics.validation import validation_summary
     from railledger.cli.output import consoles, say
 
     out = consoles()[0]
     title = None if title is None else _titled(title)
     with _reading(db, wait) as archive:
-        scope = counted_games(archive, everything=all_games, title=title)
+        scope = counted_games(archive, population(games, every_verdict, manual_ends, title, players))
         correlations = _of_title(winner_correlations(archive, scope), "scope", title)
         rush = _of_title(train_rush_distribution(archive, scope), "title", title)
         flags = _of_title(validation_summary(archive), "title", title)
-    say(out, scope.note("--all-games"))
+    say(out, scope.note(COMMAND))
     out.print(_stats_table(
-        "winner correlations (games with standings)",
+        "winner correlations (games with a result)",
         ("scope", "factor", "value", "n", "wins", "win rate", "95% CI", "mean rank"),
         [(r["scope"], r["factor"], r["value"], str(r["games"]), str(r["wins"]), f"{r['win_rate']:.2f}",
           f"{r['ci_low']:.2f}-{r['ci_high']:.2f}", f"{r['mean_rank']:.2f}")
@@ -550,6 +554,9 @@ def export(
     output: Annotated[Optional[Path], typer.Option("-o", "--output", help="json: the file to write (default: stdout).")] = None,
     anonymize: Annotated[bool, typer.Option("--anonymize", help="Replace every player's name and user id by a pseudonym, "
                                                                 "the same one everywhere, and drop the chat.")] = False,
+    games: GamesOption = Games.people,
+    every_verdict: EveryVerdictOption = False,
+    manual_ends: ManualEndsOption = False,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
@@ -557,7 +564,11 @@ def export(
 
     Parquet is written as one Hive-style dataset per table, partitioned by title:
     OUT_DIR/<table>/title=<title>/part-0.parquet, which DuckDB, Spark or Trino read as one table
-    with a title column (docs/scale.md); CSV as OUT_DIR/<table>.csv. The tables are read in one
+    with a title column (docs/scale.md); CSV as OUT_DIR/<table>.csv. The tables hold the games
+    that statistics count, people's valid finished games unless --games, --every-verdict or
+    --manual-ends say otherwise (docs/statistics.md), and the first line says which; the
+    standings give each seat's source and bot, and no rank or winner in a game without a
+    result. The tables are read in one
     open of the archive, then written with the archive closed. With
     --format json the game's export is written exactly as it was ingested (the archive keeps the
     text it read, undos and all); a game that came as notation is written as an export of it.
@@ -567,6 +578,8 @@ def export(
     results, verdicts, flags and the kept texts; chat messages are dropped (docs/pull.md).
 
     Example: railledger export --format parquet exported/ --db games.duckdb
+
+    Example: railledger export --format csv everything/ --games all --every-verdict
 
     Example: railledger export --format json 14375 -o 14375.json
     """
@@ -578,8 +591,13 @@ def export(
         return
     if output is not None:
         raise _fail("-o is for --format json; parquet and csv write one file per table into OUT_DIR")
+    from railledger.analytics.scope import COMMAND, counted_games
+
+    out = consoles()[0]
     with _reading(db, wait) as archive:
-        frames = archive_tables(archive)
+        scope = counted_games(archive, population(games, every_verdict, manual_ends))
+        frames = archive_tables(archive, scope)
+    say(out, scope.note(COMMAND))
     if anonymize:
         from railledger.pipeline.anonymizing import anonymize_tables
 
@@ -588,7 +606,6 @@ def export(
         written = write_tables(frames, target, fmt.value)
     except OSError as exc:
         raise _fail(f"{target}: cannot write: {exc.strerror or exc}") from None
-    out = consoles()[0]
     for path, rows in written:
         say(out, f"{path}{'/' if fmt is ExportFormat.parquet else ''}: {rows} row{'' if rows == 1 else 's'}")
 

@@ -4,12 +4,14 @@ line (and exit 1) for any failure."""
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-if TYPE_CHECKING:  # the archive (duckdb) and rich load when a command runs, not for --help
+if TYPE_CHECKING:  # the archive (duckdb), polars and rich load when a command runs, not for --help
+    from railledger.analytics.scope import Population
     from railledger.ingest.sources import Loaded
     from railledger.records import Archive, ArchiveBusy
 
@@ -41,6 +43,32 @@ def titled(text: str) -> str:
         return resolve_title(text)
     except NoSuchTitle as exc:
         raise fail(str(exc)) from None
+
+
+class Games(str, Enum):
+    """Whose games a command counts (analytics.scope.GAME_KINDS)."""
+
+    people = "people"
+    bots = "bots"
+    all = "all"
+
+
+GamesOption = Annotated[Games, typer.Option(
+    "--games", help="Whose games count: people (those people played), bots (railledger simulate's) or all.")]
+EveryVerdictOption = Annotated[bool, typer.Option(
+    "--every-verdict", help="Count every game whatever its verdict (unfinished, illegal, result mismatch...), not only "
+                            "valid finished ones; a game with no result still ranks nobody.")]
+ManualEndsOption = Annotated[bool, typer.Option(
+    "--manual-ends", help="Also count games the players ended by hand (valid but for their end).")]
+PlayersOption = Annotated[Optional[int], typer.Option("--players", min=1, help="Only games of this many players.")]
+
+
+def population(games: Games, every_verdict: bool, manual_ends: bool = False, title: str | None = None,
+               players: int | None = None) -> "Population":
+    """The population a command's scope options name (docs/statistics.md)."""
+    from railledger.analytics.scope import Population
+
+    return Population(games.value, every_verdict, manual_ends, title, players)
 
 
 def fail(message: str) -> typer.Exit:

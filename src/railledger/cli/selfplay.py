@@ -148,10 +148,18 @@ def _summary(simulation: "Simulation", db: Path) -> None:
             for player in game.record.players:
                 seats[str(player.bot)] += 1
                 wins[str(player.bot)] += player.id in won
-        say(out, "wins: " + ", ".join(f"{bot} {wins[bot]} of {seats[bot]} seats ({wins[bot] / seats[bot]:.0%})" for bot in sorted(seats)))
+        say(out, "wins: " + ", ".join(f"{bot} {_rate(wins[bot], seats[bot])}" for bot in sorted(seats)))
     for failed in results:
         if not failed.verified:
             say(err, f"seed {failed.seed} ({','.join(failed.bots)}): {failed.error or _disagreement(failed)}")
+
+
+def _rate(wins: int, seats: int) -> str:
+    """A bot's wins in words with the rate's 95% Wilson interval: a few games prove little."""
+    from railledger.analytics.interval import wilson_interval
+
+    low, high = wilson_interval(wins, seats)
+    return f"{wins} of {seats} seats ({wins / seats:.0%}, 95% interval {low:.0%}-{high:.0%})"
 
 
 def _seating(title: str, players: int, bots: str) -> tuple[str, ...]:

@@ -1,14 +1,18 @@
 """railledger dashboard (Streamlit). Reads the archive named by RAILLEDGER_DB, never writes.
 
-Run it with ``railledger dashboard``. This entry file only lays out the navigation; each page is
-a small script in ``dashboard/views/`` so Streamlit reruns just the page in view.
+Run it with ``railledger dashboard``. This entry file only lays out the navigation and the
+sidebar's choice of games (dashboard/population.py); each page is a small script in
+``dashboard/views/`` so Streamlit reruns just the page in view.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from railledger.dashboard.population import sidebar
+
 st.set_page_config(page_title="railledger", layout="wide")
+sidebar()  # the games every page counts: drawn here, so the choice holds from page to page
 navigation = st.navigation([
     st.Page("views/archive.py", title="Archive", url_path="archive", default=True),
     st.Page("views/review.py", title="Game review", url_path="review"),

@@ -32,16 +32,17 @@ from typing import Any, ParamSpec, TypeVar
 import polars as pl
 import streamlit as st
 
-from railledger.analytics.balance import SELFPLAY, kind_filter, winner_correlations
+from railledger.analytics.balance import winner_correlations
 from railledger.analytics.prices import prices_by_step, worth_by_step
 from railledger.analytics.ratings import PlayerRatings, Ratings, StoredRatings, player_games, ratings
 from railledger.analytics.position import Position, position_at
 from railledger.analytics.review import (GameTables, archive_overview, flag_list, game_rounds, game_tables, market_cells,
                                          revenue_history)
 from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
-from railledger.analytics.scope import counted_games
+from railledger.analytics.scope import Population, counted_games
 from railledger.analytics.titles import TitleStatistics, title_statistics
-from railledger.analytics.validation import shortfalls_by_game, shortfalls_by_player, validation_summary
+from railledger.analytics.validation import games_not_valid, shortfalls_by_game, shortfalls_by_player, validation_summary
+from railledger.dashboard.population import SIDEBAR
 from railledger.dashboard.text import md
 from railledger.events.checking import EventCheck, check_event
 from railledger.events.file import EventError
@@ -154,20 +155,13 @@ def market(title: str) -> pl.DataFrame:
     return market_cells(title)
 
 
-INCLUDE_ALL = "Include games that are not valid"
-"""The switch on the statistics pages that counts every replayed game, not only valid ones."""
-
-MANUAL_ENDS = "Count games the players ended by hand"
-"""The Players and Titles pages' switch: such games stopped wherever the players chose."""
-
-
 @st.cache_resource(ttl=TTL, show_spinner=False)
-def rush(db: str, everything: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, str]:
+def rush(db: str, population: Population) -> tuple[pl.DataFrame, pl.DataFrame, str]:
     """(the train rush's distribution per title, the games it counts with their title, what was
-    counted) for the valid games, or every replayed game with ``everything``."""
+    counted and left out) over the games of ``population``."""
     with _archive(db) as archive:
-        scope = counted_games(archive, everything)
-        return train_rush_distribution(archive, scope), rush_games(archive, scope), scope.note(f'"{INCLUDE_ALL}"')
+        scope = counted_games(archive, population)
+        return train_rush_distribution(archive, scope), rush_games(archive, scope), scope.note(SIDEBAR)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=8)
@@ -178,12 +172,11 @@ def game_rush(db: str, key: str) -> pl.DataFrame:
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
-def correlations(db: str, everything: bool = False, kind: str = "real") -> tuple[pl.DataFrame, str]:
-    """(winner correlations, what was counted) over the valid games, or every replayed one, of
-    one kind (people's, bots', both: analytics.balance.GAME_KINDS), counted and left out of that kind."""
+def correlations(db: str, population: Population) -> tuple[pl.DataFrame, str]:
+    """(winner correlations, what was counted and left out) over the games of ``population``."""
     with _archive(db) as archive:
-        scope = counted_games(archive, everything, bots=SELFPLAY, selfplay=kind_filter(kind))
-        return winner_correlations(archive, scope, kind), scope.note(f'"{INCLUDE_ALL}"')
+        scope = counted_games(archive, population)
+        return winner_correlations(archive, scope), scope.note(SIDEBAR)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
@@ -194,24 +187,36 @@ def validation(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
-def shortfalls(db: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(revenue left on the table per game, per title and president)."""
+def not_valid(db: str, population: Population) -> tuple[pl.DataFrame, str]:
+    """(every game of the population's kind whose verdict is not valid, with its reason; what the
+    list is of and left out)."""
     with _archive(db) as archive:
-        return shortfalls_by_game(archive), shortfalls_by_player(archive)
+        listed, scope = games_not_valid(archive, population)
+        return listed, scope.note(SIDEBAR)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def shortfalls(db: str, population: Population) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(revenue left on the table per game, per title and president) in the games of the
+    population's kind, whatever their verdict (a run is audited in every game)."""
+    with _archive(db) as archive:
+        scope = counted_games(archive, Population(population.games, every_verdict=True))
+        return shortfalls_by_game(archive, scope), shortfalls_by_player(archive, scope)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=4)
-def player_ratings(db: str, manual_ends: bool) -> Ratings | StoredRatings:
-    """Ratings of every player over the valid finished games (and those ended by hand, if asked)."""
+def player_ratings(db: str, population: Population) -> tuple[Ratings | StoredRatings, str]:
+    """(ratings of every player over the ranked games of ``population``, what was counted and left out)."""
     with _archive(db) as archive:
-        return ratings(archive, manual_ends)
+        scope = counted_games(archive, population)
+        return ratings(archive, population, scope), scope.note(SIDEBAR)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=16)
-def one_player(db: str, manual_ends: bool, player: str) -> PlayerRatings:
+def one_player(db: str, population: Population, player: str) -> PlayerRatings:
     """One player's part of :func:`player_ratings`: from the ratings in memory when they were
     rated here, else read from the stored ones."""
-    rated = player_ratings(db, manual_ends)
+    rated, _ = player_ratings(db, population)
     with _archive(db) as archive:
         return rated.of_player(archive, player)
 
@@ -224,9 +229,11 @@ def games_of(db: str, player: str) -> pl.DataFrame:
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=4)
-def titles(db: str, manual_ends: bool) -> TitleStatistics:
+def titles(db: str, population: Population) -> tuple[TitleStatistics, str]:
+    """(every title's statistics over the games of ``population``, what was counted and left out)."""
     with _archive(db) as archive:
-        return title_statistics(archive, manual_ends)
+        stats = title_statistics(archive, population)
+        return stats, stats.scope.note(SIDEBAR)
 
 
 EVENTS = "RAILLEDGER_EVENTS"

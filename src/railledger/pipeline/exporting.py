@@ -6,6 +6,12 @@ hive_partitioning = true)``), Spark and Trino read each table folder as one data
 ``title`` as a column taken from the folder names, and a reader that wants one title reads
 only its folder. Rows of the per-game tables get their game's title from ``games``; the files
 themselves do not repeat it, as Hive's layout has it.
+
+An export holds the games of one population (:mod:`analytics.scope`; people's valid finished
+games unless asked otherwise), every table cut to those games. Its ``standings`` say of each
+seat whose game it was (the game's ``source``) and the bot that played it (``bot``, NULL for a
+person), so that a reader of the standings alone never takes a bot's win for a person's; a game
+without a result has no rank and no winner (NULL).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
+from railledger.analytics.scope import Population, Scope, counted_games
 from railledger.records import Archive
 from railledger.records.archive import ARCHIVE_TABLES
 from railledger.records.connection import WaitNotice
@@ -57,14 +64,14 @@ def write_partitions(frames: Mapping[str, pl.DataFrame], out_dir: Path) -> Itera
         yield folder, frame.height
 
 
-def export_archive(db: str | Path, out_dir: str | Path, fmt: str = "parquet", *, anonymize: bool = False,
-                   wait: float = 0.0, on_wait: WaitNotice | None = None) -> list[tuple[Path, int]]:
-    """Write every table of the archive at ``db`` into ``out_dir`` (:func:`write_tables`), read in
-    one read-only open of the archive and written with it closed; with ``anonymize``, nobody named
-    (:mod:`pipeline.anonymizing`). Raises :class:`~railledger.records.ArchiveError` when the
-    archive cannot be read."""
+def export_archive(db: str | Path, out_dir: str | Path, fmt: str = "parquet", *, population: Population = Population(),
+                   anonymize: bool = False, wait: float = 0.0, on_wait: WaitNotice | None = None) -> list[tuple[Path, int]]:
+    """Write every table of the archive at ``db``, cut to the games of ``population``, into
+    ``out_dir`` (:func:`write_tables`), read in one read-only open of the archive and written with
+    it closed; with ``anonymize``, nobody named (:mod:`pipeline.anonymizing`). Raises
+    :class:`~railledger.records.ArchiveError` when the archive cannot be read."""
     with Archive.open(db, read_only=True, wait=wait, on_wait=on_wait) as archive:
-        frames = archive_tables(archive)
+        frames = archive_tables(archive, counted_games(archive, population))
     if anonymize:
         from railledger.pipeline.anonymizing import anonymize_tables
 
@@ -72,9 +79,22 @@ def export_archive(db: str | Path, out_dir: str | Path, fmt: str = "parquet", *,
     return write_tables(frames, out_dir, fmt)
 
 
-def archive_tables(archive: Archive) -> dict[str, pl.DataFrame]:
-    """Every table of an open archive, by name."""
-    return {name: archive.table(name) for name in ARCHIVE_TABLES}
+def archive_tables(archive: Archive, scope: Scope | None = None) -> dict[str, pl.DataFrame]:
+    """Every table of an open archive, by name, cut to the games of ``scope`` (all without one),
+    the standings with each seat's ``source`` and ``bot``."""
+    frames = {name: archive.table(name) for name in ARCHIVE_TABLES}
+    if scope is not None:
+        keys = pl.Series("key", sorted(scope.keys), dtype=pl.Utf8)
+        frames = {name: frame.filter(pl.col("key" if name == "games" else "game_key").is_in(keys.implode()))
+                  for name, frame in frames.items()}
+    sources = frames["games"].select(game_key="key", source="source")
+    frames["standings"] = (
+        frames["standings"]
+        .join(sources, on="game_key", how="left", maintain_order="left")
+        .join(frames["seat_bots"].select("game_key", pl.col("seat").cast(frames["standings"].schema["seat"]), "bot"),
+              on=["game_key", "seat"], how="left", maintain_order="left")
+    )
+    return frames
 
 
 def write_tables(frames: Mapping[str, pl.DataFrame], out_dir: str | Path, fmt: str = "parquet") -> list[tuple[Path, int]]:

@@ -131,8 +131,10 @@ FACTS_SCHEMA: Columns = {
     "created": str,
     "duration": int,
     "status": str,
+    "verdict": str,
     "has_result": bool,
     "replay_matches": bool,
+    "replayed": bool,
     "players": int,
     "actions": int,
     "operating_rounds": int,
@@ -142,9 +144,9 @@ FACTS_SCHEMA: Columns = {
 }
 
 _FACTS_QUERY = """
-SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status,
+SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status, g.verdict,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
-       g.replay_matches, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
+       g.replay_matches, g.number IN (SELECT game_number FROM standings) AS replayed, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
        try_cast(g.source_id AS BIGINT) AS source_number
 FROM games g JOIN game_totals t ON t.game_number = g.number
 WHERE ($title IS NULL OR lower(g.title) = lower($title))
@@ -196,7 +198,7 @@ FACTOR_COUNTS_SCHEMA: Columns = {
 _FACTOR_COUNTS = """
 SELECT f.title, f.factor, f.value, count(*) AS games, count(*) FILTER (WHERE f.winner) AS wins, sum(f.rank) AS rank_sum
 FROM seat_factors f
-WHERE f.game_key IN (SELECT key FROM games WHERE $selfplay IS NULL OR (source = $bots) = $selfplay) {counted}
+WHERE true {counted}
 GROUP BY ALL
 """
 
@@ -217,14 +219,6 @@ _RUSH_GAMES = """
 SELECT DISTINCT f.game_key, f.title FROM train_firsts f WHERE f.kind = 'train' {counted}
 """
 
-REPLAYED_SCHEMA: Columns = {"key": str, "verdict": str}
-
-_REPLAYED_QUERY = """
-SELECT g.key, g.verdict FROM games g
-WHERE ($title IS NULL OR lower(g.title) = lower($title)) AND g.key IN (SELECT game_key FROM standings)
-  AND ($selfplay IS NULL OR (g.source = $bots) = $selfplay)
-"""
-
 FLAG_COUNTS_SCHEMA: Columns = {
     "title": str, "rule": str, "flags": int, "games": int}
 
@@ -237,10 +231,11 @@ ORDER BY g.title, f.rule
 """
 
 _SHORTFALLS = """
-SELECT {selected}, sum(r.runs) AS runs, sum(r.below_optimum) AS below_optimum,
-       coalesce(sum(r.left_on_table), 0) AS left_on_table, coalesce(sum(r.best_possible), 0) AS best_possible,
-       sum(r.unproven) AS unproven
-FROM seat_runs r {join}
+SELECT {selected}, sum(f.runs) AS runs, sum(f.below_optimum) AS below_optimum,
+       coalesce(sum(f.left_on_table), 0) AS left_on_table, coalesce(sum(f.best_possible), 0) AS best_possible,
+       sum(f.unproven) AS unproven
+FROM seat_runs f {join}
+WHERE true {{counted}}
 GROUP BY {keys}
 ORDER BY left_on_table DESC, {keys}
 """
@@ -248,10 +243,10 @@ ORDER BY left_on_table DESC, {keys}
 _SHORTFALL_TOTALS = {"runs": int, "below_optimum": int, "left_on_table": int, "best_possible": int, "unproven": int}
 SHORTFALLS_BY_GAME_SCHEMA: Columns = {"game_key": str, "title": str, **_SHORTFALL_TOTALS}
 SHORTFALLS_BY_PLAYER_SCHEMA: Columns = {"title": str, "player": str, "name": str, **_SHORTFALL_TOTALS}
-_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="r.game_key, r.title", selected="r.game_key, r.title", join="")
+_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="f.game_key, f.title", selected="f.game_key, f.title", join="")
 _SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(  # per president by identity (docs/identity.md), shown by the name used last
-    keys="r.title, p.identity", selected="r.title, p.identity AS player, arg_max(p.name, p.game_number) AS name",
-    join="JOIN players p ON p.game_number = r.game_number AND p.seat = r.seat")
+    keys="f.title, p.identity", selected="f.title, p.identity AS player, arg_max(p.name, p.game_number) AS name",
+    join="JOIN players p ON p.game_number = f.game_number AND p.seat = f.seat")
 
 
 RATING_HISTORY_SCHEMA: Columns = {
@@ -800,13 +795,12 @@ class Archive:
             return self._arrow(query, params)
 
     @_reading
-    def factor_counts(self, games: Collection[str] | None, selfplay: bool | None, bots: str) -> pl.DataFrame:
+    def factor_counts(self, games: Collection[str] | None) -> pl.DataFrame:
         """[title, factor, value, games, wins, rank_sum]: the winner-correlation counts of the
-        players of these games (every game with standings with None) from their ``seat_factors``
+        players of these games (every ranked game with None) from their ``seat_factors``
         (:mod:`records.summaries`), counted inside DuckDB: players with that value, winners among
-        them and their ranks summed (a sum, so titles pool exactly). ``selfplay`` keeps the games
-        of source ``bots`` only (True), the others (False) or all (None)."""
-        return self._of_games(_FACTOR_COUNTS, games, {"selfplay": selfplay, "bots": bots}, FACTOR_COUNTS_SCHEMA)
+        them and their ranks summed (a sum, so titles pool exactly)."""
+        return self._of_games(_FACTOR_COUNTS, games, {}, FACTOR_COUNTS_SCHEMA)
 
     @_reading
     def rush_counts(self, games: Collection[str] | None) -> pl.DataFrame:
@@ -869,7 +863,8 @@ class Archive:
     @_reading
     def game_facts(self, title: str | None = None, player: str | None = None) -> pl.DataFrame:
         """One row per game (of a title, ignoring case; that a player sat in) with what deciding whether it counts for
-        ratings and title statistics needs, counted inside DuckDB: status, whether a result was
+        ratings and title statistics needs, counted inside DuckDB: status, verdict (NULL: stored
+        before verdicts were kept), whether it was replayed (has standings), whether a result was
         recorded (``has_result``: not NULL, not empty) and the replay matched it, players,
         actions, its duration (seconds from creation to the last action, NULL when not timed), operating rounds played (distinct ``OR`` labels of its steps; NULL without a
         replay), the engine's end reason (NULL when the game did not end), whether the record
@@ -909,30 +904,22 @@ class Archive:
             return self._frame(_PLAYER_COUNTS, {}, PLAYER_COUNTS_SCHEMA)
 
     @_reading
-    def replayed_verdicts(self, title: str | None = None, selfplay: bool | None = None,
-                          bots: str | None = None) -> pl.DataFrame:
-        """[key, verdict] of every replayed game (one with standings), of one title (ignoring
-        case) or of all; the verdict is NULL for a game stored before verdicts were kept. Found
-        inside DuckDB: a statistic's scope needs the keys, not the standings. ``selfplay`` keeps
-        the games of source ``bots`` only (True), the others (False) or all (None)."""
-        return self._frame(_REPLAYED_QUERY, {"title": title, "selfplay": selfplay, "bots": bots}, REPLAYED_SCHEMA)
-
-    @_reading
     def flag_counts(self) -> pl.DataFrame:
         """[title, rule, flags, games]: per title and rule, the root-cause flags (those following
         from no earlier one) and how many games have one, counted inside DuckDB, by title and rule."""
         return self._frame(_FLAG_COUNTS_QUERY, {}, FLAG_COUNTS_SCHEMA)
 
     @_reading
-    def shortfalls(self, per_player: bool = False) -> pl.DataFrame:
-        """The revenue audit summed inside DuckDB, most left on the table first: per game
-        [game_key, title, ...] or, ``per_player``, per title and president who decided the runs
-        [title, player, ...], each with runs, below_optimum (runs short of the optimum),
-        left_on_table (optimum minus the engine's total of the declared run, summed over the runs
-        the engine accepted), best_possible (the optima summed) and unproven (optima not proven)."""
+    def shortfalls(self, per_player: bool = False, games: Collection[str] | None = None) -> pl.DataFrame:
+        """The revenue audit of these games (every game with None) summed inside DuckDB, most left
+        on the table first: per game [game_key, title, ...] or, ``per_player``, per title and
+        president who decided the runs [title, player, ...], each with runs, below_optimum (runs
+        short of the optimum), left_on_table (optimum minus the engine's total of the declared
+        run, summed over the runs the engine accepted), best_possible (the optima summed) and
+        unproven (optima not proven)."""
         if per_player:
-            return self._frame(_SHORTFALLS_BY_PLAYER, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
-        return self._frame(_SHORTFALLS_BY_GAME, {}, SHORTFALLS_BY_GAME_SCHEMA)
+            return self._of_games(_SHORTFALLS_BY_PLAYER, games, {}, SHORTFALLS_BY_PLAYER_SCHEMA)
+        return self._of_games(_SHORTFALLS_BY_GAME, games, {}, SHORTFALLS_BY_GAME_SCHEMA)
 
     def _frame(self, query: str, params: Mapping[str, Any], columns: Columns) -> pl.DataFrame:
         """A query's result as a frame of these columns, through Arrow: a thousand games' rows

@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from railledger.ingest.model import PlayerId
+from railledger.ingest.model import PlayerId, Record
 from railledger.records.codec import Columns
 from railledger.replay import Replay
 from railledger.replay.optimizer.audit import RunAudit
@@ -72,12 +72,13 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
             events[name].append(value)
     ranked = sorted(replay.result.values(), reverse=True)
     best = ranked[0] if ranked else None
+    has_result = has_ranks(record)
     standings: Columns = {"seat": [], "value": [], "rank": [], "winner": []}
     for pid, value in replay.result.items():
         standings["seat"].append(seats[pid])
         standings["value"].append(value)
-        standings["rank"].append(ranked.index(value) + 1)
-        standings["winner"].append(value == best)
+        standings["rank"].append(ranked.index(value) + 1 if has_result else None)
+        standings["winner"].append(value == best if has_result else None)
     flags: Columns = {"seq": [], "action_id": [], "round": [], "sentence": [], "rule": [], "section": [], "message": [],
                       "follows": []}
     for flag in replay.flags:
@@ -87,6 +88,13 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
             flags[name].append(value)
     return ReplayRows(steps, players.columns, companies.columns, events, standings, flags,
                       encode_runs(runs, seats))
+
+
+def has_ranks(record: Record) -> bool:
+    """Whether a game's players are ranked: it is finished and its record holds a result. An
+    unfinished game's replay ends with values too (every player near the starting cash), but
+    nobody won it, so its standings keep the values with no rank and no winner."""
+    return bool(record.result) and record.status == "finished"
 
 
 class _Changes:

@@ -86,7 +86,7 @@ WITH seated AS (
     FROM {{standings}} s
     JOIN {{players}} p ON p.game_key = s.game_key AND p.seat = s.seat
     JOIN {{games}} g ON g.key = s.game_key
-    WHERE s.game_key IN (SELECT game_key FROM {SUMMARISED})),
+    WHERE s.game_key IN (SELECT game_key FROM {SUMMARISED}) AND s.rank IS NOT NULL),  -- a game with no result ranks nobody
 bought AS (  -- the players' own events of the opening: privates bought, pars
     SELECT e.game_key, e.kind, e.ordinal, e.subject, e.amount, p.seat
     FROM {{events}} e JOIN seated p ON p.game_key = e.game_key AND p.external_id = e.detail
@@ -125,7 +125,7 @@ factors AS (
     FROM seated p JOIN first_permanent f ON f.game_key = p.game_key WHERE f.round IS NOT NULL)
 SELECT game_key, seat, title, factor, value, rank, winner FROM factors
 """
-"""Per player of a replayed game, the factors the winner correlations count (``analytics.balance``
+"""Per player of a replayed game with a result (ranked), the factors the winner correlations count (``analytics.balance``
 says what each means), with the game's title and the player's rank and whether they won: seat,
 the bot that played it (bots' games), each private bought in the opening (``none``), companies
 presided over after the last action, the par of the first company parred (``none``), and whether

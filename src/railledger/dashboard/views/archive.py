@@ -1,4 +1,5 @@
-"""Archive page: every game with its verdict, filtered by title, player, status and verdict, with a
+"""Archive page: every game of the kind the sidebar chooses (people's, bots' or both:
+dashboard/population.py) with its verdict, filtered by title, player, status and verdict, with a
 review link."""
 
 from __future__ import annotations
@@ -6,7 +7,8 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from railledger.dashboard import data
+from railledger.analytics.scope import GAME_KINDS
+from railledger.dashboard import data, population
 from railledger.dashboard.links import review_url
 from railledger.dashboard.tables import first_rows
 from railledger.dashboard.text import md
@@ -14,7 +16,10 @@ from railledger.dashboard.text import md
 
 st.title("railledger archive")
 db = data.db_path()
-games = data.load(data.overview, db)
+archived = data.load(data.overview, db)
+counted = population.chosen()
+games = archived.filter(counted.of_kind())
+other = archived.height - games.height
 
 title_col, player_col, status_col, verdict_col = st.columns(4)
 titles = sorted(games["title"].unique().to_list())
@@ -31,13 +36,18 @@ if player:
 shown = shown.filter(pl.col("verdict").is_in(verdict))
 
 counts = ", ".join(f"{n} {kind}" for kind, n in games.group_by("verdict").len().sort("verdict").iter_rows())
-st.caption(f"{shown.height} of {games.height} games in {md(db)}: {md(counts)}. Flags count root causes only.")
+others = f" {other} other games are not listed ({population.SIDEBAR.games} lists them)." if other else ""
+st.caption(f"{shown.height} of {games.height} {GAME_KINDS[counted.games]} in {md(db)}: {md(counts)}.{md(others)} "
+           "Every verdict is listed here; flags count root causes only.")
 shown = first_rows(shown)
 st.dataframe(
     shown.with_columns(review=pl.Series([review_url(key) for key in shown["key"]], dtype=pl.Utf8)),
     hide_index=True,
     width="stretch",
-    column_config={"review": st.column_config.LinkColumn("review", display_text="open")},
+    column_config={"key": "Game", "title": "Title", "source": "Source", "players": "Players", "status": "Status",
+                   "actions": "Actions", "verdict": "Verdict", "why": "Why", "replayed": "Replayed",
+                   "flags": st.column_config.NumberColumn("Flags (root causes)", format="%d"),
+                   "review": st.column_config.LinkColumn("Review", display_text="open")},
 )
 if shown.height:
     key = st.selectbox("Game to review", shown["key"].to_list())

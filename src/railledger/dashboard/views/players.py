@@ -1,4 +1,5 @@
-"""Players page: Weng-Lin ratings of the valid finished games, per title and over all titles, and
+"""Players page: Weng-Lin ratings of the games the sidebar chooses (people's valid finished games
+unless asked otherwise: dashboard/population.py), per title and over all titles, and
 one player's games, titles, rating over time and record against each opponent.
 
 ``?player=identity`` (``user:680`` for an 18xx.games user, ``seat:3:GAME`` for a hotseat or notation
@@ -12,7 +13,7 @@ import streamlit as st
 
 from railledger.analytics.balance import POOLED
 from railledger.analytics.identity import labelled
-from railledger.dashboard import data, player_charts
+from railledger.dashboard import data, player_charts, population
 from railledger.dashboard.links import player_url, review_url
 from railledger.dashboard.tables import first_rows
 from railledger.dashboard.text import md
@@ -32,16 +33,16 @@ RATING_COLUMNS = {
 
 st.title("Players")
 db = data.db_path()
-manual_ends = st.toggle(data.MANUAL_ENDS, value=False,
-                        help="Such games stopped wherever the players chose, so their final values say less.")
-rated = data.load(data.player_ratings, db, manual_ends)
+chosen = population.chosen()
+rated, counted = data.load(data.player_ratings, db, chosen)
+st.caption(md(counted))
 leaderboard = labelled(rated.table)
 if rated.table.is_empty():
-    st.info("No valid finished game yet: a game counts once it is finished, has a recorded result, and its "
-            "replay matched that result without a flag.")
+    st.info("No game counted has a result yet: a game is rated once it is finished with a recorded result "
+            "(the sidebar chooses which games count).")
     st.stop()
 
-st.caption(f"Weng-Lin ratings (openskill's Plackett-Luce model) over {rated.games} valid finished games, in the order "
+st.caption(f"Weng-Lin ratings (openskill's Plackett-Luce model) over {rated.games} games with a result, in the order "
            "they were played; ranks come from the final values, and tied players share a rank. Players are "
            "listed by their rating μ − 3σ, which a lucky newcomer does not top.")
 scopes = leaderboard["scope"].unique(maintain_order=True).to_list()
@@ -58,7 +59,7 @@ asked = st.query_params.get("player")
 player = st.selectbox("Player", ids, index=ids.index(asked) if asked in ids else 0, format_func=labels.__getitem__)
 st.query_params["player"] = player
 
-record = data.load(data.one_player, db, manual_ends, player)
+record = data.load(data.one_player, db, chosen, player)
 mine = leaderboard.filter(pl.col("player") == player)
 overall = mine.filter(pl.col("scope") == POOLED).row(0, named=True)
 rating_col, games_col, wins_col, titles_col = st.columns(4)
@@ -87,12 +88,12 @@ st.dataframe(
 
 st.subheader("Games")
 played = data.load(data.games_of, db, player)
-counted = set(record.results["game_key"].to_list())
+rated_keys = set(record.results["game_key"].to_list())
 st.caption(f"{md(overall['shown'])} sat in {played.height} archived games; {overall['games']} of them are rated.")
 played = first_rows(played, "review a game from the archive page")
 st.dataframe(
     played.with_columns(
-        rated=pl.col("game_key").is_in(list(counted)),
+        rated=pl.col("game_key").is_in(list(rated_keys)),
         review=pl.Series([review_url(key) for key in played["game_key"]], dtype=pl.Utf8),
     ).select("game_key", "title", "created", "status", "players", "seat", "value", "rank", "rated", "end_reason", "review"),
     hide_index=True, width="stretch",

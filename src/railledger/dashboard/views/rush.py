@@ -1,5 +1,7 @@
-"""Train rush page: when each train type came out and rusted, in one game and across a title.
-Each train type keeps one colour, the title's, in every chart of the page."""
+"""Train rush page: when each train type came out and rusted, in one game and across a title's
+games the sidebar chooses (dashboard/population.py: bots' games run far longer than people's, so
+they are counted apart unless asked). Each train type keeps one colour, the title's, in every
+chart of the page."""
 
 from __future__ import annotations
 
@@ -7,16 +9,15 @@ import polars as pl
 import streamlit as st
 
 from railledger.analytics.rush import train_order
-from railledger.dashboard import charts, data
+from railledger.dashboard import charts, data, population
 from railledger.dashboard.colours import train_colours
 from railledger.dashboard.review_parts import step_number
 from railledger.dashboard.text import md
 
 st.title("Train rush")
 db = data.db_path()
-everything = st.toggle(data.INCLUDE_ALL, value=False, help="Unfinished, illegal and mismatched games too.")
-distribution, rushed, counted = data.load(data.rush, db, everything)
-st.caption(counted)
+distribution, rushed, counted = data.load(data.rush, db, population.chosen())
+st.caption(md(counted))
 if rushed.is_empty():
     st.info("No game counted here has bought a train yet.")
     st.stop()

@@ -1,5 +1,6 @@
 """Titles page: per title, how many games, how long, what final values players reach at each
-table size, how games end, and who leads the title's ratings (tobymao/18xx #8220)."""
+table size, how games end (each share with its n and 95% interval), and who leads the title's
+ratings (tobymao/18xx #8220); over the games the sidebar chooses (dashboard/population.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import polars as pl
 import streamlit as st
 
 from railledger.analytics.identity import labelled
-from railledger.dashboard import data, player_charts
+from railledger.dashboard import data, player_charts, population
 from railledger.dashboard.links import player_url
 from railledger.dashboard.text import md
 
@@ -15,19 +16,16 @@ LEADERS = 10
 
 st.title("Titles")
 db = data.db_path()
-manual_ends = st.toggle(data.MANUAL_ENDS, value=False,
-                        help="Such games stopped wherever the players chose, so their lengths and values say less.")
-stats = data.load(data.titles, db, manual_ends)
+stats, counted = data.load(data.titles, db, population.chosen())
+st.caption(md(counted))
 if stats.summary.is_empty():
     st.info("The archive holds no games yet; run `railledger ingest` first.")
     st.stop()
 
-st.caption("Everything but the first column counts the valid finished games: finished, with a recorded result "
-           "the replay matched without a flag.")
 st.dataframe(
     stats.summary, hide_index=True, width="stretch",
     column_config={
-        "title": "Title", "archived": "Games archived", "counted": "Valid finished games",
+        "title": "Title", "archived": "Games archived", "counted": "Games counted",
         "operating_rounds": st.column_config.NumberColumn("Operating rounds (mean)", format="%.1f"),
         "actions": st.column_config.NumberColumn("Actions (mean)", format="%.0f"),
         "timed": st.column_config.NumberColumn("Timed games", help="Games whose record says when they began and "
@@ -39,7 +37,7 @@ st.dataframe(
     },
 )
 if stats.values.is_empty():
-    st.info("No valid finished game yet.")
+    st.info("No game counted yet: the sidebar chooses which games count.")
     st.stop()
 st.plotly_chart(player_charts.values_by_players(stats.values), key="values")
 
@@ -57,7 +55,16 @@ st.dataframe(
     },
 )
 ending_col, leader_col = st.columns(2)
-ending_col.plotly_chart(player_charts.end_reasons(stats.endings.filter(pl.col("title") == title)), key="endings")
+endings = stats.endings.filter(pl.col("title") == title)
+ending_col.plotly_chart(player_charts.end_reasons(endings), key="endings")
+percent = [(pl.col(bound) * 100).round(0).cast(pl.Int64).cast(pl.Utf8) + "%" for bound in ("ci_low", "ci_high")]
+ending_col.dataframe(
+    endings.select("reason", "games", "n", "share", interval=pl.concat_str(percent, separator="–")),
+    hide_index=True, width="stretch",
+    column_config={"reason": "How it ended", "games": "Games", "n": "Out of",
+                   "share": st.column_config.NumberColumn("Share", format="percent"),
+                   "interval": st.column_config.TextColumn("95% interval", help="Wilson's, of the share")},
+)
 leader_col.subheader("Leaderboard")
 leaders = labelled(stats.leaders.filter(pl.col("scope") == title).head(LEADERS))
 leader_col.dataframe(

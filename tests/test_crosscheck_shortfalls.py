@@ -80,7 +80,7 @@ def test_a_record_paid_under_rules_since_changed_is_set_apart() -> None:
     older = ShortfallVerdict(claim(ran_revenue=210), Answer(True, (270,), ("E1-I1",), 270), Answer(True, (200,), ("E1-E5",), 200))
     assert older.other_rules and older.ok and not older.confirmed
     refused = ShortfallVerdict(claim(), Answer(True, (270,), ("E1-I1",), 270), Answer(False, error="no route"))
-    assert refused.other_rules
+    assert not refused.other_rules and not refused.ok, "a declared run the engine refuses is looked at, not set apart"
 
 
 def test_an_unanswered_case_is_refused_with_what_the_driver_said() -> None:

@@ -156,10 +156,10 @@ class ShortfallVerdict:
 
     @property
     def other_rules(self) -> bool:
-        """The engine today does not pay the declared run what the record was paid (railledger's
-        engine follows the record): the record was played under rules 18xx.games has changed
-        since, so today's engine cannot judge the claim."""
-        return not self.confirmed and (not self.ran.accepted or self.ran.total != self.claim.ran_revenue)
+        """The engine today accepts the declared run but does not pay it what the record was paid
+        (railledger's engine follows the record): the record was played under rules 18xx.games
+        has changed since, so today's engine cannot judge the claim."""
+        return not self.confirmed and self.ran.accepted and self.ran.total != self.claim.ran_revenue
 
     @property
     def ok(self) -> bool:

@@ -49,7 +49,7 @@ def crosscheck(
     must accept them and pay each route what the audit claims.
 
     Needs ruby, TOBYMAO_GIT (a tobymao/18xx git mirror) and ../shared/tools/ref18xx; without
-    them it says "skipped" and exits 0. Exit 1 when any game disagrees.
+    them it says "skipped" and exits 0. Exit 1 when any game or shortfall disagrees.
 
     Example: TOBYMAO_GIT=/path/to/18xx.git railledger crosscheck --games 20 --selfplay 20 --first-seed 7000
 

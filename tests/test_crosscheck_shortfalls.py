@@ -29,7 +29,7 @@ def claim(record: str = "67889.json", action: int = 327, revenues: tuple[int, ..
     return Claim(record=Path(record), title="18MS", action_id=action, round="OR 5.1", company="GMO",
                  ran=({"train": "2D-2", "connections": [["E1", "E3", "E5"]]},), ran_name="2D-2 E1-E5 200",
                  ran_revenue=ran_revenue, better=({"train": "2D-2", "connections": [["E1", "F2", "G1", "H2", "I1"]]},),
-                 better_name="2D-2 E1-I1 280", revenues=revenues, proven=True)
+                 better_name="2D-2 E1-I1 280", revenues=revenues)
 
 
 def test_a_claim_sends_both_runs_without_revenue_so_that_the_engine_values_them() -> None:

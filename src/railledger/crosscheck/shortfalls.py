@@ -43,7 +43,6 @@ class Claim:
     better: tuple[dict[str, Any], ...]  # the better routes: train and connections
     better_name: str
     revenues: tuple[int, ...]  # railledger's revenue of each better route
-    proven: bool
 
     @property
     def name(self) -> str:
@@ -96,7 +95,7 @@ def audited(record_path: Path) -> Audited | str:
             ran=tuple({"train": r.get("train"), "connections": r.get("connections")} for r in run.routes),
             ran_name=run.declared_run, ran_revenue=run.engine,
             better=tuple({"train": r.train, "connections": [list(c) for c in r.connections]} for r in run.optimum.routes),
-            better_name=run.better_run, revenues=tuple(r.revenue for r in run.optimum.routes), proven=run.optimum.proven,
+            better_name=run.better_run, revenues=tuple(r.revenue for r in run.optimum.routes),
         ))
     return Audited(record_path, record.title, len(runs), tuple(found))
 

@@ -4,7 +4,8 @@
 # (railledger.crosscheck.shortfalls): for each, the game is loaded up to the run_routes action the
 # audit found short, and the audit's better routes are sent there in its place, as a player on the
 # site would send them, without their revenue, so that the engine checks every route and values it
-# itself. Nothing of the engine is here: only its public Game.load and process_action.
+# itself. Nothing of the engine is here: it is driven through Game.load, process_to_action and
+# process_action, the calls the site makes (and its loading flag, set as Game.load sets it).
 #
 # Each record is loaded once and taken from one short run to the next; each run is sent to a copy
 # of the game at its position (a forked child), so the game goes on as the record has it.

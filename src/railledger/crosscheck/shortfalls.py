@@ -25,7 +25,7 @@ from railledger.crosscheck.reference import OPAL_SHIM
 from railledger.pipeline.progress import Progress, silent
 
 DRIVER = Path(__file__).parent / "shortfall_runs.rb"
-"""The Ruby driver of 18xx.games' engine (its public ``Game.load`` and ``process_action`` only)."""
+"""The Ruby driver of 18xx.games' engine (``Game.load``, ``process_to_action`` and ``process_action``, as the site calls them)."""
 
 
 @dataclass(frozen=True)

@@ -122,3 +122,32 @@ def _points(values: object) -> int:
         return int(np.count_nonzero(~np.isnan(array)))
     return sum(value is not None for value in values)  # type: ignore[attr-defined]
 
+
+
+def test_a_route_is_named_by_its_stops_hexes_as_18xx_games_logs_it() -> None:
+    from railledger.replay.optimizer.naming import route_name, run_name
+
+    assert route_name("5-0", [("I1", "c0"), ("I1", "t0")], 100) == "5-0 I1-I1 100"
+    assert route_name("2D-2", (("E1", "c0"), ("I1", "c0")), None) == "2D-2 E1-I1"
+    assert run_name([("2+-2", [["E11", "c0"], ["E15", "o0"]], 60), ("2+-3", [["E11", "c0"], ["E9", "c0"]], 40)]) == \
+        "2+-2 E11-E15 60; 2+-3 E11-E9 40"
+    assert run_name([]) == "no route"
+
+
+def test_audit_names_the_routes_run_and_the_better_ones(poor_game: Path) -> None:
+    result = runner.invoke(app, ["audit", str(poor_game)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    at = lines.index("OR 2.1 WRA: 40 short")
+    assert lines[at + 1:at + 3] == ["  ran     2+-2 E11-E15 60", "  better  2+-2 E11-E15 60; 2+-3 E11-E9 40"]
+    payload = json.loads(runner.invoke(app, ["audit", str(poor_game), "--json"]).stdout)
+    poor = next(run for run in payload["runs"] if run["action_id"] == "690")
+    assert (poor["declared_run"], poor["optimal_run"]) == ("2+-2 E11-E15 60", "2+-2 E11-E15 60; 2+-3 E11-E9 40")
+
+
+def test_the_report_names_the_better_routes_from_the_archive_as_from_the_record(db: Path, poor_game: Path) -> None:
+    stored = runner.invoke(app, ["report", "test-18ms-poor", "--db", str(db)])
+    fresh = runner.invoke(app, ["report", str(poor_game)])
+    assert stored.exit_code == fresh.exit_code == 0, stored.output + fresh.output
+    row = "| OR 2.1 | WRA | Cugnot | 2+-2 E11-E15 60 | 2+-2 E11-E15 60; 2+-3 E11-E9 40 | 60 | 100 | 40 |"
+    assert row in stored.stdout.splitlines() and row in fresh.stdout.splitlines()

@@ -9,6 +9,7 @@ Rendering lives in :mod:`reports.game`.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from railledger.ingest.model import Action, PlayerId, Record, SourceText
 from railledger.ingest.undo import RawAction, source_actions, undo_history, undo_remarks
 from railledger.records import Archive
 from railledger.replay.optimizer.audit import RunAudit
+from railledger.replay.optimizer.naming import run_name
 from railledger.replay.replayer import Flag, Replay
 from railledger.replay.sentences import Line, narrate
 from railledger.replay.titles import title_named
@@ -112,6 +114,8 @@ class Shortfall:
     engine: int
     optimum: int
     proven: bool
+    ran: str  # the declared routes, named (railledger.replay.optimizer.naming)
+    better: str  # the best run's routes, named
 
     @property
     def left(self) -> int:
@@ -186,7 +190,7 @@ def audited_shortfalls(record: Record, runs: Iterable[RunAudit]) -> tuple[Shortf
     names = seat_labels(record)
     return tuple(
         Shortfall(run.round, run.company, names.get(run.president, str(run.president)) if run.president is not None else "-",
-                  run.engine, run.optimum.revenue, run.optimum.proven)
+                  run.engine, run.optimum.revenue, run.optimum.proven, run.declared_run, run.better_run)
         for run in runs if run.engine is not None and run.shortfall
     )
 
@@ -200,9 +204,15 @@ def stored_shortfalls(archive: Archive, key: str) -> tuple[int, tuple[Shortfall,
     short = (runs.join(names, on="seat", how="left")
              .filter(pl.col("engine").is_not_null() & (pl.col("optimum") > pl.col("engine"))))
     return runs.height, tuple(
-        Shortfall(r["round"], r["company"], r["president"] or "-", r["engine"], r["optimum"], r["proven"])
+        Shortfall(r["round"], r["company"], r["president"] or "-", r["engine"], r["optimum"], r["proven"],
+                  _stored_run(r["declared_routes"]), _stored_run(r["optimal_routes"]))
         for r in short.iter_rows(named=True)
     )
+
+
+def _stored_run(routes: str) -> str:
+    """A run stored in the archive's ``runs`` (JSON: train, revenue, stops), named."""
+    return run_name((route["train"], route["stops"], route["revenue"]) for route in json.loads(routes))
 
 
 class _Actors:

@@ -52,26 +52,12 @@ def audit(
         return
     out.print(_table(f"{loaded.key} ({loaded.title}): {len(runs)} runs", runs))
     out.print(_summary(runs), markup=False, highlight=False)
+    for line in _shortfalls(runs):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _money(value: int | None) -> str:
     return "-" if value is None else str(value)
-
-
-def _routes_text(run: "RunAudit") -> str:
-    parts = []
-    for route in run.optimum.routes:
-        parts.append(f"{route.train} {'-'.join(h for h, _ in _distinct_hexes(route.stops))} {route.revenue}")
-    return "; ".join(parts) or "no route"
-
-
-def _distinct_hexes(stops: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
-    """Stops as hexes, a hex named once when two stops of a route share it (New Orleans)."""
-    shown: list[tuple[str, str]] = []
-    for stop in stops:
-        if not shown or shown[-1][0] != stop[0]:
-            shown.append(stop)
-    return shown
 
 
 def _table(title: str, runs: list["RunAudit"]) -> "Table":
@@ -86,8 +72,20 @@ def _table(title: str, runs: list["RunAudit"]) -> "Table":
         optimum = f"{run.optimum.revenue}{'' if run.optimum.proven else '*'}"
         engine = _money(run.engine) if run.error is None else "illegal"
         table.add_row(run.round, run.company, trains, _money(run.declared), engine, optimum,
-                      _money(run.shortfall), _routes_text(run))
+                      _money(run.shortfall), run.better_run)
     return table
+
+
+def _shortfalls(runs: list["RunAudit"]) -> list[str]:
+    """Three lines per run below the optimum, naming the routes run and the better ones: what an
+    organizer sends a player, who can lay each route on the map."""
+    lines = []
+    for run in runs:
+        if run.shortfall:
+            unproven = "" if run.optimum.proven else " (best found, not proven the best)"
+            lines += [f"{run.round} {run.company}: {run.shortfall} short{unproven}",
+                      f"  ran     {run.declared_run}", f"  better  {run.better_run}"]
+    return lines
 
 
 def _summary(runs: list["RunAudit"]) -> str:

@@ -23,13 +23,14 @@ from railledger.analytics.ratings import player_games, ratings
 from railledger.analytics.validation import shortfalls_by_player
 from railledger.cli.app import app
 from railledger.ingest import notation
+from railledger.ingest.export import read_export
 from railledger.ingest.identity import compared, identities, is_blank, labels, seat_labels
 from railledger.ingest.model import Player, Record
 from railledger.ingest.schema import check_record
 from railledger.ingest.titles import NoSuchTitle, resolve_title
 from railledger.records import Archive
 from railledger.replay.verdict import notes
-from tests.conftest import fixtures_dir, needs_fixtures
+from tests.conftest import act, export, fixtures_dir, needs_fixtures
 
 runner = CliRunner()
 TESTS = Path(__file__).parent
@@ -318,9 +319,6 @@ def test_a_users_link_opens_their_page_and_the_pages_tell_two_of_one_name_apart(
 
 
 def test_a_hotseat_record_with_null_ids_seats_players_of_that_game_only() -> None:
-    from railledger.ingest.export import read_export
-    from tests.conftest import act, export
-
     def hotseat(game_id: str) -> Record:
         data = export([act(1, "bid", entity="Player 1", company="AGS", price=30), act(2, entity="Player 2")], id=game_id)
         data["players"] = [{"id": None, "name": "Player 1"}, {"name": "Player 2"}]
@@ -332,3 +330,12 @@ def test_a_hotseat_record_with_null_ids_seats_players_of_that_game_only() -> Non
     assert not set(identities(first)) & set(identities(second))  # "Player 1" of one game is not of the other
     assert labels(zip([*identities(first), *identities(second)], ["Player 1", "Player 2"] * 2))["seat:1:18xx.games/hs_a_1"] == \
         "Player 1 (seat 1 of 18xx.games/hs_a_1)"
+
+
+def test_two_users_of_one_exact_name_are_two_players_shown_with_their_ids() -> None:
+    record = read_export(export([act(1, "bid", company="AGS", price=30), act(2, entity=20)],
+                                players=[{"id": 10, "name": "Ann"}, {"id": 20, "name": "Ann"}]))
+    check_record(record)  # 18xx.games never writes it, but two ids are two players
+    assert identities(record) == ["user:10", "user:20"]
+    assert seat_labels(record) == {10: "Ann (#10)", 20: "Ann (#20)"}
+    assert any("seats 1, 2 have names that compare equal" in note for note in notes(record))

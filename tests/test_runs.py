@@ -69,7 +69,7 @@ def test_shortfalls_are_counted_per_game_and_per_president(db: Path) -> None:
         by_game, by_player = shortfalls_by_game(archive), shortfalls_by_player(archive)
     game = by_game.row(0, named=True)
     assert (game["game_key"], game["runs"], game["below_optimum"], game["left_on_table"], game["unproven"]) == (KEY, 6, 1, 40, 0)
-    players = {row["player"]: row for row in by_player.iter_rows(named=True)}
+    players = {row["name"]: row for row in by_player.iter_rows(named=True)}  # each its own player of this game
     assert players["Cugnot"]["left_on_table"] == 40 and players["Cugnot"]["below_optimum"] == 1
     assert players["Ada"]["left_on_table"] == players["Brunel"]["left_on_table"] == 0
     assert sum(row["runs"] for row in players.values()) == 6
@@ -81,7 +81,7 @@ def test_audit_reads_an_archived_game_by_its_key(db: Path) -> None:
     runs = json.loads(result.stdout)["runs"]
     assert [(r["action_id"], r["shortfall"]) for r in runs if r["shortfall"]] == [("690", 40)]
     missing = runner.invoke(app, ["audit", "no-such-game", "--db", str(db)])
-    assert missing.exit_code == 1 and "not a record file" in missing.output
+    assert missing.exit_code == 1 and "no-such-game: no such record file, and no game no-such-game" in missing.output
 
 
 @pytest.fixture()
@@ -97,7 +97,7 @@ def test_validation_page_shows_what_runs_left_on_the_table(dashboard: AppTest) -
     assert not dashboard.exception
     assert "6 runs audited" in dashboard.caption[0].value and "40 left on the table" in dashboard.caption[0].value
     by_player, by_game = dashboard.dataframe[0].value, dashboard.dataframe[1].value
-    assert dict(zip(by_player["player"], by_player["left_on_table"]))["Cugnot"] == 40
+    assert dict(zip(by_player["shown"], by_player["left_on_table"]))["Cugnot"] == 40
     assert list(by_game["left_on_table"]) == [40]
 
 

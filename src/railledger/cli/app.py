@@ -163,8 +163,7 @@ def show(
     """
     from railledger.ingest import notation
 
-    record = game_record(game, db, wait).record
-    assert record is not None  # game_record fails in one line otherwise
+    record, _ = game_record(game, db, wait)
     sys.stdout.write(notation.write(record))
 
 
@@ -319,7 +318,7 @@ def replay_command(
 def _named_records(names: list[str], max_size: int, db: Path, wait: float) -> "Iterator[Loaded | None]":
     """The records ``names`` give, in order: every record of a file or folder, and the archived
     game of any other name (None where there is none: that was said on stderr)."""
-    from railledger.ingest.sources import expand, load
+    from railledger.ingest.sources import Loaded, expand, load
 
     for name in names:
         if is_record_file(name):
@@ -327,9 +326,11 @@ def _named_records(names: list[str], max_size: int, db: Path, wait: float) -> "I
                 yield from load(origin, max_size)
             continue
         try:
-            yield game_record(name, db, wait)
+            record, source = game_record(name, db, wait)
         except typer.Exit:
             yield None
+            continue
+        yield Loaded(record.key, record, source=source)
 
 
 def _unexpected(exc: Exception) -> str:

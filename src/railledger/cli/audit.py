@@ -39,8 +39,7 @@ def audit(
     from railledger.replay.optimizer.audit import audit_record
 
     out, err = consoles()
-    loaded = game_record(record, db, wait).record
-    assert loaded is not None  # game_record fails in one line otherwise
+    loaded, _ = game_record(record, db, wait)
     try:
         runs = audit_record(loaded)
     except (NotImplementedError, KeyError) as exc:

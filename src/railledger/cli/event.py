@@ -193,7 +193,7 @@ def _game_reports(checked: "EventCheck", output: Path, extension: str, db: Path,
         game = result.table.game
         if game is None or result.verdict is None:
             continue
-        report = archived_report(game_record(game_key(game), db, wait), db, wait)
+        report = archived_report(*game_record(game_key(game), db, wait), db, wait)
         text = game_pages.page(report) if extension == "html" else game_pages.markdown(report)
         try:
             folder.mkdir(parents=True, exist_ok=True)

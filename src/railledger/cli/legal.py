@@ -48,8 +48,7 @@ def legal(
     from railledger.cli.output import consoles, say
     from railledger.replay.sentences import group_offers, place
 
-    record = game_record(record_path, db, wait).record
-    assert record is not None  # game_record fails in one line otherwise
+    record, _ = game_record(record_path, db, wait)
     game, made = _game_at(record, at)
     offered = list(game.legal_actions())
     if as_json:

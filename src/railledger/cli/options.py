@@ -12,7 +12,7 @@ import typer
 
 if TYPE_CHECKING:  # the archive (duckdb), polars and rich load when a command runs, not for --help
     from railledger.analytics.scope import Population
-    from railledger.ingest.sources import Loaded
+    from railledger.ingest.model import Record, SourceText
     from railledger.records import Archive, ArchiveBusy
 
 DEFAULT_DB = "railledger.duckdb"
@@ -118,32 +118,24 @@ def is_record_file(name: str) -> bool:
     return name == "-" or Path(name).exists()
 
 
-def game_record(name: str, db: Path, wait: float, max_size: int | None = None) -> "Loaded":
-    """The one game ``name`` names, for every command that takes a game (show, replay, legal,
-    audit, report): the record in that file (:func:`is_record_file`), else the archived game of
-    that key or source id, with the text it was read from. Anything else is one line and exit 1."""
+def game_record(name: str, db: Path, wait: float) -> "tuple[Record, SourceText | None]":
+    """The one game ``name`` names, with the text it was read from, for every command that takes
+    a game (show, replay, legal, audit, report): the record in that file (:func:`is_record_file`),
+    else the archived game of that key or source id. Anything else is one line and exit 1."""
     from railledger.ingest.sources import DEFAULT_MAX_SIZE, load
 
     if not is_record_file(name):
         if not db.exists():
             raise fail(f"{name}: no such record file, and no archive {db} to look it up in (--db)")
         with reading(db, wait) as archive:
-            return archived(archive, name)
-    loaded = list(load(name, DEFAULT_MAX_SIZE if max_size is None else max_size))
+            try:
+                record = archive.record(name)
+            except KeyError as exc:
+                raise fail(f"{name}: no such record file, and {exc.args[0] if exc.args else exc}") from None
+            return record, archive.source(record.key)
+    loaded = list(load(name, DEFAULT_MAX_SIZE))
     if len(loaded) != 1:
         raise fail(f"{name}: holds {len(loaded)} records; give one")
     if loaded[0].record is None:
         raise fail(str(loaded[0].error or f"{name}: not a record"))
-    return loaded[0]
-
-
-def archived(archive: "Archive", name: str) -> "Loaded":
-    """The archived game of key or source id ``name``, with its kept text; one line and exit 1
-    when there is none."""
-    from railledger.ingest.sources import Loaded
-
-    try:
-        record = archive.record(name)
-    except KeyError as exc:
-        raise fail(f"{name}: no such record file, and {exc.args[0] if exc.args else exc}") from None
-    return Loaded(record.key, record, source=archive.source(record.key))
+    return loaded[0].record, loaded[0].source

@@ -16,7 +16,7 @@ from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOpti
 
 if TYPE_CHECKING:  # analytics and the engine load when the command runs, not for railledger --help
     from railledger.analytics.report import GameReport
-    from railledger.ingest.sources import Loaded
+    from railledger.ingest.model import Record, SourceText
 
 
 class ReportFormat(str, Enum):
@@ -43,39 +43,35 @@ def report(
     """
     from railledger.reports.game import markdown, page
 
-    named = game_record(game, db, wait)
-    found = _from_file(named) if is_record_file(game) else archived_report(named, db, wait)
+    record, source = game_record(game, db, wait)
+    found = _from_file(record, source) if is_record_file(game) else archived_report(record, source, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)
     write_document(text, output)
 
 
-def _from_file(loaded: "Loaded") -> "GameReport":
+def _from_file(record: "Record", source: "SourceText | None") -> "GameReport":
     """A record file's report: replayed, and its runs audited, now."""
     from railledger.analytics.report import audited_shortfalls, build_report
     from railledger.replay import engine_version, replay_record
     from railledger.replay.optimizer.audit import RunAuditor
     from railledger.replay.titles import SUPPORTED
 
-    record = loaded.record
-    assert record is not None  # game_record fails in one line otherwise
     if record.title not in SUPPORTED:
-        return build_report(record, loaded.source, None, None, 0, None)
+        return build_report(record, source, None, None, 0, None)
     auditor = RunAuditor()
     replay = replay_record(record, keep_going=True, snapshots=True, watch=auditor)
-    return build_report(record, loaded.source, replay, engine_version(record.title), len(auditor.runs),
+    return build_report(record, source, replay, engine_version(record.title), len(auditor.runs),
                         audited_shortfalls(record, auditor.runs))
 
 
-def archived_report(game: "Loaded", db: Path, wait: float) -> "GameReport":
-    """An archived game's report (``game`` as :func:`cli.options.game_record` found it) from what
-    the archive keeps: the record, its text, its runs (a game stored before the revenue audit has
+def archived_report(record: "Record", source: "SourceText | None", db: Path, wait: float) -> "GameReport":
+    """An archived game's report (as :func:`cli.options.game_record` found it) from what the
+    archive keeps: the record, its text, its runs (a game stored before the revenue audit has
     none: not audited, rather than none short)."""
     from railledger.analytics.report import build_report, stored_shortfalls
     from railledger.replay import engine_version, replay_record
     from railledger.replay.titles import SUPPORTED
 
-    record, source = game.record, game.source
-    assert record is not None  # game_record fails in one line otherwise
     with reading(db, wait) as archive:
         audited, shortfalls = stored_shortfalls(archive, record.key)
     if record.title not in SUPPORTED:

@@ -23,9 +23,11 @@ def actions_under(hash_seed: str, title: str, seed: int, bots: tuple[str, ...]) 
 
 @pytest.mark.parametrize("title, seed, bots", [
     ("18MS", 2, ("greedy", "greedy", "random", "random")),
-    ("18Texas", 4, ("random", "greedy", "random")),
-    ("The Old Prince 1871", 6, ("random", "greedy", "random")),
+    ("18Texas", 111, ("random", "greedy", "random")),
+    ("The Old Prince 1871", 102, ("random", "greedy", "random", "greedy")),
 ])
 def test_a_game_plays_the_same_actions_under_two_hash_seeds(title: str, seed: int, bots: tuple[str, ...]) -> None:
-    first, second = actions_under("1", title, seed, bots), actions_under("2", title, seed, bots)
+    """The 18Texas and 1871 games each reach two routes of equal revenue over different track
+    (found in the order a tile's set of track links iterates in): the tie is broken in a fixed order."""
+    first, second = actions_under("3", title, seed, bots), actions_under("11", title, seed, bots)
     assert first and first == second

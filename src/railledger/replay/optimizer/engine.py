@@ -142,7 +142,7 @@ def _walk(board: Board, layout: str, chain: list[str], edge: int, used: frozense
         if entry in edges:
             chains.append(longer)
             break
-    for link in tile.edge_links:
+    for link in sorted(tile.edge_links, key=sorted):  # a set's order follows PYTHONHASHSEED; routes tied on revenue must not
         if entry in link and (there, link) not in used:
             (exit_,) = link - {entry}
             _walk(board, layout, longer, exit_, used | {(there, link)}, looked, chains)

@@ -1,7 +1,7 @@
 """The undo journal (replay.journal): ``pop`` after ``push`` leaves the game exactly as a fresh
 replay to that position has it (round and steps included), at every position of the test games
 and shared records, and popping every action back to the start passes through every position
-again; a copy is independent of its original and pops what was pushed to it."""
+again; a copy is independent of its original, plays on as it would, and pops what was pushed to it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from railledger.replay.snapshot import take_snapshot
 from tests.conftest import fixture_params
 from tests.perft import record_of
 from tests.regression_gate import action_key, canonical, recorded_games, state_of
+
+COPY_EVERY = 5
+"""A copy is made, pushed to and popped at every fifth position."""
 
 PATHS = [pytest.param(p, id=f"{p.parent.name}/{p.stem}") for p in recorded_games()] + fixture_params()
 
@@ -53,6 +56,7 @@ def test_pop_after_push_is_a_fresh_replay_at_every_position(path: Path) -> None:
     fresh, searched = Game.from_record(record), Game.from_record(record)
     seen = [position(fresh)]
     for number, action in enumerate(actions):
+        twin = searched.copy() if number % COPY_EVERY == 0 else None
         searched.push(action)
         assert searched.pop() is action
         assert position(searched) == seen[-1], f"after popping #{number} {action.label}"
@@ -60,6 +64,12 @@ def test_pop_after_push_is_a_fresh_replay_at_every_position(path: Path) -> None:
         fresh.push(action)
         seen.append(position(fresh))
         assert seen[-1] == position(searched), f"after pushing #{number} {action.label} again"
+        if twin is not None:
+            assert position(twin) == seen[-2], f"a copy made before #{number} {action.label} changed with its original"
+            twin.push(action)
+            assert position(twin) == seen[-1], f"a copy after pushing #{number} {action.label}"
+            twin.pop()
+            assert position(twin) == seen[-2], f"a copy after popping #{number} {action.label}"
     for number in reversed(range(len(actions))):
         assert searched.pop() is actions[number]
         assert position(searched) == seen[number], f"popping back to #{number} {actions[number].label}"
@@ -103,3 +113,19 @@ def test_a_change_by_hand_makes_pop_replay() -> None:
         game.bank += 1000
     game.pop()
     assert position(game) == position(fresh)
+
+
+def test_the_bench_times_push_pop_and_copy_per_title() -> None:
+    """``make bench``'s search section: one row per title, every applied action timed, and pop
+    (what the action changed) no dearer than twice push, measured alternately in one walk."""
+    from railledger.bench.search import search_section
+
+    games = [p for p in recorded_games() if p.parent.name == "games"]
+    section = search_section(record_of(p) for p in games)
+    rows = {row[0]: row for row in section.rows}
+    assert set(rows) == {"18MS", "18Texas", "1871"}
+    for path in games:
+        record = record_of(path)
+        row = rows[record.title.removeprefix("The Old Prince ")]
+        assert int(row[1]) == len(applied(record))
+        assert float(row[5]) <= 2, f"{record.title}: pop/push {row[5]}"

@@ -10,14 +10,12 @@ rule it breaks, leaving the game exactly as it was; ``pop()`` takes the last act
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator
 
 from railledger.ingest.model import Action, Player, PlayerId, Record
+from railledger.replay import copying
 from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Effects, Round, Step
-from railledger.replay.journal import Journal
-from railledger.replay.memo import Memo
 from railledger.replay.shape import check_shape
 from railledger.replay.snapshot import Snapshot, Snapshots, take_snapshot
 from railledger.replay.state import GameState
@@ -148,17 +146,13 @@ class Game(GameState):
     def copy(self) -> Game:
         """An independent game in the same state: pushing to one leaves the other as it was.
 
-        The title's data, the tiles' geometry, the actions and events (all immutable) are
-        shared; the state is copied. The copy's journal starts empty: it pops the actions pushed
-        to it cheaply, and earlier ones by replaying."""
-        shared: dict[int, object] = {id(self.title): self.title, id(self.roster): self.roster,
-                                     id(self.journal): Journal(), id(self.memo): Memo(), id(self.snapshots): None}
-        for kept_as_is in (*self.moves, *self.events, *(p.geometry for p in self.board.hexes.values())):
-            shared[id(kept_as_is)] = kept_as_is
-        for step in self.round.steps:
-            shared[id(step.memo)] = Memo()
-        twin = copy.deepcopy(self, shared)
-        return twin
+        What never changes in place is shared: the title's data, tile geometry, actions and
+        events, the board's placed tiles, an entity's lists (replaced when they change, as the
+        undo journal needs). Entities, rounds, steps and containers are copied
+        (:mod:`replay.copying`): a copy costs a few pushes, not a deep copy of every object.
+        The copy's journal starts empty: it pops the actions pushed to it cheaply, and earlier
+        ones by replaying."""
+        return copying.copy_game(self)
 
     def _prepare(self, action: Action) -> tuple[Step | None, Effects] | None:
         """Find the step that takes the action and run its checks; nothing changes here."""

@@ -13,7 +13,7 @@ FIXTURES ?= $(or $(RAILLEDGER_FIXTURES),../shared/fixtures)
 # stale, even within the second it was compiled in); `make bytecode` refreshes it.
 BYTECODE := $(BIN)/python -m compileall -q -f --invalidation-mode checked-hash src/railledger
 
-.PHONY: demo test conformance edges bench crosscheck crosscheck-undo selfplay reference install bytecode clean
+.PHONY: demo test conformance edges bench crosscheck crosscheck-undo selfplay ladder reference install bytecode clean
 
 install: $(STAMP)
 
@@ -86,6 +86,19 @@ selfplay: $(STAMP)
 	$(BIN)/railledger simulate --title 18MS --players 3 --games $(SELFPLAY_GAMES) --bots greedy,random,random --rotate --db $(SELFPLAY_DB) || status=1; \
 	$(BIN)/railledger simulate --title 18Texas --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
 	$(BIN)/railledger simulate --title "The Old Prince 1871" --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
+	exit $$status
+
+# How strongly the bots play (docs/selfplay.md): LADDER_GAMES games of each title at its usual
+# table (18MS 3 players, 18Texas and 1871 4), the greedy bot in one seat and random ones in the
+# others, seats turned every game, on seeds from LADDER_SEED; each bot's seat win rate with its
+# interval and its rating. Nothing is stored.
+LADDER_GAMES ?= 200
+LADDER_SEED ?= 1
+ladder: $(STAMP)
+	status=0; \
+	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
+	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
+	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
 	exit $$status
 
 # The latest schema the migrations build, kept (records/migrations/reference.json) so that opening

@@ -266,19 +266,19 @@ RAILLEDGER = Path(sys.executable).with_name("railledger")
 
 def command_cost(arguments: list[str], program: tuple[str, ...] = (sys.executable, "-m", "railledger")) -> CommandCost:
     """What ``railledger ARGUMENTS`` costs run in a new process (``program`` starting it), its
-    output thrown away; RuntimeError with its last line of errors if it fails."""
+    output thrown away; RuntimeError with its last line of errors if it fails. The process is
+    started by :mod:`railledger.bench.measured`, so that its peak memory is its own and not this
+    bench's."""
+    measured = (sys.executable, "-m", "railledger.bench.measured")
     with tempfile.TemporaryFile() as errors:
-        start = time.perf_counter()
-        child = subprocess.Popen([*program, *arguments], stdout=subprocess.DEVNULL, stderr=errors,
-                                 stdin=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not the largest child's so far
-        seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode:
+        run = subprocess.run([*measured, *program, *arguments], stdout=subprocess.PIPE, stderr=errors,
+                             stdin=subprocess.DEVNULL, text=True)
+        if run.returncode:
             errors.seek(0)
             lines = errors.read().decode(errors="replace").strip().splitlines() or ["no output"]
-            raise RuntimeError(f"railledger {' '.join(arguments)} failed ({child.returncode}): {lines[-1]}")
-    return CommandCost(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)  # Linux counts kilobytes
+            raise RuntimeError(f"railledger {' '.join(arguments)} failed ({run.returncode}): {lines[-1]}")
+    cost = json.loads(run.stdout)
+    return CommandCost(cost["seconds"], cost["cpu_seconds"], cost["peak_bytes"])
 
 
 HELP_RUNS = 11

@@ -24,7 +24,7 @@ from railledger.cli.options import reading as _reading
 from railledger.cli.pull import pull
 from railledger.cli.options import waiting as _waiting
 from railledger.cli.report import report
-from railledger.cli.selfplay import play, simulate
+from railledger.cli.selfplay import ladder, play, simulate
 from railledger.ingest import DEFAULT_MAX_SIZE
 
 if TYPE_CHECKING:
@@ -602,7 +602,7 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float, anonymiz
 COMMANDS = (
     ingest, pull, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
     replay_command, conformance, audit, legal, convert,  # records through the engine, nothing stored
-    play, simulate, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
+    play, simulate, ladder, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
 )
 """Every command, in the order ``railledger --help`` lists them: what a user does first (store
 records, then read the archive), then the engine's tools, then generated games and the bench.

@@ -179,3 +179,61 @@ def _disagreement(game: "Simulated") -> str:
     if not any(e.kind == "game_end" for e in replay.events):
         return "the replay does not reach the game's end"
     return f"the replay's result {replay.result} is not the game's {dict(replay.record.result or {})}"
+
+
+def ladder(
+    title: TitleOption,
+    players: PlayersOption,
+    bots: Annotated[str, typer.Option("--bots", help="The bot of every seat in seat order, comma-separated (random, greedy).")],
+    games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 200,
+    first_seed: Annotated[int, typer.Option("--first-seed", help="Seeds are this one and the following ones.")] = 1,
+    workers: WorkersOption = os.cpu_count() or 1,
+    cluster: ClusterOption = None,
+    max_actions: MaxActionsOption = MAX_ACTIONS,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the standings as JSON.")] = False,
+) -> None:
+    """Measure how strongly bots play: many games at one table, the seats turned one a game.
+
+    Prints each bot's seat win rate (its seats that finished with the highest value) with a
+    Wilson 95% interval beside what chance gives, and its openskill rating as players are rated,
+    mu with its 95% interval. Nothing is stored. Exit 1 when any game could not be played to its
+    end (the others are counted).
+
+    Example: railledger ladder --title 18MS --players 3 --bots greedy,random,random --games 200
+    """
+    import json
+
+    from railledger.cli.output import consoles, progress_bars, say
+    from railledger.pipeline.ladder import run_ladder
+    from railledger.pipeline.workers import ClusterUnavailable
+
+    out, err = consoles(soft_wrap=True)
+    try:
+        with progress_bars(err) as progress:
+            found = run_ladder(title, players, bots, games, first_seed=first_seed, workers=workers, cluster=cluster,
+                               max_actions=max_actions, progress=progress)
+    except (ValueError, ClusterUnavailable) as exc:
+        raise fail(str(exc)) from None
+    for table in found.tables:
+        if table.error is not None:
+            say(err, f"seed {table.seed}: {table.error}")
+    standings = found.standings()
+    if as_json:
+        print(json.dumps({"title": title, "players": players, "games": len(found.tables),
+                          "finished": len(found.finished), "chance": found.chance, "bots": [
+                              {"bot": s.bot, "seats": s.seats, "wins": s.wins, "win_rate": s.win_rate,
+                               "win_interval": s.win_interval, "mu": s.mu, "sigma": s.sigma,
+                               "rating_interval": s.rating_interval} for s in standings]}, indent=1))
+    else:
+        last = first_seed + games - 1
+        say(out, f"{title}, {players} players: {len(found.finished)} of {len(found.tables)} games finished on seeds "
+                 f"{first_seed}-{last}, table {bots} turned one seat a game ({found.where}, {found.seconds:.0f} s)")
+        say(out, f"{'bot':<12} {'seats':>6} {'won':>5} {'win rate':>9}  {'95% interval':<15} rating (95% interval)")
+        for s in standings:
+            low, high = s.win_interval
+            bottom, top = s.rating_interval
+            say(out, f"{s.bot:<12} {s.seats:>6} {s.wins:>5} {s.win_rate:>9.1%}  {low:>6.1%}-{high:<8.1%} "
+                     f"{s.mu:5.1f} ({bottom:.1f} to {top:.1f})")
+        say(out, f"Chance alone wins {found.chance:.1%} of seats.")
+    if len(found.finished) < len(found.tables):
+        raise typer.Exit(code=1)

@@ -129,3 +129,31 @@ def test_the_bench_times_push_pop_and_copy_per_title() -> None:
         row = rows[record.title.removeprefix("The Old Prince ")]
         assert int(row[1]) == len(applied(record))
         assert float(row[5]) <= 2, f"{record.title}: pop/push {row[5]}"
+
+
+def test_a_game_applying_in_another_thread_notes_its_changes_in_its_own_journal() -> None:
+    """The dashboard's sessions replay games in threads of one process: while one game applies
+    an action, a game in another thread pushes and pops on its own journal, and neither is
+    noted in the other's."""
+    import threading
+
+    from railledger.replay.journal import APPLYING
+
+    record = record_of(recorded_games()[0])
+    actions = applied(record)
+    mine, theirs, fresh = Game.from_record(record), Game.from_record(record), Game.from_record(record)
+    for action in actions[:19]:
+        theirs.push(action)
+        fresh.push(action)
+    undo = mine.journal.begin(mine, [], [])
+
+    def elsewhere() -> None:
+        theirs.push(actions[19])
+        theirs.pop()
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join()
+    assert APPLYING.journal is mine.journal and undo.sets == [] and not undo.saved
+    mine.journal.end()
+    assert position(theirs) == position(fresh)

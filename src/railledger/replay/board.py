@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from railledger.replay.errors import Violation
 from railledger.replay.geometry import TileGeometry, legal_rotations
 from railledger.replay.hexgrid import neighbour, opposite
-from railledger.replay.journal import Journal
+from railledger.replay.journal import APPLYING
 
 if TYPE_CHECKING:
     from railledger.replay.data import TitleData
@@ -214,7 +214,7 @@ class Board:
     def before_change(self) -> None:
         """An action is about to change the board: the undo journal keeps its containers as
         they are (once per action; the hexes' :class:`Placed` are replaced, never changed)."""
-        journal = Journal.active
+        journal = APPLYING.journal
         if journal is not None:
             journal.save(self, {"hexes": dict(self.hexes), "hex_of_tile": dict(self.hex_of_tile),
                                 "supply": dict(self.supply), "terrain_paid": self.terrain_paid.copy(),

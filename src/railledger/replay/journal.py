@@ -13,8 +13,8 @@ its start for every pop costs the whole game each time. The journal keeps, per a
   kept whole, copied down to their lists, dicts and sets;
 - how many events, entities and moves there were.
 
-``pop`` restores them in reverse: the game's attributes, the saved parts and containers, the
-entity fields newest first. Answers kept per moment of the game (:class:`~replay.memo.Memo`)
+``pop`` restores them: the entity fields newest first, then the board's and market's
+containers, the round, steps and title state, the lengths, and the game's attributes. Answers kept per moment of the game (:class:`~replay.memo.Memo`)
 are keyed by a counter that only grows, and what is kept of the map is keyed by lists of the
 board's changes that only grow (a hex put back counts as changed), so nothing remembered of the
 popped state is read again. An undo for the map's memos is thus a change like any other.
@@ -28,7 +28,8 @@ is popped by replaying the game without it.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, ClassVar
+import threading
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from railledger.replay.state import GameState
@@ -66,12 +67,19 @@ class Undo:
         self.sizes = sizes  # (append-only list or entity dict, its length before)
 
 
+class _Applying(threading.local):
+    """The journal of the game applying an action now, in this thread (the dashboard's sessions
+    replay games in threads of one process): entities, the board and the market note their
+    changes in it. Only one game of a thread applies an action at a time."""
+
+    journal: Journal | None = None
+
+
+APPLYING = _Applying()
+
+
 class Journal:
     """The undos of the actions applied to one game, last one last."""
-
-    active: ClassVar[Journal | None] = None
-    """The journal of the game applying an action now (one game applies at a time): entities,
-    the board and the market note their changes in it."""
 
     __slots__ = ("undos", "current")
 
@@ -86,14 +94,14 @@ class Journal:
                     [(sized, len(sized)) for sized in sizes])
         self.undos.append(undo)
         self.current = undo
-        Journal.active = self
+        APPLYING.journal = self
         return undo
 
     def end(self) -> None:
         """The action is applied: nothing more is noted in its undo."""
         self.current = None
-        if Journal.active is self:
-            Journal.active = None
+        if APPLYING.journal is self:
+            APPLYING.journal = None
 
     def forget(self) -> None:
         """The game changed outside an action: no earlier action can be taken back from here."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from railledger.replay.journal import Journal
+from railledger.replay.journal import APPLYING
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ class StockMarket:
     def before_change(self) -> None:
         """A token is about to move: the undo journal keeps the positions and stacks as they are
         (once per action)."""
-        journal = Journal.active
+        journal = APPLYING.journal
         if journal is not None:
             journal.save(self, {"position": dict(self.position),
                                 "stacks": {cell: list(stack) for cell, stack in self.stacks.items()}})

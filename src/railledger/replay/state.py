@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from railledger.ingest.model import Player, PlayerId
 from railledger.replay.board import Board
-from railledger.replay.journal import Journal
+from railledger.replay.journal import APPLYING, Journal
 from railledger.replay.memo import Memo
 from railledger.replay.network import GraphCache
 
@@ -69,7 +69,7 @@ class Tracked:
     change_log: ClassVar[ChangeLog | None] = None  # an instance's own, set by track_changes
 
     def __setattr__(self, name: str, value: object) -> None:
-        journal = Journal.active
+        journal = APPLYING.journal
         if journal is not None:
             own = self.__dict__
             if name in own:

@@ -97,10 +97,11 @@ class Game(GameState):
             prepared = self._prepare(action)
         except Violation as violation:
             raise self._illegal(index, action, violation) from None
-        undo = self.journal.begin(self, [self.round, *self.round.steps, self.extra],
-                                  [self.moves, self.events, self.players, self.corporations, self.companies, self.trains])
-        undo.attributes.update(index=index, acted_in=acted_in)
-        self.journal.save(self.graph, self.graph.kept())
+        if self.journal.enabled:
+            undo = self.journal.begin(self, [self.round, *self.round.steps, self.extra],
+                                      [self.moves, self.events, self.players, self.corporations, self.companies, self.trains])
+            undo.attributes.update(index=index, acted_in=acted_in)
+            self.journal.save(self.graph, self.graph.kept())
         self.moves.append(action)
         self.applying = True
         try:

@@ -27,28 +27,39 @@ is popped by replaying the game without it.
 
 from __future__ import annotations
 
-import copy
 import threading
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from railledger.replay.state import GameState
 
+_PLAIN = frozenset({int, str, bool, type(None), tuple, frozenset, float})
+"""Values that are never changed in place: kept as they are (the most common case, tested first)."""
+
+_COPIED: dict[type, bool] = {}
+"""Whether objects of a class are copied (a changeable dataclass that is not an entity), per class."""
+
+
 def kept(value: Any) -> Any:
     """``value`` with its lists, dicts, sets and changeable dataclasses (a turn's record) copied,
     to any depth; other objects are shared: what a round, a step or a title keeps is plain
     values, containers of them and the game's entities, which the journal restores by field."""
     kind = type(value)
+    if kind in _PLAIN:
+        return value
     if kind is list:
         return [kept(v) for v in value]
     if kind is dict:
         return {k: kept(v) for k, v in value.items()}
     if kind is set:
         return value.copy()  # its items are hashable, so never changed in place; a copy keeps their order
-    params = getattr(kind, "__dataclass_params__", None)
-    if params is not None and not params.frozen and not getattr(kind, "restored_by_field", False):
-        twin = copy.copy(value)
-        vars(twin).update(kept(vars(value)))
+    copied = _COPIED.get(kind)
+    if copied is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        copied = _COPIED[kind] = params is not None and not params.frozen and not getattr(kind, "restored_by_field", False)
+    if copied:
+        twin = object.__new__(kind)
+        vars(twin).update({k: kept(v) for k, v in vars(value).items()})
         return twin
     return value
 
@@ -81,16 +92,19 @@ APPLYING = _Applying()
 class Journal:
     """The undos of the actions applied to one game, last one last."""
 
-    __slots__ = ("undos", "current")
+    __slots__ = ("undos", "current", "enabled")
 
     def __init__(self) -> None:
         self.undos: list[Undo] = []
         self.current: Undo | None = None
+        self.enabled = True
+        """False for a game that never takes an action back (a record's replay, a bots' game):
+        nothing is kept, and ``pop`` would replay."""
 
     def begin(self, game: GameState, parts: list[object], sizes: list[Any]) -> Undo:
         """Start the undo of an action about to be applied; ``parts`` are kept whole, ``sizes``
         are append-only lists and dicts whose length is kept."""
-        undo = Undo(dict(vars(game)), [(part, kept(vars(part))) for part in parts],
+        undo = Undo(dict(vars(game)), [(part, {k: kept(v) for k, v in vars(part).items()}) for part in parts],
                     [(sized, len(sized)) for sized in sizes])
         self.undos.append(undo)
         self.current = undo

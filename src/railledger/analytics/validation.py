@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from railledger.analytics.identity import labelled
 from railledger.records import Archive
 
 
@@ -45,5 +46,6 @@ def shortfalls_by_game(archive: Archive) -> pl.DataFrame:
 
 
 def shortfalls_by_player(archive: Archive) -> pl.DataFrame:
-    """The same per title and player: the runs each decided as president."""
-    return archive.shortfalls(per_player=True)
+    """The same per title and president by identity (docs/identity.md): the runs each decided,
+    shown by name, and by name and short id where two presidents' names compare equal."""
+    return labelled(archive.shortfalls(per_player=True))

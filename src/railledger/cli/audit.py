@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, game_record
 
 if TYPE_CHECKING:  # the engine and rich load when the command runs, not for railledger --help
     from rich.table import Table
 
-    from railledger.ingest.model import Record
     from railledger.replay.optimizer.audit import RunAudit
 
 
@@ -40,7 +39,8 @@ def audit(
     from railledger.replay.optimizer.audit import audit_record
 
     out, err = consoles()
-    loaded = _record(record, db, wait)
+    loaded = game_record(record, db, wait).record
+    assert loaded is not None  # game_record fails in one line otherwise
     try:
         runs = audit_record(loaded)
     except (NotImplementedError, KeyError) as exc:
@@ -52,23 +52,6 @@ def audit(
         return
     out.print(_table(f"{loaded.key} ({loaded.title}): {len(runs)} runs", runs))
     out.print(_summary(runs), markup=False, highlight=False)
-
-
-def _record(name: str, db: Path, wait: float) -> "Record":
-    """The record in a file (or on stdin), else the archived game of that key."""
-    from railledger.ingest.errors import RecordError
-    from railledger.ingest.sources import read_record
-
-    if name == "-" or Path(name).exists():
-        try:
-            return read_record(name)
-        except RecordError as exc:
-            raise fail(str(exc)) from None
-    with reading(db, wait) as archive:
-        try:
-            return archive.record(name)
-        except KeyError as exc:
-            raise fail(f"{name}: not a record file, and {exc.args[0] if exc.args else exc}") from None
 
 
 def _money(value: int | None) -> str:

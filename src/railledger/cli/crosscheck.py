@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from railledger.cli.options import titled
 from railledger.crosscheck import DEFAULT_TOOLS, PLAYER_COUNTS, TOOLS_ENV
 
 if TYPE_CHECKING:
@@ -53,10 +54,7 @@ def crosscheck(
     from railledger.crosscheck.reference import batches, find_tools, run, selfplay_batches
 
     out, err = consoles(soft_wrap=True)
-    unknown = [t for t in titles or () if t not in PLAYER_COUNTS]
-    if unknown:
-        say(err, f"crosscheck: unknown title {unknown[0]!r}; the reference plays {', '.join(PLAYER_COUNTS)}")
-        raise typer.Exit(2)
+    titles = [titled(t) for t in titles] if titles else None
     root = tools_dir or Path(os.environ.get(TOOLS_ENV, DEFAULT_TOOLS))
     tools = find_tools(root)
     if isinstance(tools, str):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 if TYPE_CHECKING:  # the archive (duckdb) and rich load when a command runs, not for --help
+    from railledger.ingest.sources import Loaded
     from railledger.records import Archive, ArchiveBusy
 
 DEFAULT_DB = "railledger.duckdb"
@@ -29,6 +30,17 @@ ClusterOption = Annotated[
     typer.Option("--cluster", metavar="ADDRESS", help="Replay on the Dask distributed cluster whose scheduler is at "
                                                       "ADDRESS (tcp://host:8786) instead of local processes."),
 ]
+
+
+def titled(text: str) -> str:
+    """The title a command's --title names (:func:`ingest.titles.resolve_title`: ignoring case, by
+    the short names people use); one line listing the titles, and exit 1, for any other."""
+    from railledger.ingest.titles import NoSuchTitle, resolve_title
+
+    try:
+        return resolve_title(text)
+    except NoSuchTitle as exc:
+        raise fail(str(exc)) from None
 
 
 def fail(message: str) -> typer.Exit:
@@ -70,3 +82,40 @@ def reading(db: Path, wait: float) -> Iterator["Archive"]:
         raise fail(str(exc)) from None
     except FileNotFoundError:
         raise fail(f"{db}: no archive here; run 'railledger ingest' first") from None
+
+
+def is_record_file(name: str) -> bool:
+    """Whether a command's GAME names a record file (or stdin, ``-``): a file of that name
+    exists. Any other name is an archived game's key or source id."""
+    return name == "-" or Path(name).exists()
+
+
+def game_record(name: str, db: Path, wait: float, max_size: int | None = None) -> "Loaded":
+    """The one game ``name`` names, for every command that takes a game (show, replay, legal,
+    audit, report): the record in that file (:func:`is_record_file`), else the archived game of
+    that key or source id, with the text it was read from. Anything else is one line and exit 1."""
+    from railledger.ingest.sources import DEFAULT_MAX_SIZE, load
+
+    if not is_record_file(name):
+        if not db.exists():
+            raise fail(f"{name}: no such record file, and no archive {db} to look it up in (--db)")
+        with reading(db, wait) as archive:
+            return archived(archive, name)
+    loaded = list(load(name, DEFAULT_MAX_SIZE if max_size is None else max_size))
+    if len(loaded) != 1:
+        raise fail(f"{name}: holds {len(loaded)} records; give one")
+    if loaded[0].record is None:
+        raise fail(str(loaded[0].error or f"{name}: not a record"))
+    return loaded[0]
+
+
+def archived(archive: "Archive", name: str) -> "Loaded":
+    """The archived game of key or source id ``name``, with its kept text; one line and exit 1
+    when there is none."""
+    from railledger.ingest.sources import Loaded
+
+    try:
+        record = archive.record(name)
+    except KeyError as exc:
+        raise fail(f"{name}: no such record file, and {exc.args[0] if exc.args else exc}") from None
+    return Loaded(record.key, record, source=archive.source(record.key))

@@ -44,7 +44,10 @@ runs, lost = int(by_game["runs"].sum()), int(by_game["left_on_table"].sum())
 st.caption(f"{runs} runs audited against the best run the company could make (the route optimizer's "
            f"optimum, proven unless counted as unproven): {lost} left on the table in all.")
 st.subheader("By president")
-st.dataframe(by_player, hide_index=True, width="stretch")
+st.caption("Each president is one player by 18xx.games user id (a hotseat game's by game and seat), shown by name, "
+           "and by name and id where two names compare equal.")
+st.dataframe(by_player.select("title", "shown", "short_id", *by_player.columns[3:-2]), hide_index=True, width="stretch",
+             column_config={"shown": "president", "short_id": "id"})
 st.subheader("By game")
 by_game = first_rows(by_game, "most left on the table first; review a game")
 st.dataframe(

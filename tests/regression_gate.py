@@ -52,7 +52,7 @@ SELFPLAY_SEEDS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
 )
 
 
-def test_games() -> list[Path]:
+def recorded_games() -> list[Path]:
     """The repository's own records, in a fixed order."""
     return sorted(p for folder in GAME_DIRS for p in (HERE / folder).glob("*.rln"))
 
@@ -164,7 +164,7 @@ def main() -> None:
     fixtures = fixture_files()
     if not fixtures:
         sys.exit("no shared fixtures found (set RAILLEDGER_FIXTURES): the gate must hold them")
-    GATE.write_text(json.dumps(compute([*test_games(), *fixtures]), indent=1, sort_keys=True) + "\n")
+    GATE.write_text(json.dumps(compute([*recorded_games(), *fixtures]), indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ import pytest
 
 from tests.conftest import fixture_files
 from tests.perft import name_of, record_of
-from tests.regression_gate import GATE, SELFPLAY_SEEDS, record_entry, selfplay_entry, selfplay_name, test_games
+from tests.regression_gate import GATE, SELFPLAY_SEEDS, record_entry, selfplay_entry, selfplay_name, recorded_games
 
 KEPT = json.loads(GATE.read_text())
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=name_of(p)) for p in test_games()])
+@pytest.mark.parametrize("path", [pytest.param(p, id=name_of(p)) for p in recorded_games()])
 def test_a_test_game_answers_as_the_gate_keeps(path: Path) -> None:
     assert record_entry(record_of(path)) == KEPT[name_of(path)]
 
@@ -36,5 +36,5 @@ def test_selfplay_on_a_fixed_seed_plays_as_the_gate_keeps(title: str, seed: int,
 
 def test_the_gate_holds_every_game_and_record() -> None:
     """A record added to the test folders or the shared fixtures is in the gate too."""
-    names = {name_of(p) for p in [*test_games(), *fixture_files()]}
+    names = {name_of(p) for p in [*recorded_games(), *fixture_files()]}
     assert names <= set(KEPT), f"not in the gate: {sorted(names - set(KEPT))} (python -m tests.regression_gate)"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from railledger.bench import figures
 from railledger.bench.review import review_section
+from railledger.bench.search import search_section
 from railledger.bench.sections import Section, markdown
 from railledger.ingest.model import Record
 from railledger.ingest.sources import read_record
@@ -21,14 +22,15 @@ from railledger.ingest.sources import read_record
 def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_games: int = 0,
               ingest_copies: int = 0) -> Iterator[Section]:
     """The bench's sections, each as soon as it is measured: the ingest stages and the replay of
-    every record (beside 18xx.games' engine where it is installed), the route optimizer, ingest
-    throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
+    every record (beside 18xx.games' engine where it is installed), the route optimizer, a search's
+    push, pop and copy, ingest throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
     copies, the bots' games and a large archive's commands and pages."""
     rows = [figures.bench_file(path, repeat) for path in files]
     yield _stages(rows)
     yield _replay(rows)
     records = [read_record(str(path)) for path in files]
     yield figures.optimizer_section(records)
+    yield search_section(records)
     throughput = Section("ingest throughput, in this process (one transaction a game)")
     throughput.lines.append(f"{figures.games_per_second(records, replay=True):.1f} games/s with replay and per-action "
                             f"states, {figures.games_per_second(records, replay=False):.1f} games/s records only")

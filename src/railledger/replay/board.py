@@ -8,11 +8,12 @@ when its tile is upgraded; the board keeps the hex of every tile id on the map t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from railledger.replay.errors import Violation
 from railledger.replay.geometry import TileGeometry, legal_rotations
 from railledger.replay.hexgrid import neighbour, opposite
+from railledger.replay.journal import APPLYING
 
 if TYPE_CHECKING:
     from railledger.replay.data import TitleData
@@ -169,6 +170,7 @@ class Board:
 
     def lay(self, hex_id: str, tile_id: str, rotation: int, turned: TileGeometry) -> int:
         """Put a checked tile down, moving stations onto it; returns the terrain cost due."""
+        self.before_change()
         cost = self.terrain_cost_of(hex_id)
         self.terrain_paid.add(hex_id)
         placed = self.hexes[hex_id]
@@ -190,9 +192,49 @@ class Board:
         return cost
 
     def place_token(self, hex_id: str, city: int, slot: int, corporation: str) -> None:
-        self.tokens_in(hex_id, city)[slot] = corporation
+        self.set_slot(hex_id, city, slot, corporation)
         self.station_hexes.add(hex_id)
         self.changed(hex_id, corporation)
+
+    def remove_token(self, hex_id: str, city: int, corporation: str) -> None:
+        """A station leaves the game (1871: the PEIR's, where a company has its home)."""
+        self.set_slot(hex_id, city, self.tokens_in(hex_id, city).index(corporation), None)
+
+    def set_slot(self, hex_id: str, city: int, slot: int, corporation: str | None) -> None:
+        """A new :class:`Placed` for the hex with the slot filled or freed: a placed hex is never
+        changed in place, so the undo journal restores the board by its containers alone."""
+        self.before_change()
+        placed = self.hexes[hex_id]
+        tokens = {index: list(slots) for index, slots in placed.tokens.items()}
+        tokens.setdefault(city, [None] * placed.geometry.cities[city].slots)[slot] = corporation
+        self.hexes[hex_id] = Placed(placed.tile_id, placed.geometry, placed.rotation, tokens)
+
+    # ------------------------------------------------------------------ taking an action back
+
+    def before_change(self) -> None:
+        """An action is about to change the board: the undo journal keeps its containers as
+        they are (once per action; the hexes' :class:`Placed` are replaced, never changed)."""
+        journal = APPLYING.journal
+        if journal is not None:
+            journal.save(self, {"hexes": dict(self.hexes), "hex_of_tile": dict(self.hex_of_tile),
+                                "supply": dict(self.supply), "terrain_paid": self.terrain_paid.copy(),
+                                "station_hexes": self.station_hexes.copy()})
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Put back containers :meth:`before_change` kept. Each hex that differs counts as a
+        change (``changes`` and ``laid`` only grow), so what was computed of it is found again."""
+        for hex_id, placed in saved["hexes"].items():
+            now = self.hexes[hex_id]
+            if now is not placed:
+                for slots in (*now.tokens.values(), *placed.tokens.values()):
+                    for corporation in set(slots) - {None}:
+                        self.changed(hex_id, corporation)
+                self.changed(hex_id, None)
+                self.laid.append(hex_id)
+        for name, value in saved.items():
+            container = getattr(self, name)
+            container.clear()
+            container.update(value)
 
     @property
     def version(self) -> int:

@@ -10,12 +10,12 @@ rule it breaks, leaving the game exactly as it was; ``pop()`` takes the last act
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Iterable, Iterator
 
 from railledger.ingest.identity import seat_labels
 from railledger.ingest.model import Action, Player, PlayerId, Record
+from railledger.replay import copying
 from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Effects, Round, Step
 from railledger.replay.shape import check_shape
@@ -96,49 +96,70 @@ class Game(GameState):
     def process(self, action: Action) -> None:
         """Apply a legal action, or raise IllegalAction and change nothing (the record's position,
         ``index``, still moves on, and ``acted_in`` names the round the refused action came in)."""
-        index = self.index
+        index, acted_in = self.index, self.acted_in
         self.index += 1
         self.acted_in = self.round.label  # refused or not, the action belongs to the round it came in
         try:
             prepared = self._prepare(action)
         except Violation as violation:
             raise self._illegal(index, action, violation) from None
+        if self.journal.enabled:
+            undo = self.journal.begin(self, [self.round, *self.round.steps, self.extra],
+                                      [self.moves, self.events, self.players, self.corporations, self.companies, self.trains])
+            undo.attributes.update(index=index, acted_in=acted_in)
+            self.journal.save(self.graph, self.graph.kept())
         self.moves.append(action)
-        if prepared is None:
-            return
-        step, effects = prepared
         self.applying = True
         try:
-            with self.changing():
-                for _ in effects:
-                    pass
-                if step is not None:
-                    step.acted = True
-            if step is not None:
-                self.round.after_action()  # it makes its own changes, asking between them
-            self.settle_rounds()
+            if prepared is not None:
+                self._apply(*prepared)
         finally:
             self.applying = False
+            self.journal.end()
+
+    def _apply(self, step: Step | None, effects: Effects) -> None:
+        with self.changing():
+            for _ in effects:
+                pass
+            if step is not None:
+                step.acted = True
+        if step is not None:
+            self.round.after_action()  # it makes its own changes, asking between them
+        self.settle_rounds()
 
     def push(self, action: Action) -> None:
         """python-chess's name for :meth:`process`."""
         self.process(action)
 
     def pop(self) -> Action:
-        """Take the last applied action back (the game is replayed without it)."""
+        """Take the last applied action back: the undo journal puts back what it changed
+        (:mod:`replay.journal`), at the cost of that. A game whose journal does not reach that
+        action (a copy's actions before it was made, a game changed by hand or ended by its
+        record) is replayed without it instead."""
         if not self.moves:
             raise IndexError("no action to take back")
-        moves = self.moves[:-1]
         last = self.moves[-1]
+        if self.journal.undo_last(self):
+            self.snapshots = None  # the next snapshot scans the game again
+            return last
         fresh = Game(self.title, self.roster, self.seed, self.optional_rules, self.game_id, self.created)
-        for move in moves:
+        for move in self.moves[:-1]:
             fresh.process(move)
+        fresh.moment = self.moment + 1  # answers remembered by steps kept from this game are over
+        fresh.journal.forget()  # what it journaled undoes its own objects, not the ones kept here
         self.__dict__.update(fresh.__dict__)
         return last
 
     def copy(self) -> Game:
-        """An independent game in the same state: pushing to one leaves the other as it was."""
-        return copy.deepcopy(self)
+        """An independent game in the same state: pushing to one leaves the other as it was.
+
+        What never changes in place is shared: the title's data, tile geometry, actions and
+        events, the board's placed tiles, an entity's lists (replaced when they change, as the
+        undo journal needs). Entities, rounds, steps and containers are copied
+        (:mod:`replay.copying`): a copy costs a few pushes, not a deep copy of every object.
+        The copy's journal starts empty: it pops the actions pushed to it cheaply, and earlier
+        ones by replaying."""
+        return copying.copy_game(self)
 
     def _prepare(self, action: Action) -> tuple[Step | None, Effects] | None:
         """Find the step that takes the action and run its checks; nothing changes here."""

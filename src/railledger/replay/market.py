@@ -7,6 +7,9 @@ moving in goes to the bottom, which decides operating order among equal prices.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from railledger.replay.journal import APPLYING
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,7 @@ class StockMarket:
 
     def place(self, company: str, cell: Cell) -> None:
         """Put a token on a cell (at the bottom of its stack)."""
+        self.before_change()
         self.remove(company)
         self.position[company] = cell
         self.stacks.setdefault((cell.row, cell.column), []).append(company)
@@ -46,6 +50,7 @@ class StockMarket:
             self.moved.add(company)
 
     def remove(self, company: str) -> None:
+        self.before_change()
         cell = self.position.pop(company, None)
         if cell is not None:
             self.stacks[(cell.row, cell.column)].remove(company)
@@ -87,3 +92,20 @@ class StockMarket:
         cell = self.position[company]
         stack = self.stacks[(cell.row, cell.column)]
         return (-cell.price, -cell.column, cell.row, stack.index(company))
+
+    def before_change(self) -> None:
+        """A token is about to move: the undo journal keeps the positions and stacks as they are
+        (once per action)."""
+        journal = APPLYING.journal
+        if journal is not None:
+            journal.save(self, {"position": dict(self.position),
+                                "stacks": {cell: list(stack) for cell, stack in self.stacks.items()}})
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Put back what :meth:`before_change` kept; the companies moved count as moved."""
+        if self.moved is not None:
+            self.moved.update(self.position, saved["position"])
+        self.position.clear()
+        self.position.update(saved["position"])
+        self.stacks.clear()
+        self.stacks.update(saved["stacks"])

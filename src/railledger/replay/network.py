@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from railledger.replay.geometry import PathEnds
 from railledger.replay.hexgrid import opposite
@@ -77,6 +77,14 @@ class GraphCache:
         self.networks.clear()
         self.tokens.clear()
         self.routes = {sym: True for sym, found in self.routes.items() if found}
+
+    def kept(self) -> dict[str, Any]:
+        """What the undo journal keeps before an action: the answers 18xx.games keeps (the
+        memos ``fresh`` and ``tracks`` hold whatever the board is)."""
+        return {"networks": dict(self.networks), "tokens": dict(self.tokens), "routes": dict(self.routes)}
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        self.networks, self.tokens, self.routes = saved["networks"], saved["tokens"], saved["routes"]
 
     def state(self) -> tuple[object, ...]:
         return (tuple(sorted(self.networks)), tuple(sorted(self.tokens.items())), tuple(sorted(self.routes.items())))

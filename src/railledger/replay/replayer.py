@@ -156,6 +156,7 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
     sees the game before and after every action (after: also after a refused one).
     """
     game = Game.from_record(record)
+    game.journal.enabled = False  # a replay never takes an action back: nothing to keep for pop
     outcome = Replay(record)
     causes = _Causes()
     for index, action in enumerate(record.actions):

@@ -186,7 +186,8 @@ class Rules(TitleData):
         if corporation in slots or None not in slots:
             return
         game.board.place_token(hex_id, city, slots.index(None), corporation)
-        game.corporations[corporation].tokens_placed.append(f"{hex_id}-{city}")
+        corp = game.corporations[corporation]
+        corp.tokens_placed = [*corp.tokens_placed, f"{hex_id}-{city}"]
 
     def stations_of(self, game: GameState, corporation: str) -> int:
         """How many stations a corporation has in all (placed or not)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from railledger.ingest.model import Player, PlayerId
 from railledger.replay.board import Board
+from railledger.replay.journal import APPLYING, Journal
 from railledger.replay.memo import Memo
 from railledger.replay.network import GraphCache
 
@@ -56,13 +57,23 @@ class ChangeLog:
 class Tracked:
     """An entity that tells a :class:`ChangeLog` when one of its ``watched`` fields is set, once
     :meth:`GameState.track_changes` gave it one (before that, a set costs one attribute read more).
-    ``touch`` runs before and after the set, so a train's old owner and its new one are both noted."""
+    ``touch`` runs before and after the set, so a train's old owner and its new one are both noted.
+
+    While an action is applied, every field set is noted with its old value in the game's
+    undo journal (:mod:`replay.journal`); an entity made during the action has nothing to note.
+    Its lists and sets are replaced, never changed in place, so that a set is all there is."""
 
     __slots__ = ()
     watched: ClassVar[frozenset[str]] = frozenset()
+    restored_by_field: ClassVar[bool] = True  # the journal shares it where a step refers to it
     change_log: ClassVar[ChangeLog | None] = None  # an instance's own, set by track_changes
 
     def __setattr__(self, name: str, value: object) -> None:
+        journal = APPLYING.journal
+        if journal is not None:
+            own = self.__dict__
+            if name in own:
+                journal.note_set(self, name, own[name])
         log = self.change_log
         if log is None or name not in self.watched:
             object.__setattr__(self, name, value)
@@ -130,7 +141,6 @@ class Train(Tracked):
 @dataclass
 class CorporationState(Tracked):
     watched: ClassVar[frozenset[str]] = frozenset({"cash", "floated", "closed", "operator", "tokens_placed"})
-    # (a token placed changes tokens_placed in place: a snapshot compares its length)
 
     sym: str
     name: str
@@ -138,8 +148,8 @@ class CorporationState(Tracked):
     par_price: int | None = None
     floated: bool = False
     operated: bool = False  # has had at least one operating turn
-    tokens_placed: list[str] = field(default_factory=list)  # "<hex>-<city>"
-    abilities: set[str] = field(default_factory=set)  # title-specific abilities, e.g. "new_orleans_bonus"
+    tokens_placed: list[str] = field(default_factory=list)  # "<hex>-<city>"; replaced, never changed in place
+    abilities: set[str] = field(default_factory=set)  # title-specific ("new_orleans_bonus"); replaced, never changed in place
     closed: bool = False  # merged away or bankrupt (titles where companies can close)
     operator: PlayerId | None = None  # who runs a company that has no president's certificate
 
@@ -189,6 +199,8 @@ class Change:
         self.outer = False
 
     def __enter__(self) -> None:
+        if not self.game.applying:
+            self.game.journal.forget()  # a change outside an action: the journal cannot undo it
         self.outer = self.game.mutating
         self.game.mutating = True
         self.game.moment += 1
@@ -263,6 +275,7 @@ class GameState:
         self.mutating = False  # inside :meth:`changing`: answers are not kept
         self.memo = Memo()  # counts asked often of one state (certificates, trains over the limit)
         self.graph = GraphCache()
+        self.journal = Journal()  # what each applied action changed, for Game.pop
 
     def track_changes(self) -> ChangeLog:
         """A new log that every player, corporation, company, certificate and train of the game

@@ -60,6 +60,7 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
     gid = game_id(title, seed, names)
     players = seats(names)
     game = Game.start(title, players, seed=seed, game_id=gid)
+    game.journal.enabled = False  # the bots never take an action back: nothing to keep for pop
     rng = Random(f"{title}/{seed}/{','.join(names)}")
     by_seat = {player.id: bot for player, bot in zip(players, bots)}
     actions: list[Action] = []

@@ -92,7 +92,8 @@ class Tokening(OperatingStep):
         game, corp = self.game, self.corporation
         game.pay(corp, None, placement.cost)
         game.board.place_token(placement.hex_id, placement.city, placement.slot, corp)
-        game.corporations[corp].tokens_placed.append(f"{placement.hex_id}-{placement.city}")
+        placing = game.corporations[corp]
+        placing.tokens_placed = [*placing.tokens_placed, f"{placement.hex_id}-{placement.city}"]
         game.graph.clear()
         self.round.turn.tokened = True
         self.after_placement(placement)

@@ -153,7 +153,8 @@ class Title1871(Title):
         for number, sym in enumerate(drawn.peir_companies):
             spec = self.corporation_spec(sym)
             game.board.place_token(spec.home_hex, spec.home_city, 0, PEIR)
-            game.corporations[PEIR].tokens_placed.append(f"{spec.home_hex}-{spec.home_city}")
+            peir = game.corporations[PEIR]
+            peir.tokens_placed = [*peir.tokens_placed, f"{spec.home_hex}-{spec.home_city}"]
             private = peir_private(sym)
             game.companies[private] = CompanyState(private, f"PEIR - {spec.name}", 80, 0)
             state.peir_share_of[sym] = f"{PEIR}_{number}"
@@ -169,12 +170,14 @@ class Title1871(Title):
         spec = self.corporation_spec(sym)
         slots = game.board.tokens_in(spec.home_hex, spec.home_city)
         if PEIR in slots:  # the PEIR's station leaves the game
-            slots[slots.index(PEIR)] = None
-            game.corporations[PEIR].tokens_placed.remove(f"{spec.home_hex}-{spec.home_city}")
+            game.board.remove_token(spec.home_hex, spec.home_city, PEIR)
+            peir = game.corporations[PEIR]
+            peir.tokens_placed = [c for c in peir.tokens_placed if c != f"{spec.home_hex}-{spec.home_city}"]
             lost = self.state(game).lost_stations
             lost[PEIR] = lost.get(PEIR, 0) + 1
-        game.board.place_token(spec.home_hex, spec.home_city, slots.index(None), sym)
-        game.corporations[sym].tokens_placed.append(f"{spec.home_hex}-{spec.home_city}")
+        game.board.place_token(spec.home_hex, spec.home_city, game.board.tokens_in(spec.home_hex, spec.home_city).index(None), sym)
+        home = game.corporations[sym]
+        home.tokens_placed = [*home.tokens_placed, f"{spec.home_hex}-{spec.home_city}"]
 
     def first_round(self, game: GameState) -> Round:
         return PrivatesRound(game, "Auction", (InitialAuction,))
@@ -224,7 +227,7 @@ class Title1871(Title):
     def after_auction(self, game: GameState) -> None:
         """The first stock round goes in ascending cash, ties in seat order (5.2.6)."""
         seats = list(game.order)
-        game.order.sort(key=lambda p: (game.cash(p), seats.index(p)))
+        game.order = sorted(seats, key=lambda p: (game.cash(p), seats.index(p)))  # a new list: see replay.journal
         game.priority = game.order[0]
 
     # ---------------------------------------------------------------- companies
@@ -314,11 +317,14 @@ class Title1871(Title):
 
     def swap_station(self, game: GameState, parent: str, branch: str, index: int) -> str:
         """The branch's station replaces one of the parent's, which leaves the game (6.7.4)."""
-        city = game.corporations[parent].tokens_placed.pop(index)
+        losing = game.corporations[parent]
+        city = losing.tokens_placed[index]
+        losing.tokens_placed = [c for i, c in enumerate(losing.tokens_placed) if i != index]
         hex_id, number = city.rsplit("-", 1)
         slots = game.board.tokens_in(hex_id, int(number))
         game.board.place_token(hex_id, int(number), slots.index(parent), branch)
-        game.corporations[branch].tokens_placed.append(city)
+        gaining = game.corporations[branch]
+        gaining.tokens_placed = [*gaining.tokens_placed, city]
         lost = self.state(game).lost_stations
         lost[parent] = lost.get(parent, 0) + 1
         return city
@@ -346,7 +352,8 @@ class Title1871(Title):
         par = game.corporations[branch].par_price
         assert par is not None
         game.pay(None, branch, par * pool)
-        game.corporations[parent].abilities.add("treasury")
+        issuing = game.corporations[parent]
+        issuing.abilities = issuing.abilities | {"treasury"}
         game.note("par", branch, par, president)
         game.float_if_ready(branch)
 

@@ -121,7 +121,8 @@ class EighteenMS(Title):
             for company in game.companies.values():
                 game.close_company(company.sym)
             for corp in game.corporations.values():
-                corp.abilities.discard(NEW_ORLEANS_BONUS)
+                if NEW_ORLEANS_BONUS in corp.abilities:
+                    corp.abilities = corp.abilities - {NEW_ORLEANS_BONUS}
 
     # -- revenue (11.5.1)
 

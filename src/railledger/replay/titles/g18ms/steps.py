@@ -66,7 +66,8 @@ class NewOrleansBonus(Tokening):
             return
         state.new_orleans = self.corporation
         self.game.pay(None, self.corporation, title.new_orleans_bonus)
-        self.game.corporations[self.corporation].abilities.add("new_orleans_bonus")
+        corp = self.game.corporations[self.corporation]
+        corp.abilities = corp.abilities | {"new_orleans_bonus"}
 
 
 class MsToken(NewOrleansBonus, Token):

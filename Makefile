@@ -64,11 +64,14 @@ bench: bytecode  # times whole processes' starts: the code as installed
 # compared state by state; says "skipped" without them. Not part of CI.
 # CROSSCHECK_SELFPLAY games per title played by railledger's bots go the other way: 18xx.games'
 # engine must accept every action of each, with the same state after every one.
+# --shortfalls: every run the revenue audit finds short, in those games and in the shared records,
+# is sent to 18xx.games' engine with the audit's better routes in place of the declared ones; the
+# engine must accept them and pay what the audit claims (docs/optimizer.md).
 CROSSCHECK_GAMES ?= 200
 CROSSCHECK_SELFPLAY ?= 20
 CROSSCHECK_SEED ?= 1
 crosscheck: $(STAMP)
-	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED)
+	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED) --shortfalls $(wildcard $(FIXTURES))
 
 # 18xx.games' own undo and redo filtering asked about every case of tests/undo_reference.json,
 # compared with railledger's and with the answers recorded there for CI; says "skipped" without

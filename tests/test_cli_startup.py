@@ -15,7 +15,7 @@ HEAVY = ("duckdb", "polars", "pyarrow", "plotly", "streamlit", "rich.console", "
          "tomlkit", "railledger.events",
          "railledger.replay", "railledger.records", "railledger.analytics", "railledger.dashboard", "railledger.selfplay.simulate",
          # the commands' own work, apart from the modules that declare them
-         "railledger.pipeline", "railledger.crosscheck.reference", "railledger.bench", "railledger.reports",
+         "railledger.pipeline", "railledger.crosscheck.reference", "railledger.crosscheck.shortfalls", "railledger.bench", "railledger.reports",
          "railledger.cli.ingesting", "railledger.cli.output")
 
 

@@ -46,11 +46,11 @@ def test_a_bot_in_two_seats_takes_the_mean_of_its_seats_and_a_tie_at_the_top_win
 
 
 def test_the_command_prints_its_standings_as_json_and_refuses_an_unknown_bot() -> None:
-    command = [sys.executable, "-m", "railledger", "ladder", "--title", "18MS", "--players", "3",
+    command = [sys.executable, "-m", "railledger", "ladder", "--title", "18ms", "--players", "3",
                "--bots", "greedy,random,random", "--games", "2", "--workers", "1"]
     printed = subprocess.run([*command, "--json"], capture_output=True, text=True, check=True)
     found = json.loads(printed.stdout)
-    assert found["games"] == found["finished"] == 2
+    assert found["title"] == "18MS" and found["games"] == found["finished"] == 2
     assert {bot["bot"] for bot in found["bots"]} == {"greedy", "random"}
     assert sum(bot["seats"] for bot in found["bots"]) == 6
     refused = subprocess.run([*command[:-4], "--bots", "greedy,nobody,random"], capture_output=True, text=True)

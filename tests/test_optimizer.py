@@ -288,3 +288,28 @@ def test_connections_kept_between_positions_are_those_found_afresh(path: Path, m
             fresh = position_of(game, sym)
             monkeypatch.undo()
             assert (fresh.stops, fresh.connections) == (kept.stops, kept.connections), f"#{index} {sym}"
+
+
+def test_two_trains_may_not_leave_a_junction_by_the_same_side() -> None:
+    """E6 joins its W side to E and to SW, E8 its W side to E and to SE: A (E4) - B (E10) and
+    C (F5) - D (F9) use different track in both hexes but both cross from E6 into E8. 18xx.games
+    counts that side as track both trains use and refuses the pair (its check_overlap), so the
+    engine does, and the best run of two 2-trains is A-B alone (70), not both (110)."""
+    canvas = Canvas("18Texas")
+    canvas.put("E4", "c0-e4", cities=(30,))
+    canvas.put("E6", "e1-e4", "e0-e4")
+    canvas.put("F5", "c0-e3", cities=(20,))
+    canvas.put("E8", "e1-e4", "e1-e5")
+    canvas.put("F9", "c0-e2", cities=(20,))
+    canvas.put("E10", "c0-e1", cities=(40,))
+    canvas.station("T&P", "E4")
+    canvas.station("T&P", "F5")
+    first, second = canvas.train("T&P", "2"), canvas.train("T&P", "2")
+    routes = [{"train": first, "connections": [["E4", "E6", "E8", "E10"]]},
+              {"train": second, "connections": [["F5", "E6", "E8", "F9"]]}]
+    assert engine_revenues(canvas.game, "T&P", routes[:1]) == [70]
+    assert engine_revenues(canvas.game, "T&P", routes[1:]) == [40]
+    with pytest.raises(Violation, match="shares track with another train"):
+        engine_revenues(canvas.game, "T&P", routes)
+    optimum = best_run(canvas.game, "T&P")
+    assert optimum.revenue == 70 and optimum.proven and [r.train for r in optimum.routes] == [first]

@@ -23,7 +23,7 @@ from railledger.replay.errors import Violation
 from railledger.replay.hexgrid import neighbour, opposite
 from railledger.replay.optimizer import best_run
 from railledger.replay.optimizer.combine import best_choice
-from railledger.replay.routes import Route, build_route, check_run, connection_stops
+from railledger.replay.routes import Route, build_route, check_run, connection_stops, track_of
 from tests.optimizer_boards import Canvas
 
 CENTRES = {"18MS": ("E7", "H2"), "18Texas": ("E8", "D9"), "The Old Prince 1871": ("K15", "O15")}
@@ -174,8 +174,9 @@ def brute_force(game: Game, corporation: str, longest_chain: int = 9) -> int:
             return
         choose(train + 1, picked, track)  # this train stays idle
         for route in per_train[train]:
-            if not route.segments & track:  # every choice whose trains share no track
-                choose(train + 1, picked + [route], track | route.segments)
+            used = frozenset(track_of(route.segments))
+            if not used & track:  # every choice whose trains share no track (the engine's reading of it)
+                choose(train + 1, picked + [route], track | used)
 
     choose(0, [], frozenset())
     return best_total

@@ -59,7 +59,7 @@ def plain_routes(position: Position) -> list[Described]:
     for number, c in enumerate(position.connections):
         if c.a in stops and c.b in stops and c.a != c.b:
             out[c.a].append((number, c.b, c))
-            out[c.b].append((number, c.a, Connection(c.b, c.a, tuple(reversed(c.chain)), c.segments)))
+            out[c.b].append((number, c.a, Connection(c.b, c.a, tuple(reversed(c.chain)), c.segments, c.track)))
 
     def size(route: list[Node], connections: list[Connection]) -> tuple[int, int, int]:
         return len(route), sum(stops[n].kind != "t" for n in route), sum(c.crossed for c in connections)
@@ -81,24 +81,24 @@ def plain_routes(position: Position) -> list[Described]:
             if arm and not stops[end].passable:
                 return
             for number, other, connection in out[end]:
-                if other in barred or other in taken or connection.segments & used:
+                if other in barred or other in taken or connection.track & used:
                     continue
                 if not arm and below is not None and number >= below:
                     continue  # the mirror pair, with this arm forward, is the one kept
                 longer = arm + [(number, other, connection)]
                 if fits([station, *other_stops, *(n for _, n, _ in longer)], [*other_connections, *(c for _, _, c in longer)]):
-                    yield from arms(longer, taken | {other}, used | connection.segments, other_stops,
+                    yield from arms(longer, taken | {other}, used | connection.track, other_stops,
                                     other_connections, below)
 
         for forward in arms([], set(), frozenset(), [], [], None):
             f_stops, f_connections = [n for _, n, _ in forward], [c for _, _, c in forward]
-            f_used = frozenset(s for c in f_connections for s in c.segments)
+            f_used = frozenset(t for c in f_connections for t in c.track)
             first = forward[0][0] if forward else -1
             for backward in arms([], set(f_stops), f_used, f_stops, f_connections, first):
                 route = [n for _, n, _ in reversed(backward)] + [station] + f_stops
                 if len(route) < 2:
                     continue
-                back = [Connection(c.b, c.a, tuple(reversed(c.chain)), c.segments) for _, _, c in reversed(backward)]
+                back = [Connection(c.b, c.a, tuple(reversed(c.chain)), c.segments, c.track) for _, _, c in reversed(backward)]
                 connections = back + f_connections
                 found.append((tuple(route), tuple(c.chain for c in connections),
                               frozenset(s for c in connections for s in c.segments), size(route, connections),

@@ -115,22 +115,22 @@ def test_ratings_follow_openskill_over_the_games_in_play_order(archive: Archive)
     [bob], [ann], [di] = model.rate([[bob], [ann], [di]], ranks=[1, 2, 3])   # m3
     table = ratings(archive).table.filter(pl.col("scope") == "18MS")
     got = {row["player"]: (row["mu"], row["sigma"], row["ordinal"]) for row in table.iter_rows(named=True)}
-    for pid, rating in (("1", ann), ("2", bob), ("3", cy), ("4", di)):
+    for pid, rating in (("user:1", ann), ("user:2", bob), ("user:3", cy), ("user:4", di)):
         assert got[pid] == pytest.approx((rating.mu, rating.sigma, rating.ordinal()))
     assert table["player"].to_list() == sorted(got, key=lambda p: -got[p][2])  # listed by ordinal
     assert table["place"].to_list() == [1, 2, 3, 4]
-    assert dict(zip(table["player"], table["games"])) == {"1": 3, "2": 3, "3": 2, "4": 1}
-    assert dict(zip(table["player"], table["wins"])) == {"1": 2, "2": 1, "3": 0, "4": 0}
+    assert dict(zip(table["player"], table["games"])) == {"user:1": 3, "user:2": 3, "user:3": 2, "user:4": 1}
+    assert dict(zip(table["player"], table["wins"])) == {"user:1": 2, "user:2": 1, "user:3": 0, "user:4": 0}
 
 
 def test_each_title_is_rated_apart_and_all_titles_together(archive: Archive) -> None:
     rated = ratings(archive)
     texas = rated.table.filter(pl.col("scope") == "18Texas")
-    assert texas["player"].to_list() == ["3", "4"]  # Cy beat Di in the only 18Texas game counted
+    assert texas["player"].to_list() == ["user:3", "user:4"]  # Cy beat Di in the only 18Texas game counted
     assert texas["mu"][0] > 25 > texas["mu"][1]  # both started afresh: 18MS games do not carry over
     pooled = rated.table.filter(pl.col("scope") == POOLED)
-    assert dict(zip(pooled["player"], pooled["games"])) == {"1": 3, "2": 3, "3": 3, "4": 2}
-    cy = rated.history.filter(pl.col("scope") == POOLED, pl.col("player") == "3")
+    assert dict(zip(pooled["player"], pooled["games"])) == {"user:1": 3, "user:2": 3, "user:3": 3, "user:4": 2}
+    cy = rated.history.filter(pl.col("scope") == POOLED, pl.col("player") == "user:3")
     assert (cy["game"].to_list(), keys(cy, "game_key")) == ([1, 2, 3], ["m1", "m2", "t1"])
     assert cy["ordinal"].to_list() == pytest.approx((cy["mu"] - 3 * cy["sigma"]).to_list())
 
@@ -142,14 +142,14 @@ def test_a_tie_on_equal_ratings_gives_equal_ratings(tmp_path: Path) -> None:
     with Archive.open(tmp_path / "tie.duckdb", read_only=True) as archive:
         table = ratings(archive).table.filter(pl.col("scope") == "18MS")
     rows = {row["player"]: row for row in table.iter_rows(named=True)}
-    assert rows["1"]["mu"] == pytest.approx(rows["2"]["mu"]) and rows["1"]["mu"] > rows["3"]["mu"]
-    assert rows["1"]["place"] == rows["2"]["place"] == 1 and rows["3"]["place"] == 3
-    assert rows["1"]["wins"] == rows["2"]["wins"] == 1
+    assert rows["user:1"]["mu"] == pytest.approx(rows["user:2"]["mu"]) and rows["user:1"]["mu"] > rows["user:3"]["mu"]
+    assert rows["user:1"]["place"] == rows["user:2"]["place"] == 1 and rows["user:3"]["place"] == 3
+    assert rows["user:1"]["wins"] == rows["user:2"]["wins"] == 1
 
 
 def test_players_are_one_person_by_id_and_shown_by_their_last_name(archive: Archive) -> None:
     table = ratings(archive).table
-    di = table.filter(pl.col("player") == "4")
+    di = table.filter(pl.col("player") == "user:4")
     assert dict(zip(di["scope"], di["name"])) == {"18MS": "Di", "18Texas": "Diana", POOLED: "Diana"}
     assert table.filter(pl.col("scope") == POOLED).height == 4
 
@@ -157,35 +157,35 @@ def test_players_are_one_person_by_id_and_shown_by_their_last_name(archive: Arch
 def test_games_ended_by_hand_count_only_when_asked(archive: Archive) -> None:
     plain = ratings(archive).table.filter(pl.col("scope") == "18Texas")
     with_hand = ratings(archive, Population(manual_ends=True)).table.filter(pl.col("scope") == "18Texas")
-    assert set(plain["player"]) == {"3", "4"}
-    assert set(with_hand["player"]) == {"1", "2", "3", "4"}
-    assert with_hand.filter(pl.col("player") == "4")["games"].item() == 3
+    assert set(plain["player"]) == {"user:3", "user:4"}
+    assert set(with_hand["player"]) == {"user:1", "user:2", "user:3", "user:4"}
+    assert with_hand.filter(pl.col("player") == "user:4")["games"].item() == 3
 
 
 def test_head_to_head_counts_who_finished_ahead(archive: Archive) -> None:
     rated = ratings(archive)
-    ann = rated.of_player(archive, "1").versus
+    ann = rated.of_player(archive, "user:1").versus
     assert ann.select("opponent", "name", "games", "wins", "losses", "ties").rows() == [
-        ("2", "Bob", 3, 2, 1, 0), ("3", "Cy", 2, 2, 0, 0), ("4", "Diana", 1, 1, 0, 0)]  # her name now
-    cy = rated.of_player(archive, "3").versus
-    assert cy.filter(pl.col("opponent") == "2").select("wins", "losses", "ties").row(0) == (0, 1, 1)
+        ("user:2", "Bob", 3, 2, 1, 0), ("user:3", "Cy", 2, 2, 0, 0), ("user:4", "Diana", 1, 1, 0, 0)]  # her name now
+    cy = rated.of_player(archive, "user:3").versus
+    assert cy.filter(pl.col("opponent") == "user:2").select("wins", "losses", "ties").row(0) == (0, 1, 1)
     assert isinstance(rated, Ratings)  # no ratings stored in this archive: rated here
-    renamed = pl.DataFrame({"player": ["2", "3", "4"], "name": ["B.", "C.", "D."]})
-    assert head_to_head(rated.results, "1", renamed)["name"].to_list() == ["B.", "C.", "D."]
+    renamed = pl.DataFrame({"player": ["user:2", "user:3", "user:4"], "name": ["B.", "C.", "D."]})
+    assert head_to_head(rated.results, "user:1", renamed)["name"].to_list() == ["B.", "C.", "D."]
 
 
 def test_a_players_part_is_their_games_and_history_numbered_in_play_order(archive: Archive) -> None:
     rated = ratings(archive)
-    di = rated.of_player(archive, "4")
+    di = rated.of_player(archive, "user:4")
     assert keys(di.results.unique("game_key", maintain_order=True), "game_key") == ["m3", "t1"]
-    assert di.results.filter(pl.col("player") == "4")["order"].to_list() == [1, 2]
+    assert di.results.filter(pl.col("player") == "user:4")["order"].to_list() == [1, 2]
     assert di.results.height == 5  # every seat of her two games
     assert sorted(di.history["scope"].to_list()) == ["18MS", "18Texas", POOLED, POOLED]
-    assert set(di.history["player"]) == {"4"}
+    assert set(di.history["player"]) == {"user:4"}
 
 
 def test_a_players_games_include_those_that_do_not_count(archive: Archive) -> None:
-    bob = player_games(archive, "2")
+    bob = player_games(archive, "user:2")
     assert keys(bob, "game_key") == ["m1", "m2", "m3", "hand-event", "active", "flagged", "mismatch", "no-result"]
     assert bob.filter(pl.col("game_key") == "test/m3").select("value", "rank").row(0) == (700, 1)
 
@@ -234,8 +234,10 @@ def test_the_ratings_command_prints_each_title_then_all(db: Path) -> None:
     assert "18Texas ratings: 4 players" in texas.output and "18MS" not in texas.output
     first = next(line for line in texas.output.splitlines() if line.startswith("│"))
     assert "Diana" in first  # Di won both games ended by hand
-    missing = CliRunner().invoke(app, ["ratings", "--db", str(db), "--title", "1830"])
-    assert missing.exit_code == 0 and "no game of 1830 counted" in missing.output
+    none = CliRunner().invoke(app, ["ratings", "--db", str(db), "--title", "old prince"])
+    assert none.exit_code == 0 and "no game of The Old Prince 1871 counted" in none.output
+    unknown = CliRunner().invoke(app, ["ratings", "--db", str(db), "--title", "1830"])
+    assert unknown.exit_code == 1 and "unknown title '1830'; the titles are 18MS, 18Texas (texas)" in unknown.output
 
 
 # ------------------------------------------------------------------------------ the pages
@@ -257,12 +259,12 @@ def _page(db: Path, monkeypatch: pytest.MonkeyPatch, path: str, **query: str):  
 
 
 def test_the_players_page_shows_the_ratings_and_one_players_record(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    page = _page(db, monkeypatch, "views/players.py", player="1")
+    page = _page(db, monkeypatch, "views/players.py", player="user:1")
     board, titles, versus, games = (frame.value for frame in page.dataframe)
-    assert set(board["name"]) == {"Ann", "Bob", "Cy", "Diana"}  # all titles, by default
+    assert set(board["shown"]) == {"Ann", "Bob", "Cy", "Diana"}  # all titles, by default
     assert list(board["place"]) == sorted(board["place"])
     assert list(board["page"])[0].startswith("players?player=")
-    assert page.selectbox[1].value == "1"  # Ann, from ?player=1
+    assert page.selectbox[1].value == "user:1"  # Ann, from ?player=user:1
     assert list(titles["scope"]) == ["18MS"]
     assert [tuple(row) for row in versus[["name", "wins", "losses", "ties"]].itertuples(index=False)] == [
         ("Bob", 2, 1, 0), ("Cy", 2, 0, 0), ("Diana", 1, 0, 0)]
@@ -279,7 +281,7 @@ def test_the_titles_page_shows_counts_lengths_values_endings_and_leaders(db: Pat
     ms = summary[summary["title"] == "18MS"].iloc[0]
     assert (ms["counted"], ms["timed"], ms["median_hours"]) == (3, 2, 2.5)
     assert list(values["players"]) == [3]
-    assert list(leaders["name"])[:1] == [ratings_leader(db)]
+    assert list(leaders["shown"])[:1] == [ratings_leader(db)]
     charts = [json.loads(chart.proto.spec) for chart in page.get("plotly_chart")]
     assert len(charts) == 2 and charts[1]["data"][0]["y"] == ["the last of its 10 operating rounds"]
     assert endings[["games", "n", "share", "interval"]].values.tolist() == [[3, 3, 1.0, "44%–100%"]]  # with its n and interval

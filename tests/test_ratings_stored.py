@@ -380,7 +380,7 @@ def test_games_changed_without_a_rated_result_show_their_new_names_before_and_af
     with Archive.open(db, read_only=True) as archive:
         loaded = ratings(archive)
         assert isinstance(loaded, Ratings) and marked(loaded.table)
-        assert loaded.table.filter(pl.col("player") == "4")["name"].to_list() == ["Di", "Dee", "Dee"]
+        assert loaded.table.filter(pl.col("player") == "user:4")["name"].to_list() == ["Di", "Dee", "Dee"]
     with Archive.open(db) as archive:
         assert store_ratings(archive) == (Refresh.UP_TO_DATE, 0)
         assert archive.rating_basis() == current_basis(archive)
@@ -446,7 +446,7 @@ def test_the_players_page_shows_the_same_from_stored_ratings_as_from_ratings_rat
                 store_ratings(archive)
         with Archive.open(db, read_only=True) as archive:
             assert isinstance(ratings(archive), StoredRatings) == stored
-        page = _page(db, monkeypatch, "views/players.py", player="4")
+        page = _page(db, monkeypatch, "views/players.py", player="user:4")
         shown.append(([frame.value for frame in page.dataframe], [caption.value for caption in page.caption],
                       [chart.proto.spec for chart in page.get("plotly_chart")]))
     (frames, captions, charts), (stored_frames, stored_captions, stored_charts) = shown

@@ -69,7 +69,7 @@ def test_shortfalls_are_counted_per_game_and_per_president(db: Path) -> None:
         by_game, by_player = shortfalls_by_game(archive), shortfalls_by_player(archive)
     game = by_game.row(0, named=True)
     assert (game["game_key"], game["runs"], game["below_optimum"], game["left_on_table"], game["unproven"]) == (KEY, 6, 1, 40, 0)
-    players = {row["player"]: row for row in by_player.iter_rows(named=True)}
+    players = {row["name"]: row for row in by_player.iter_rows(named=True)}  # each its own player of this game
     assert players["Cugnot"]["left_on_table"] == 40 and players["Cugnot"]["below_optimum"] == 1
     assert players["Ada"]["left_on_table"] == players["Brunel"]["left_on_table"] == 0
     assert sum(row["runs"] for row in players.values()) == 6
@@ -81,7 +81,7 @@ def test_audit_reads_an_archived_game_by_its_key(db: Path) -> None:
     runs = json.loads(result.stdout)["runs"]
     assert [(r["action_id"], r["shortfall"]) for r in runs if r["shortfall"]] == [("690", 40)]
     missing = runner.invoke(app, ["audit", "no-such-game", "--db", str(db)])
-    assert missing.exit_code == 1 and "not a record file" in missing.output
+    assert missing.exit_code == 1 and "no-such-game: no such record file, and no game no-such-game" in missing.output
 
 
 @pytest.fixture()
@@ -95,10 +95,10 @@ def dashboard(db: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
 def test_validation_page_shows_what_runs_left_on_the_table(dashboard: AppTest) -> None:
     dashboard.switch_page("views/validation.py").run()
     assert not dashboard.exception
-    (audited,) = [caption.value for caption in dashboard.caption if "runs audited" in caption.value]
+    audited = next(caption.value for caption in dashboard.caption if "runs audited" in caption.value)
     assert "6 runs audited" in audited and "40 left on the table" in audited
-    by_player, by_game = dashboard.dataframe[-2].value, dashboard.dataframe[-1].value  # after the games not valid
-    assert dict(zip(by_player["player"], by_player["left_on_table"]))["Cugnot"] == 40
+    by_player, by_game = (frame.value for frame in dashboard.dataframe if "left_on_table" in frame.value.columns)
+    assert dict(zip(by_player["shown"], by_player["left_on_table"]))["Cugnot"] == 40
     assert list(by_game["left_on_table"]) == [40]
 
 
@@ -123,3 +123,32 @@ def _points(values: object) -> int:
         return int(np.count_nonzero(~np.isnan(array)))
     return sum(value is not None for value in values)  # type: ignore[attr-defined]
 
+
+
+def test_a_route_is_named_by_its_stops_hexes_as_18xx_games_logs_it() -> None:
+    from railledger.replay.optimizer.naming import route_name, run_name
+
+    assert route_name("5-0", [("I1", "c0"), ("I1", "t0")], 100) == "5-0 I1-I1 100"
+    assert route_name("2D-2", (("E1", "c0"), ("I1", "c0")), None) == "2D-2 E1-I1"
+    assert run_name([("2+-2", [["E11", "c0"], ["E15", "o0"]], 60), ("2+-3", [["E11", "c0"], ["E9", "c0"]], 40)]) == \
+        "2+-2 E11-E15 60; 2+-3 E11-E9 40"
+    assert run_name([]) == "no route"
+
+
+def test_audit_names_the_routes_run_and_the_better_ones(poor_game: Path) -> None:
+    result = runner.invoke(app, ["audit", str(poor_game)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    at = lines.index("OR 2.1 WRA: 40 short")
+    assert lines[at + 1:at + 3] == ["  ran     2+-2 E11-E15 60", "  better  2+-2 E11-E15 60; 2+-3 E11-E9 40"]
+    payload = json.loads(runner.invoke(app, ["audit", str(poor_game), "--json"]).stdout)
+    poor = next(run for run in payload["runs"] if run["action_id"] == "690")
+    assert (poor["declared_run"], poor["optimal_run"]) == ("2+-2 E11-E15 60", "2+-2 E11-E15 60; 2+-3 E11-E9 40")
+
+
+def test_the_report_names_the_better_routes_from_the_archive_as_from_the_record(db: Path, poor_game: Path) -> None:
+    stored = runner.invoke(app, ["report", "test-18ms-poor", "--db", str(db)])
+    fresh = runner.invoke(app, ["report", str(poor_game)])
+    assert stored.exit_code == fresh.exit_code == 0, stored.output + fresh.output
+    row = "| OR 2.1 | WRA | Cugnot | 2+-2 E11-E15 60 | 2+-2 E11-E15 60; 2+-3 E11-E9 40 | 60 | 100 | 40 |"
+    assert row in stored.stdout.splitlines() and row in fresh.stdout.splitlines()

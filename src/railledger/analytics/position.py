@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from railledger.ingest.identity import seat_labels
 from railledger.ingest.model import PlayerId, Record
 from railledger.replay import Game, IllegalAction
 from railledger.replay.hexgrid import coordinates
@@ -205,7 +206,7 @@ def _hexes(game: Game) -> tuple[HexView, ...]:
 
 
 def _privates(game: Game, record: Record) -> tuple[PrivateView, ...]:
-    names = {player.id: player.name for player in record.players}
+    names = seat_labels(record)
     return tuple(
         PrivateView(company.sym, company.name,
                     "bank" if company.owner is None else names.get(company.owner, str(company.owner)),
@@ -215,7 +216,7 @@ def _privates(game: Game, record: Record) -> tuple[PrivateView, ...]:
 
 
 def _sheet(game: Game, record: Record) -> Sheet:
-    names = {player.id: player.name for player in record.players}
+    names = seat_labels(record)
     values = dict((pid, view.value) for pid, view in take_snapshot(game).players)
     players = tuple(
         PlayerRow(

@@ -5,9 +5,9 @@ games were played: each player's rank comes from the final values the replay agr
 ``standings`` table: 1 best, ties share a rank, and Plackett-Luce treats a shared rank as a
 draw between those players). A rating is a mean skill ``mu`` with its uncertainty ``sigma``;
 players are listed by the ordinal ``mu - 3 sigma``, a cautious estimate that a newcomer with one
-lucky game does not top. Players are the same person across games by their id
-(``players.external_id``: the 18xx.games user id; the name in hotseat and notation games) and are
-shown by the name they used last.
+lucky game does not top. Players are the same person across games by their identity
+(``players.identity``, docs/identity.md: the 18xx.games user id; in a hotseat or notation game, or
+a bot's seat, the game and seat) and are shown by the name they used last.
 
 Rating 100,000 games one after another takes half a minute, so the ratings are kept in the
 archive (:func:`store_ratings`, after every ``railledger ingest`` and ``simulate``) with a digest
@@ -29,6 +29,7 @@ import polars as pl
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from railledger.analytics.balance import POOLED
+from railledger.analytics.identity import labelled
 from railledger.analytics.rated import rated_of
 from railledger.analytics.scope import Population, Scope, counted_games
 from railledger.records import Archive
@@ -38,10 +39,10 @@ MODEL = PlackettLuce()
 """openskill's defaults: a new player starts at mu 25, sigma 25/3 (ordinal 0)."""
 
 METHOD = (f"openskill {version('openskill')} {MODEL!r} beta={MODEL.beta} kappa={MODEL.kappa} tau={MODEL.tau} "
-          f"limit_sigma={MODEL.limit_sigma} balance={MODEL.balance}; polars {pl.__version__} hash_rows")
+          f"limit_sigma={MODEL.limit_sigma} balance={MODEL.balance}; polars {pl.__version__} hash_rows; players by identity")
 """What else stored ratings depend on besides the results: the model and its version (another
-openskill may compute other numbers), and the row hash the fingerprint is made of (polars keeps
-it stable within one version only)."""
+openskill may compute other numbers), the row hash the fingerprint is made of (polars keeps
+it stable within one version only), and who a player is (``players.identity``)."""
 
 RATED_COLUMNS = ("game_key", "title", "created", "player", "rank")
 """The columns of the results that :func:`rate` reads (with their order: play order, then seat);
@@ -64,7 +65,8 @@ class PlayerRatings:
     """Every seat of the rated games the player sat in (columns of :attr:`Ratings.results`),
     ``order`` numbering those games 1, 2... in play order."""
     versus: pl.DataFrame
-    """:func:`head_to_head` over those games, opponents named as the leaderboard names them."""
+    """:func:`head_to_head` over those games, opponents named as the leaderboard shows them
+    (:func:`analytics.identity.labelled`)."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ class StoredRatings:
 
 
 def _player_ratings(table: pl.DataFrame, history: pl.DataFrame, results: pl.DataFrame, player: str) -> PlayerRatings:
-    names = table.filter(pl.col("scope") == POOLED).select("player", "name")
+    names = labelled(table.filter(pl.col("scope") == POOLED)).select("player", name="shown")
     return PlayerRatings(history, results, head_to_head(results, player, names))
 
 
@@ -331,7 +333,7 @@ def head_to_head(results: pl.DataFrame, player: str, names: pl.DataFrame) -> pl.
 def player_games(archive: Archive, player: str) -> pl.DataFrame:
     """Every archived game ``player`` sat in, rated or not, in play order: game_key, title,
     created, status, players, seat, name, value and rank (null without a replay), end_reason."""
-    seats = archive.select("players", ["game_key", "seat", "name"], where={"external_id": [player]})
+    seats = archive.select("players", ["game_key", "seat", "name"], where={"identity": [player]})
     standings = archive.select("standings", ["game_key", "seat", "value", "rank"], matching=seats.select("game_key", "seat"))
     seats = seats.with_columns(pl.col("seat").cast(pl.Int64))
     standings = standings.with_columns(pl.col("seat", "value", "rank").cast(pl.Int64))

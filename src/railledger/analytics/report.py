@@ -9,6 +9,7 @@ Rendering lives in :mod:`reports.game`.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -17,10 +18,12 @@ from typing import Any, Iterable, Mapping
 
 import polars as pl
 
+from railledger.ingest.identity import labels, seat_labels
 from railledger.ingest.model import Action, PlayerId, Record, SourceText
 from railledger.ingest.undo import RawAction, source_actions, undo_history, undo_remarks
 from railledger.records import Archive
 from railledger.replay.optimizer.audit import RunAudit
+from railledger.replay.optimizer.naming import run_name
 from railledger.replay.replayer import Flag, Replay
 from railledger.replay.sentences import Line, narrate
 from railledger.replay.titles import title_named
@@ -111,6 +114,8 @@ class Shortfall:
     engine: int
     optimum: int
     proven: bool
+    ran: str  # the declared routes, named (railledger.replay.optimizer.naming)
+    better: str  # the best run's routes, named
 
     @property
     def left(self) -> int:
@@ -142,13 +147,15 @@ NOT_A_PLAYER = "(not a player)"
 
 
 def player_name(record: Record, player: PlayerId | None) -> str:
-    """Who someone is, in one policy for every name a report shows: a player by the record's name
-    for them (found by id, or by that name, as older exports write ``user``); anyone else as the
-    record names them (a name, or an 18xx.games account number), marked as not a player: the
-    record does not say who of the table they are."""
+    """Who someone is, in one policy for every name a report shows (docs/identity.md): a player by
+    the name shown for them (:func:`ingest.identity.seat_labels`: with a short id where two names
+    compare equal), found by id, or by the record's name, as older exports write ``user``; anyone
+    else as the record names them (a name, or an 18xx.games account number), marked as not a
+    player: the record does not say who of the table they are."""
+    shown = seat_labels(record)
     for seated in record.players:
         if player in (seated.id, seated.name):
-            return seated.name
+            return shown[seated.id]
     if player is None:
         return "unattributed"
     return f"{player} {NOT_A_PLAYER}" if isinstance(player, str) else f"account {player} {NOT_A_PLAYER}"
@@ -180,10 +187,10 @@ def build_report(record: Record, source: SourceText | None, replay: Replay | Non
 
 def audited_shortfalls(record: Record, runs: Iterable[RunAudit]) -> tuple[Shortfall, ...]:
     """The runs of an audit that left revenue on the table."""
-    names = {p.id: p.name for p in record.players}
+    names = seat_labels(record)
     return tuple(
         Shortfall(run.round, run.company, names.get(run.president, str(run.president)) if run.president is not None else "-",
-                  run.engine, run.optimum.revenue, run.optimum.proven)
+                  run.engine, run.optimum.revenue, run.optimum.proven, run.declared_run, run.better_run)
         for run in runs if run.engine is not None and run.shortfall
     )
 
@@ -191,13 +198,21 @@ def audited_shortfalls(record: Record, runs: Iterable[RunAudit]) -> tuple[Shortf
 def stored_shortfalls(archive: Archive, key: str) -> tuple[int, tuple[Shortfall, ...]]:
     """(runs audited, those below the optimum) of an archived game, from its ``runs`` rows."""
     runs = archive.table("runs", key).sort("seq")
-    names = archive.table("players", key).select("seat", president="name")
+    players = archive.table("players", key)
+    shown = labels(zip(players["identity"], players["name"]), within_game=True)
+    names = players.select("seat", president=pl.col("identity").replace_strict(shown, return_dtype=pl.Utf8))
     short = (runs.join(names, on="seat", how="left")
              .filter(pl.col("engine").is_not_null() & (pl.col("optimum") > pl.col("engine"))))
     return runs.height, tuple(
-        Shortfall(r["round"], r["company"], r["president"] or "-", r["engine"], r["optimum"], r["proven"])
+        Shortfall(r["round"], r["company"], r["president"] or "-", r["engine"], r["optimum"], r["proven"],
+                  _stored_run(r["declared_routes"]), _stored_run(r["optimal_routes"]))
         for r in short.iter_rows(named=True)
     )
+
+
+def _stored_run(routes: str) -> str:
+    """A run stored in the archive's ``runs`` (JSON: train, revenue, stops), named."""
+    return run_name((route["train"], route["stops"], route["revenue"]) for route in json.loads(routes))
 
 
 class _Actors:
@@ -274,8 +289,9 @@ def _result(record: Record, verdict: Verdict, replay: Replay | None) -> Result:
 def _placings(record: Record, values: Mapping[PlayerId, int], recorded: Mapping[PlayerId, int]) -> tuple[Placing, ...]:
     """The players from the highest value down; equal values share a place."""
     ordered = sorted(record.players, key=lambda p: -values.get(p.id, 0))
+    shown = seat_labels(record)
     return tuple(Placing(1 + sum(1 for other in record.players if values.get(other.id, 0) > values.get(p.id, 0)),
-                         p.name, values.get(p.id), recorded.get(p.id)) for p in ordered)
+                         shown[p.id], values.get(p.id), recorded.get(p.id)) for p in ordered)
 
 
 def _rule_text(title: str, flag: Flag) -> str:
@@ -290,7 +306,7 @@ def _undos(actors: _Actors, source: SourceText | None) -> tuple[UndoCount, ...] 
     raw = source_actions(source)
     if raw is None:
         return None
-    counts: dict[str, list[Any]] = {p.name: [0, 0, []] for p in actors.record.players}
+    counts: dict[str, list[Any]] = {name: [0, 0, []] for name in seat_labels(actors.record).values()}
     for step in undo_history(raw):
         who = actors.name(step.action.get("user") or _raw_sender(actors, step.action, step.after))
         count = counts.setdefault(who, [0, 0, []])
@@ -333,6 +349,7 @@ def _times(actors: _Actors) -> tuple[PlayerTime, ...]:
     actions are the server's, not a player's). An action of a private company, whose owner the
     replay's snapshot does not name, is ``unattributed``."""
     waits: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    seated = list(seat_labels(actors.record).values())
     previous: int | None = None
     for index, action in enumerate(actors.record.actions):
         if action.auto or action.created_at is None:
@@ -343,7 +360,7 @@ def _times(actors: _Actors) -> tuple[PlayerTime, ...]:
     return tuple(
         PlayerTime(name, len(waits[name]), sum(s for s, _ in waits[name]),
                    tuple(sorted(waits[name], key=lambda w: -w[0])[:LONGEST]))
-        for name in [p.name for p in actors.record.players] + sorted(set(waits) - {p.name for p in actors.record.players})
+        for name in [*seated, *sorted(set(waits) - set(seated))]
         if waits.get(name)
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from railledger.analytics.identity import labelled
 from railledger.analytics.scope import NOT_JUDGED, Population, Scope, counted_games
 from railledger.records import Archive
 from railledger.replay.verdict import KINDS, VALID
@@ -68,5 +69,7 @@ def shortfalls_by_game(archive: Archive, games: Scope | None = None) -> pl.DataF
 
 
 def shortfalls_by_player(archive: Archive, games: Scope | None = None) -> pl.DataFrame:
-    """The same per title and player: the runs each decided as president."""
-    return archive.shortfalls(per_player=True, games=None if games is None else games.keys)
+    """The same per title and president by identity (docs/identity.md), of ``games`` or of every
+    game: the runs each decided, shown by name, and by name and short id where two presidents'
+    names compare equal."""
+    return labelled(archive.shortfalls(per_player=True, games=None if games is None else games.keys))

@@ -301,15 +301,16 @@ DASHBOARD_PAGES = ("views/archive.py", "views/review.py", "views/players.py", "v
 @contextmanager
 def dashboard_on(db: Path) -> Iterator[str]:
     """The dashboard's app file, with ``RAILLEDGER_DB`` naming ``db`` while the block runs (as
-    ``railledger dashboard`` sets it) and Streamlit's bare-mode warnings quiet (each of its
-    loggers has a level of its own, so each is told)."""
-    for name in [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "streamlit"]:
-        logging.getLogger(name).setLevel(logging.ERROR)
+    ``railledger dashboard`` sets it) and warnings quiet: Streamlit warns of its bare mode at every
+    app it starts outside a server, which is how the bench drives it, and sets its loggers' levels
+    again whenever it reads its configuration, so only logging's own switch holds them."""
     previous = os.environ.get("RAILLEDGER_DB")
     os.environ["RAILLEDGER_DB"] = str(db)
+    logging.disable(logging.WARNING)
     try:
         yield str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
     finally:
+        logging.disable(logging.NOTSET)
         if previous is None:
             os.environ.pop("RAILLEDGER_DB", None)
         else:

@@ -67,15 +67,16 @@ def _replay(rows: list[figures.BenchRow]) -> Section:
     note = "" if reference else " (vs Ruby not measured: needs ruby and the engine ../shared/tools/ref18xx extracts)"
     section = Section(f"replay medians (whole game, every route checked; vs Ruby = 18xx.games' engine on the same "
                       f"record, timed in the same run){note}",
-                      ("record", "actions", "ms", "actions/s", "+snapshots ms", "vs Ruby", "is_legal µs", "p90 µs",
+                      ("record", "actions", "ms", "actions/s", "vs Ruby", "+snapshots ms", "vs Ruby", "is_legal µs", "p90 µs",
                        "legal_actions ms"))
     for row in rows:
         if row.replay_ms is None or row.decisions is None:
-            section.rows.append((row.name, str(row.actions), "no engine", "", "", "", "", "", ""))
+            section.rows.append((row.name, str(row.actions), "no engine", "", "", "", "", "", "", ""))
             continue
-        versus = f"{row.reference_ms / row.replay_ms:.1f}x" if row.reference_ms else "failed" if reference else ""
+        versus, versus_states = (_times(row.reference_ms, ms) if row.reference_ms else "failed" if reference else ""
+                                 for ms in (row.replay_ms, row.replay_states_ms))
         section.rows.append((row.name, str(row.actions), f"{row.replay_ms:.1f}", f"{row.actions / row.replay_ms * 1000:,.0f}",
-                             f"{row.replay_states_ms:.1f}", versus, f"{row.decisions.is_legal_us:.0f}",
+                             versus, f"{row.replay_states_ms:.1f}", versus_states, f"{row.decisions.is_legal_us:.0f}",
                              f"{row.decisions.is_legal_p90_us:.0f}", f"{row.decisions.legal_actions_ms:.2f}"))
     replayed = [(row.replay_ms, row.replay_states_ms, row.actions) for row in rows
                 if row.replay_ms is not None and row.replay_states_ms is not None and row.actions]
@@ -84,7 +85,20 @@ def _replay(rows: list[figures.BenchRow]) -> Section:
         extra = [states / alone - 1 for alone, states, _ in replayed]
         section.lines.append(f"replay with per-action snapshots: median {per_action:.0f} µs per action over the records; "
                              f"snapshots add {min(extra):.0%} to {max(extra):.0%} to replay alone")
+    both = [row for row in rows if row.reference_ms and row.replay_ms and row.replay_states_ms]
+    if both:
+        ruby = sum(row.reference_ms or 0.0 for row in both)
+        alone = sum(row.replay_ms or 0.0 for row in both)
+        states = sum(row.replay_states_ms or 0.0 for row in both)
+        section.lines.append(f"summed medians over the {len(both)} record{'s' if len(both) > 1 else ''} both engines replayed: 18xx.games' engine "
+                             f"{ruby:,.0f} ms; railledger {alone:,.0f} ms replay alone ({_times(ruby, alone)} faster), "
+                             f"{states:,.0f} ms with per-action snapshots ({_times(ruby, states)} faster)")
     return section
+
+
+def _times(reference_ms: float, ms: float | None) -> str:
+    """How many times faster than 18xx.games' engine a railledger time is."""
+    return f"{reference_ms / ms:.1f}x" if ms else ""
 
 
 def _scale(records: list[Record], games: int) -> Iterator[Section]:

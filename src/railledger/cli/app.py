@@ -19,7 +19,8 @@ from railledger.cli.legal import legal
 from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, EveryVerdictOption, Games,
                                    GamesOption, ManualEndsOption, PlayersOption, WaitOption, WorkersOption, population)
 from railledger.cli.options import fail as _fail
-from railledger.cli.options import write_document
+from railledger.cli.options import game_record, is_record_file, write_document
+from railledger.cli.options import titled as _titled
 from railledger.cli.ratings import ratings
 from railledger.cli.options import reading as _reading
 from railledger.cli.pull import pull
@@ -29,10 +30,13 @@ from railledger.cli.selfplay import ladder, play, simulate
 from railledger.ingest import DEFAULT_MAX_SIZE
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import polars as pl
     from rich.table import Table
 
     from railledger.ingest.model import Record
+    from railledger.ingest.sources import Loaded
 
 app = typer.Typer(
     help="railledger: archive, replay and statistics for 18xx games.",
@@ -122,6 +126,7 @@ def games(
     """
     from railledger.cli.text import listing, plain
 
+    title = None if title is None else _titled(title)
     with _reading(db, wait) as archive:
         rows = archive.game_rows(title=title, player=player, newest=limit or None)
         matched = archive.count_games(title=title, player=player) if limit and len(rows) == limit else len(rows)
@@ -142,11 +147,14 @@ def _verdict_text(row: Mapping[str, Any]) -> str:
 
 
 def show(
-    game: Annotated[str, typer.Argument(help="Archive key (18xx.games/14375) or source id (14375).")],
+    game: Annotated[str, typer.Argument(metavar="GAME|RECORD", help="Archive key (18xx.games/14375) or source id (14375), "
+                                        "or a record file (.json, .rln, - for stdin).")],
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
-    """Print an archived game in railledger notation: header, then one action per line.
+    """Print a game in railledger notation: header, then one action per line.
+
+    A name that is a file is read; any other is looked up in the archive (--db).
 
     The notation writes every character a terminal would not print as itself as a JSON escape,
     so the output is safe on a terminal and reads back as the same record.
@@ -155,11 +163,7 @@ def show(
     """
     from railledger.ingest import notation
 
-    with _reading(db, wait) as archive:
-        try:
-            record = archive.record(game)
-        except KeyError as exc:
-            raise _fail(str(exc.args[0] if exc.args else exc)) from None
+    record, _ = game_record(game, db, wait)
     sys.stdout.write(notation.write(record))
 
 
@@ -253,13 +257,16 @@ def _port_free(port: int) -> bool:
 
 
 def replay_command(
-    records: Annotated[list[str], typer.Argument(help="Record files or directories (.json, .jsonl, .rln), or - for stdin.")],
+    records: Annotated[list[str], typer.Argument(metavar="RECORD|GAME...", help="Record files or directories (.json, .jsonl, "
+                                                 ".rln), - for stdin, or archived games' keys or source ids.")],
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Flag illegal actions, skip them and go on.")] = False,
     all_flags: Annotated[bool, typer.Option(
         "--all-flags", help="List every flag that follows from a root cause too (they are counted otherwise).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game on stdout.")] = False,
     states: Annotated[bool, typer.Option("--states", help="With --json: the state after every action.")] = False,
     max_size: MaxSizeOption = DEFAULT_MAX_SIZE,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """Replay records through the rules: every illegal action is flagged with the rule it breaks.
 
@@ -270,13 +277,14 @@ def replay_command(
     so; the values it reached there are not a result and are not shown. Exits 1 when any game has
     a flag or a different result.
 
+    A name that is not a file or folder is looked up in the archive (--db), as show does.
+
     Example: railledger replay ../shared/fixtures/18MS --keep-going
     """
     import json
 
     from railledger.cli.output import consoles, say
     from railledger.cli.replaying import print_replay
-    from railledger.ingest.sources import expand, load
     from railledger.replay import replay_record
     from railledger.replay.verdict import judge
 
@@ -284,27 +292,45 @@ def replay_command(
     if states and not as_json:
         raise _fail("--states needs --json: the states are written as JSON (railledger replay RECORD --json --states)")
     failed = False
-    for origin in expand(records):
-        for loaded in load(origin, max_size):
-            if loaded.record is None:
+    for loaded in _named_records(records, max_size, db, wait):
+        if loaded is None or loaded.record is None:
+            if loaded is not None:
                 say(err, loaded.error)
-                failed = True
-                continue
-            try:
-                outcome = replay_record(loaded.record, keep_going=keep_going, snapshots=states)
-            except Exception as exc:  # no engine for the title, or a bug the record meets: this record fails
-                say(err, f"{loaded.origin}: {exc if isinstance(exc, NotImplementedError) else _unexpected(exc)}")
-                failed = True
-                continue
-            failed |= not outcome.matches_record
-            verdict = judge(loaded.record, outcome, loaded.source)
-            if as_json:
-                payload = {**outcome.as_dict(states), "verdict": {"kind": verdict.kind, "detail": verdict.detail}}
-                sys.stdout.write(json.dumps(payload) + "\n")
-            else:
-                print_replay(loaded.origin, outcome, verdict, all_flags)
+            failed = True
+            continue
+        try:
+            outcome = replay_record(loaded.record, keep_going=keep_going, snapshots=states)
+        except Exception as exc:  # no engine for the title, or a bug the record meets: this record fails
+            say(err, f"{loaded.origin}: {exc if isinstance(exc, NotImplementedError) else _unexpected(exc)}")
+            failed = True
+            continue
+        failed |= not outcome.matches_record
+        verdict = judge(loaded.record, outcome, loaded.source)
+        if as_json:
+            payload = {**outcome.as_dict(states), "verdict": {"kind": verdict.kind, "detail": verdict.detail}}
+            sys.stdout.write(json.dumps(payload) + "\n")
+        else:
+            print_replay(loaded.origin, outcome, verdict, all_flags)
     if failed:
         raise typer.Exit(code=1)
+
+
+def _named_records(names: list[str], max_size: int, db: Path, wait: float) -> "Iterator[Loaded | None]":
+    """The records ``names`` give, in order: every record of a file or folder, and the archived
+    game of any other name (None where there is none: that was said on stderr)."""
+    from railledger.ingest.sources import Loaded, expand, load
+
+    for name in names:
+        if is_record_file(name):
+            for origin in expand([name]):
+                yield from load(origin, max_size)
+            continue
+        try:
+            record, source = game_record(name, db, wait)
+        except typer.Exit:
+            yield None
+            continue
+        yield Loaded(record.key, record, source=source)
 
 
 def _unexpected(exc: Exception) -> str:
@@ -459,6 +485,7 @@ def stats(
     from railledger.cli.output import consoles, say
 
     out = consoles()[0]
+    title = None if title is None else _titled(title)
     with _reading(db, wait) as archive:
         scope = counted_games(archive, population(games, every_verdict, manual_ends, title, players))
         correlations = _of_title(winner_correlations(archive, scope), "scope", title)

@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, game_record
 
 if TYPE_CHECKING:  # the engine and rich load when the command runs, not for railledger --help
     from rich.table import Table
 
-    from railledger.ingest.model import Record
     from railledger.replay.optimizer.audit import RunAudit
 
 
@@ -40,7 +39,7 @@ def audit(
     from railledger.replay.optimizer.audit import audit_record
 
     out, err = consoles()
-    loaded = _record(record, db, wait)
+    loaded, _ = game_record(record, db, wait)
     try:
         runs = audit_record(loaded)
     except (NotImplementedError, KeyError) as exc:
@@ -52,43 +51,12 @@ def audit(
         return
     out.print(_table(f"{loaded.key} ({loaded.title}): {len(runs)} runs", runs))
     out.print(_summary(runs), markup=False, highlight=False)
-
-
-def _record(name: str, db: Path, wait: float) -> "Record":
-    """The record in a file (or on stdin), else the archived game of that key."""
-    from railledger.ingest.errors import RecordError
-    from railledger.ingest.sources import read_record
-
-    if name == "-" or Path(name).exists():
-        try:
-            return read_record(name)
-        except RecordError as exc:
-            raise fail(str(exc)) from None
-    with reading(db, wait) as archive:
-        try:
-            return archive.record(name)
-        except KeyError as exc:
-            raise fail(f"{name}: not a record file, and {exc.args[0] if exc.args else exc}") from None
+    for line in _shortfalls(runs):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _money(value: int | None) -> str:
     return "-" if value is None else str(value)
-
-
-def _routes_text(run: "RunAudit") -> str:
-    parts = []
-    for route in run.optimum.routes:
-        parts.append(f"{route.train} {'-'.join(h for h, _ in _distinct_hexes(route.stops))} {route.revenue}")
-    return "; ".join(parts) or "no route"
-
-
-def _distinct_hexes(stops: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
-    """Stops as hexes, a hex named once when two stops of a route share it (New Orleans)."""
-    shown: list[tuple[str, str]] = []
-    for stop in stops:
-        if not shown or shown[-1][0] != stop[0]:
-            shown.append(stop)
-    return shown
 
 
 def _table(title: str, runs: list["RunAudit"]) -> "Table":
@@ -103,8 +71,20 @@ def _table(title: str, runs: list["RunAudit"]) -> "Table":
         optimum = f"{run.optimum.revenue}{'' if run.optimum.proven else '*'}"
         engine = _money(run.engine) if run.error is None else "illegal"
         table.add_row(run.round, run.company, trains, _money(run.declared), engine, optimum,
-                      _money(run.shortfall), _routes_text(run))
+                      _money(run.shortfall), run.better_run)
     return table
+
+
+def _shortfalls(runs: list["RunAudit"]) -> list[str]:
+    """Three lines per run below the optimum, naming the routes run and the better ones: what an
+    organizer sends a player, who can lay each route on the map."""
+    lines = []
+    for run in runs:
+        if run.shortfall:
+            unproven = "" if run.optimum.proven else " (best found, not proven the best)"
+            lines += [f"{run.round} {run.company}: {run.shortfall} short{unproven}",
+                      f"  ran     {run.declared_run}", f"  better  {run.better_run}"]
+    return lines
 
 
 def _summary(runs: list["RunAudit"]) -> str:

@@ -181,6 +181,7 @@ def report(
 def _game_reports(checked: "EventCheck", output: Path, extension: str, db: Path, wait: float) -> "GameLink":
     """Write each stored game's report beside ``output`` (``<name>-games/<id>.<extension>``); the
     links to them, or to 18xx.games for a game not stored."""
+    from railledger.cli.options import game_record
     from railledger.cli.report import archived_report
     from railledger.pipeline.site import game_key
     from railledger.reports import game as game_pages
@@ -192,7 +193,7 @@ def _game_reports(checked: "EventCheck", output: Path, extension: str, db: Path,
         game = result.table.game
         if game is None or result.verdict is None:
             continue
-        report = archived_report(game_key(game), db, wait)
+        report = archived_report(*game_record(game_key(game), db, wait), db, wait)
         text = game_pages.page(report) if extension == "html" else game_pages.markdown(report)
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -6,11 +6,12 @@ as 18xx.games-style JSON action objects.
 """
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from railledger.cli.options import fail
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, game_record
 
 if TYPE_CHECKING:  # the engine loads when the command runs, not for railledger --help
     from railledger.ingest.model import Action, Record
@@ -22,10 +23,13 @@ END = "end"
 
 
 def legal(
-    record_path: Annotated[str, typer.Argument(metavar="RECORD", help="A record file (.json or .rln), or - for stdin.")],
+    record_path: Annotated[str, typer.Argument(metavar="RECORD|GAME", help="A record file (.json or .rln), - for stdin, "
+                                               "or an archived game's key or source id.")],
     at: Annotated[str, typer.Option("--at", metavar="ACTION", help="The action, as the record numbers it (22, or 22.1 for an "
                                     "automatic one): the game before it; or 'end', after the last action.")],
     as_json: Annotated[bool, typer.Option("--json", help="A JSON list of 18xx.games-style action objects.")] = False,
+    db: DbOption = Path(DEFAULT_DB),
+    wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
     """List the legal actions at a position of a record.
 
@@ -35,6 +39,8 @@ def legal(
     With --json: every legal action as an 18xx.games action object (a run without routes; a
     purchase from another company or a bid at its least, with its price range).
 
+    A name that is not a file is looked up in the archive (--db), as show does.
+
     Example: railledger legal ../shared/fixtures/18MS/14375.json --at 22
     """
     import json
@@ -42,7 +48,7 @@ def legal(
     from railledger.cli.output import consoles, say
     from railledger.replay.sentences import group_offers, place
 
-    record = _one_record(record_path)
+    record, _ = game_record(record_path, db, wait)
     game, made = _game_at(record, at)
     offered = list(game.legal_actions())
     if as_json:
@@ -65,17 +71,6 @@ def legal(
 def as_export(action: "Action") -> dict[str, Any]:
     """An action as 18xx.games writes one (without an id: it is not in a record yet)."""
     return {"type": action.type, "entity": action.entity.id, "entity_type": action.entity.kind, **action.fields}
-
-
-def _one_record(path: str) -> "Record":
-    from railledger.ingest.sources import DEFAULT_MAX_SIZE, load
-
-    loaded = list(load(path, DEFAULT_MAX_SIZE))
-    if len(loaded) != 1:
-        raise fail(f"{path}: holds {len(loaded)} records; give one")
-    if loaded[0].record is None:
-        raise fail(str(loaded[0].error or f"{path}: not a record"))
-    return loaded[0].record
 
 
 def _game_at(record: "Record", at: str) -> tuple["Game", "Action | None"]:

@@ -12,6 +12,7 @@ import typer
 
 if TYPE_CHECKING:  # the archive (duckdb), polars and rich load when a command runs, not for --help
     from railledger.analytics.scope import Population
+    from railledger.ingest.model import Record, SourceText
     from railledger.records import Archive, ArchiveBusy
 
 DEFAULT_DB = "railledger.duckdb"
@@ -31,6 +32,17 @@ ClusterOption = Annotated[
     typer.Option("--cluster", metavar="ADDRESS", help="Replay on the Dask distributed cluster whose scheduler is at "
                                                       "ADDRESS (tcp://host:8786) instead of local processes."),
 ]
+
+
+def titled(text: str) -> str:
+    """The title a command's --title names (:func:`ingest.titles.resolve_title`: ignoring case, by
+    the short names people use); one line listing the titles, and exit 1, for any other."""
+    from railledger.ingest.titles import NoSuchTitle, resolve_title
+
+    try:
+        return resolve_title(text)
+    except NoSuchTitle as exc:
+        raise fail(str(exc)) from None
 
 
 class Games(str, Enum):
@@ -98,3 +110,32 @@ def reading(db: Path, wait: float) -> Iterator["Archive"]:
         raise fail(str(exc)) from None
     except FileNotFoundError:
         raise fail(f"{db}: no archive here; run 'railledger ingest' first") from None
+
+
+def is_record_file(name: str) -> bool:
+    """Whether a command's GAME names a record file (or stdin, ``-``): a file of that name
+    exists. Any other name is an archived game's key or source id."""
+    return name == "-" or Path(name).exists()
+
+
+def game_record(name: str, db: Path, wait: float) -> "tuple[Record, SourceText | None]":
+    """The one game ``name`` names, with the text it was read from, for every command that takes
+    a game (show, replay, legal, audit, report): the record in that file (:func:`is_record_file`),
+    else the archived game of that key or source id. Anything else is one line and exit 1."""
+    from railledger.ingest.sources import DEFAULT_MAX_SIZE, load
+
+    if not is_record_file(name):
+        if not db.exists():
+            raise fail(f"{name}: no such record file, and no archive {db} to look it up in (--db)")
+        with reading(db, wait) as archive:
+            try:
+                record = archive.record(name)
+            except KeyError as exc:
+                raise fail(f"{name}: no such record file, and {exc.args[0] if exc.args else exc}") from None
+            return record, archive.source(record.key)
+    loaded = list(load(name, DEFAULT_MAX_SIZE))
+    if len(loaded) != 1:
+        raise fail(f"{name}: holds {len(loaded)} records; give one")
+    if loaded[0].record is None:
+        raise fail(str(loaded[0].error or f"{name}: not a record"))
+    return loaded[0].record, loaded[0].source

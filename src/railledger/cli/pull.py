@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, WorkersOption, fail, waiting
+from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, WorkersOption, fail, titled, waiting
 
 if TYPE_CHECKING:  # httpx and the pipeline load when a command runs, not for railledger --help
     from railledger.pipeline.fetching import Fetcher
@@ -144,6 +144,7 @@ def pull(
     if finished:
         if title is None:
             raise fail("--finished needs --title: railledger pull --title 18MS --finished")
+        title = titled(title)
         pages = _pages(pages)
     elif title is not None:
         raise fail("--title needs --finished: railledger pull --title 18MS --finished")

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from railledger.cli.output import cell, consoles, say
 from railledger.cli.text import plain
+from railledger.ingest.identity import seat_labels
 from railledger.replay.replayer import Flag, Replay
 from railledger.replay.verdict import Verdict
 
@@ -71,7 +72,8 @@ def print_replay(origin: str, outcome: Replay, verdict: Verdict, all_flags: bool
     for column in ("player", "replayed", "recorded"):
         table.add_column(column, justify="left" if column == "player" else "right")
     recorded = record.result or {}
+    shown = seat_labels(record)  # two players whose names compare equal, told apart
     for player in record.players:
         replayed = "-" if stopped else outcome.result.get(player.id, "")
-        table.add_row(*map(cell, (player.name, replayed, recorded.get(player.id, "-"))))
+        table.add_row(*map(cell, (shown[player.id], replayed, recorded.get(player.id, "-"))))
     out.print(table)

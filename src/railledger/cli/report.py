@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from railledger.cli.options import DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, fail, reading, write_document
+from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, DbOption, WaitOption, game_record, is_record_file, reading,
+                                    write_document)
 
 if TYPE_CHECKING:  # analytics and the engine load when the command runs, not for railledger --help
     from railledger.analytics.report import GameReport
+    from railledger.ingest.model import Record, SourceText
 
 
 class ReportFormat(str, Enum):
@@ -41,46 +43,36 @@ def report(
     """
     from railledger.reports.game import markdown, page
 
-    found = _from_file(game) if game == "-" or Path(game).exists() else archived_report(game, db, wait)
+    record, source = game_record(game, db, wait)
+    found = _from_file(record, source) if is_record_file(game) else archived_report(record, source, db, wait)
     text = page(found) if fmt is ReportFormat.html else markdown(found)
     write_document(text, output)
 
 
-def _from_file(name: str) -> "GameReport":
+def _from_file(record: "Record", source: "SourceText | None") -> "GameReport":
     """A record file's report: replayed, and its runs audited, now."""
     from railledger.analytics.report import audited_shortfalls, build_report
-    from railledger.ingest.sources import DEFAULT_MAX_SIZE, load
     from railledger.replay import engine_version, replay_record
     from railledger.replay.optimizer.audit import RunAuditor
     from railledger.replay.titles import SUPPORTED
 
-    loaded = list(load(name, DEFAULT_MAX_SIZE))
-    if len(loaded) != 1:
-        raise fail(f"{name}: holds {len(loaded)} records; a report is of one game")
-    if loaded[0].record is None:
-        raise fail(str(loaded[0].error))
-    record = loaded[0].record
     if record.title not in SUPPORTED:
-        return build_report(record, loaded[0].source, None, None, 0, None)
+        return build_report(record, source, None, None, 0, None)
     auditor = RunAuditor()
     replay = replay_record(record, keep_going=True, snapshots=True, watch=auditor)
-    return build_report(record, loaded[0].source, replay, engine_version(record.title), len(auditor.runs),
+    return build_report(record, source, replay, engine_version(record.title), len(auditor.runs),
                         audited_shortfalls(record, auditor.runs))
 
 
-def archived_report(name: str, db: Path, wait: float) -> "GameReport":
-    """An archived game's report from what the archive keeps: the record, its text, its runs
-    (a game stored before the revenue audit has none: not audited, rather than none short)."""
+def archived_report(record: "Record", source: "SourceText | None", db: Path, wait: float) -> "GameReport":
+    """An archived game's report (as :func:`cli.options.game_record` found it) from what the
+    archive keeps: the record, its text, its runs (a game stored before the revenue audit has
+    none: not audited, rather than none short)."""
     from railledger.analytics.report import build_report, stored_shortfalls
     from railledger.replay import engine_version, replay_record
     from railledger.replay.titles import SUPPORTED
 
     with reading(db, wait) as archive:
-        try:
-            record = archive.record(name)
-        except KeyError as exc:
-            raise fail(f"{name}: not a record file, and {exc.args[0] if exc.args else exc}") from None
-        source = archive.source(record.key)
         audited, shortfalls = stored_shortfalls(archive, record.key)
     if record.title not in SUPPORTED:
         return build_report(record, source, None, None, 0, None)

@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from railledger.cli.options import ClusterOption, WorkersOption, fail
+from railledger.cli.options import ClusterOption, WorkersOption, fail, titled
 from railledger.selfplay import MAX_ACTIONS
 
 if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, not for --help
     from railledger.pipeline.simulating import Simulation
     from railledger.selfplay.simulate import Simulated
 
-TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871'.")]
+TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871' "
+                                                           "(any case; texas, 1871, old prince).")]
 PlayersOption = Annotated[int, typer.Option("--players", help="Players at the table.", min=1)]
 BotsOption = Annotated[str, typer.Option("--bots", help="One bot for every seat, or one per seat in seat order, comma-separated (random, greedy).")]
 MaxActionsOption = Annotated[int, typer.Option("--max-actions", help="The hard cap: a game not over after this many actions is an error.", min=1)]
@@ -50,6 +51,7 @@ def play(
     from railledger.ingest import notation
     from railledger.selfplay.simulate import simulate as simulate_one
 
+    title = titled(title)
     seats = _seating(title, players, bots)
     if out_file.suffix not in (".json", notation.EXTENSION):
         raise fail(f"{out_file}: give a .json or {notation.EXTENSION} file name")
@@ -99,6 +101,7 @@ def simulate(
     from railledger.pipeline.workers import ClusterUnavailable
 
     err = consoles(soft_wrap=True)[1]
+    title = titled(title)
     try:
         with progress_bars(err) as progress:
             simulation = simulate_games(
@@ -215,6 +218,7 @@ def ladder(
     from railledger.pipeline.ladder import run_ladder
     from railledger.pipeline.workers import ClusterUnavailable
 
+    title = titled(title)
     out, err = consoles(soft_wrap=True)
     try:
         with progress_bars(err) as progress:

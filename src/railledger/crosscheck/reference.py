@@ -56,6 +56,16 @@ def find_tools(root: Path) -> Tools | str:
     return tools
 
 
+def extracted_engine(tools: Tools) -> Path | str:
+    """The folder of 18xx.games' engine as the ref18xx tools extract it from ``TOBYMAO_GIT`` (for
+    this project's own drivers of it), or why it could not be extracted."""
+    extracted = subprocess.run(["bash", "-c", '. "$here/lib.sh" >&2 && printf %s "$lib"'], capture_output=True,
+                               text=True, env={**os.environ, "here": str(tools.root.resolve())}, check=False)
+    if extracted.returncode != 0:
+        return f"the reference engine could not be extracted: {extracted.stderr.strip()}"
+    return Path(extracted.stdout)
+
+
 @dataclass(frozen=True)
 class Batch:
     """Seeds of one title and player count, played by one refplay run."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from railledger.crosscheck import DEFAULT_TOOLS, TOOLS_ENV
-from railledger.crosscheck.reference import find_tools
+from railledger.crosscheck.reference import extracted_engine, find_tools
 from railledger.ingest.errors import RecordError
 from railledger.ingest.undo import RawAction, standing_actions
 
@@ -47,11 +47,10 @@ def reference_outcomes(cases: Mapping[str, list[RawAction]], tools: Path) -> dic
     found = find_tools(tools)
     if isinstance(found, str):
         return found
-    extracted = subprocess.run(["bash", "-c", '. "$here/lib.sh" >&2 && printf %s "$lib"'], capture_output=True,
-                               text=True, env={**os.environ, "here": str(tools.resolve())})
-    if extracted.returncode != 0:
-        return f"the reference engine could not be extracted: {extracted.stderr.strip()}"
-    done = subprocess.run(["ruby", str(FILTER), extracted.stdout], input=json.dumps(cases), capture_output=True, text=True)
+    engine = extracted_engine(found)
+    if isinstance(engine, str):
+        return engine
+    done = subprocess.run(["ruby", str(FILTER), str(engine)], input=json.dumps(cases), capture_output=True, text=True)
     if done.returncode != 0:
         return f"the reference engine failed: {done.stderr.strip().splitlines()[-1:]}"
     outcomes: dict[str, Outcome] = json.loads(done.stdout)

@@ -223,7 +223,7 @@ def one_player(db: str, population: Population, player: str) -> PlayerRatings:
 
 @st.cache_resource(ttl=TTL, show_spinner=False, max_entries=16)
 def games_of(db: str, player: str) -> pl.DataFrame:
-    """Every archived game of one player (an 18xx.games user id, or a hotseat name)."""
+    """Every archived game of one player (by identity: docs/identity.md)."""
     with _archive(db) as archive:
         return player_games(archive, player)
 

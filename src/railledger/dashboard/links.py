@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from railledger.ingest.identity import USER
+
 REVIEW_PATH = "review"
 PLAYERS_PATH = "players"
 
@@ -17,5 +19,11 @@ def review_url(key: str, action: str | None = None) -> str:
 
 
 def player_url(player: str) -> str:
-    """Relative URL of a player's page (``?player=id``: the 18xx.games user id, or a hotseat name)."""
+    """Relative URL of a player's page (``?player=identity``: docs/identity.md)."""
     return f"{PLAYERS_PATH}?{urlencode({'player': player})}"
+
+
+def user_url(user: int | str) -> str:
+    """Relative URL of the page of an 18xx.games user, given their user id (an event names its
+    players so): the player of identity ``user:ID``."""
+    return player_url(f"{USER}{user}")

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from railledger.ingest.identity import USER, labels
+
 RANK_POINTS = "rank points"
 WINNER_SHARE = "winner share"
 MARGIN = "margin"
@@ -136,10 +138,11 @@ class Event:
         return next((player for player in self.players if player.id == user), None)
 
     def name_of(self, user: int) -> str:
-        """The name shown for a user: the event's, else a substitute's, else the id."""
+        """The name shown for a user: the event's (with ``#id`` where another player's name
+        compares equal: docs/identity.md), else a substitute's, else the id."""
         found = self.player(user)
         if found is not None:
-            return found.name
+            return labels((f"{USER}{p.id}", p.name) for p in self.players)[f"{USER}{user}"]
         for round_ in self.rounds:
             for table in round_.tables:
                 for sub in table.substitutes:

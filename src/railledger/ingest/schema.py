@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from railledger.ingest.action_types import GAME_ACTION_TYPES, Kind, action_type
 from railledger.ingest.errors import RecordError
+from railledger.ingest.identity import is_blank
 from railledger.ingest.model import Action, Record
 from railledger.ingest.titles import PLAYER_COUNTS, PSEUDO_PLAYERS, SLUGS, counts_text
 
@@ -434,7 +435,6 @@ def _check_players(record: Record, fail: _Fail) -> None:
     if len(record.players) not in counts:
         raise fail("players", f"{record.title} is played by {counts_text(counts)} players, the record has {len(record.players)}")
     ids: dict[str, int] = {}
-    names: dict[str, int] = {}
     for seat, player in enumerate(record.players, start=1):
         bot = () if player.bot is None else ((".bot", BOT, player.bot),)  # None: a person
         for what, spec, value in ((".id", ID, player.id), (".name", NAME, player.name), *bot):
@@ -442,12 +442,12 @@ def _check_players(record: Record, fail: _Fail) -> None:
                 spec.check(value)
             except Invalid as exc:
                 raise fail("players", exc.message, seat=seat, path=what) from None
+        if is_blank(player.name):
+            raise fail("players", f"must show a name, got {shown(player.name)}: only spaces, control or zero-width "
+                       "characters", seat=seat, path=".name")
         if str(player.id) in ids:
             raise fail("players", f"has the id of seat {ids[str(player.id)]} ({shown(player.id)})", seat=seat, path=".id")
-        if player.name in names:
-            raise fail("players", f"has the name of seat {names[player.name]} ({shown(player.name)})", seat=seat, path=".name")
         ids[str(player.id)] = seat
-        names[player.name] = seat
 
 
 def _check_day(day: Any, fail: Callable[[str], RecordError]) -> None:

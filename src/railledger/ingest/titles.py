@@ -25,12 +25,15 @@ class Title:
     slug: str
     player_counts: tuple[int, ...]
     pseudo_players: tuple[int, ...] = ()
+    short_names: tuple[str, ...] = ()
+    """The names people use for it besides its own (matched ignoring case, as the name is)."""
 
 
 REGISTRY: tuple[Title, ...] = (
     Title("18MS", "g18ms", (2, 3, 4)),
-    Title("18Texas", "g18texas", (3, 4, 5)),
-    Title("The Old Prince 1871", "g1871", (3, 4), pseudo_players=(-1,)),  # -1: the Union Bank
+    Title("18Texas", "g18texas", (3, 4, 5), short_names=("texas",)),
+    Title("The Old Prince 1871", "g1871", (3, 4), pseudo_players=(-1,),  # -1: the Union Bank
+          short_names=("1871", "old prince", "old prince 1871", "the old prince")),
 )
 """Every known title. A new title is one line here plus its data folder in replay/titles/."""
 
@@ -56,3 +59,32 @@ def counts_text(counts: tuple[int, ...]) -> str:
         return str(low) if low == high else f"{low} to {high}"
     ordered = sorted(counts)
     return ", ".join(map(str, ordered[:-1])) + f" or {high}"
+
+
+class NoSuchTitle(ValueError):
+    """A title nobody of :data:`REGISTRY` is known by; the message lists the titles and their short names."""
+
+
+def _spelling(text: str) -> str:
+    """A title as it is matched: case-folded, spaces collapsed, ``_`` and ``-`` as spaces."""
+    return " ".join(text.replace("_", " ").replace("-", " ").casefold().split())
+
+
+_BY_SPELLING: dict[str, str] = {
+    _spelling(spelled): title.name for title in REGISTRY for spelled in (title.name, *title.short_names)}
+
+
+def titles_text() -> str:
+    """Every title with the short names it is also known by: ``18MS, 18Texas (texas), ...``."""
+    return ", ".join(f"{title.name} ({', '.join(title.short_names)})" if title.short_names else title.name
+                     for title in REGISTRY)
+
+
+def resolve_title(text: str) -> str:
+    """The 18xx.games name of the title ``text`` names: its name or a short name, ignoring case,
+    spaces and ``_``/``-`` (``18ms``, ``texas``, ``1871``, ``old prince``). Every
+    command that takes a title reads it here. Raises :class:`NoSuchTitle` listing the titles."""
+    found = _BY_SPELLING.get(_spelling(text))
+    if found is None:
+        raise NoSuchTitle(f"unknown title {text!r}; the titles are {titles_text()}")
+    return found

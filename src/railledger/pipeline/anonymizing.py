@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 
 from railledger.ingest import notation
+from railledger.ingest.identity import USER
 from railledger.ingest.model import Action, Entity, Player, PlayerId, Record, SourceText
 from railledger.records import codec
 
@@ -204,7 +205,9 @@ def anonymize_tables(frames: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFra
         schema={"game_key": pl.Utf8, "seat": players["seat"].dtype, "new_id": pl.Utf8, "new_name": pl.Utf8,
                 "new_is_int": pl.Boolean}, orient="row")
     out["players"] = (players.join(new_players, on=["game_key", "seat"], how="left")
-                      .with_columns(name="new_name", external_id="new_id", id_is_int="new_is_int")
+                      .with_columns(name="new_name", external_id="new_id", id_is_int="new_is_int",
+                                    identity=pl.when(pl.col("identity").str.starts_with(USER))  # a user's new id
+                                    .then(pl.lit(USER) + pl.col("new_id")).otherwise("identity"))
                       .select(frames["players"].columns))
     seated = players.join(new_players, on=["game_key", "seat"], how="left").select(
         "game_key", pl.col("external_id").alias("entity"), "new_id", "new_is_int")

@@ -71,9 +71,10 @@ _GAMES_WANTED = """($title IS NULL OR lower(g.title) = lower($title))
   AND ($player IS NULL OR EXISTS (
         SELECT 1 FROM players p
         WHERE p.game_key = g.key
-          AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player))))"""
-"""The games ``g`` a listing asks for: of a title (ignoring case), with a player (part of a name,
-or a whole external id, ignoring case); NULL for either asks nothing of it."""
+          AND (contains(lower(p.name), lower($player)) OR lower(p.external_id) = lower($player)
+               OR p.identity = $player)))"""
+"""The games ``g`` a listing asks for: of a title (ignoring case), with a player (part of a name, a
+whole external id ignoring case, or an identity: docs/identity.md); NULL for either asks nothing of it."""
 
 _GAMES_MATCHING = f"FROM games g WHERE {_GAMES_WANTED}"
 
@@ -149,7 +150,7 @@ SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status, g
        try_cast(g.source_id AS BIGINT) AS source_number
 FROM games g JOIN game_totals t ON t.game_number = g.number
 WHERE ($title IS NULL OR lower(g.title) = lower($title))
-  AND ($player IS NULL OR g.number IN (SELECT game_number FROM players WHERE external_id = $player))
+  AND ($player IS NULL OR g.number IN (SELECT game_number FROM players WHERE identity = $player))
 """
 """Each game's facts, unordered: polars puts them in play order (:meth:`Archive.game_facts`)."""
 
@@ -162,7 +163,7 @@ _MATCHED_GAMES = f"FROM {_MATCHING} k JOIN games g ON g.key = k.game_key"
 number finds its rows in the per-game tables."""
 
 _RESULTS_QUERY = f"""
-SELECT k.*, s.seat, p.external_id AS player, p.name, s.value, s.rank
+SELECT k.*, s.seat, p.identity AS player, p.name, s.value, s.rank
 {_MATCHED_GAMES}
 JOIN standings s ON s.game_number = g.number
 JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
@@ -185,7 +186,7 @@ ORDER BY k.title, k.players
 PLAYER_COUNTS_SCHEMA: Columns = {"title": str, "players": int}
 
 _PLAYER_COUNTS = f"""
-SELECT k.title, count(DISTINCT p.external_id) AS players
+SELECT k.title, count(DISTINCT p.identity) AS players
 {_MATCHED_GAMES}
 JOIN players p ON p.game_number = g.number
 GROUP BY k.title
@@ -230,19 +231,22 @@ ORDER BY g.title, f.rule
 """
 
 _SHORTFALLS = """
-SELECT {keys}, sum(runs) AS runs, sum(below_optimum) AS below_optimum,
-       coalesce(sum(left_on_table), 0) AS left_on_table, coalesce(sum(best_possible), 0) AS best_possible,
-       sum(unproven) AS unproven
-FROM seat_runs f WHERE {where} {{counted}}
+SELECT {selected}, sum(f.runs) AS runs, sum(f.below_optimum) AS below_optimum,
+       coalesce(sum(f.left_on_table), 0) AS left_on_table, coalesce(sum(f.best_possible), 0) AS best_possible,
+       sum(f.unproven) AS unproven
+FROM seat_runs f {join}
+WHERE true {{counted}}
 GROUP BY {keys}
 ORDER BY left_on_table DESC, {keys}
 """
 """The revenue audit summed from each game's per-president totals (:mod:`records.summaries`)."""
 _SHORTFALL_TOTALS = {"runs": int, "below_optimum": int, "left_on_table": int, "best_possible": int, "unproven": int}
 SHORTFALLS_BY_GAME_SCHEMA: Columns = {"game_key": str, "title": str, **_SHORTFALL_TOTALS}
-SHORTFALLS_BY_PLAYER_SCHEMA: Columns = {"title": str, "player": str, **_SHORTFALL_TOTALS}
-_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="game_key, title", where="true")
-_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(keys="title, player", where="player IS NOT NULL")
+SHORTFALLS_BY_PLAYER_SCHEMA: Columns = {"title": str, "player": str, "name": str, **_SHORTFALL_TOTALS}
+_SHORTFALLS_BY_GAME = _SHORTFALLS.format(keys="f.game_key, f.title", selected="f.game_key, f.title", join="")
+_SHORTFALLS_BY_PLAYER = _SHORTFALLS.format(  # per president by identity (docs/identity.md), shown by the name used last
+    keys="f.title, p.identity", selected="f.title, p.identity AS player, arg_max(p.name, p.game_number) AS name",
+    join="JOIN players p ON p.game_number = f.game_number AND p.seat = f.seat")
 
 
 RATING_HISTORY_SCHEMA: Columns = {

@@ -19,6 +19,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from railledger.ingest.identity import identities
 from railledger.ingest.model import Action, Entity, Player, PlayerId, Record, SourceText
 
 GAME_COLUMNS = (
@@ -96,6 +97,7 @@ def encode(record: Record, digest: str | None = None) -> GameRows:
             "name": [p.name for p in record.players],
             "external_id": [str(p.id) for p in record.players],
             "id_is_int": [isinstance(p.id, int) for p in record.players],
+            "identity": identities(record),
         },
         actions=actions,
         programs=programs,

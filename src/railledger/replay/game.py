@@ -11,8 +11,10 @@ rule it breaks, leaving the game exactly as it was; ``pop()`` takes the last act
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Iterator
 
+from railledger.ingest.identity import seat_labels
 from railledger.ingest.model import Action, Player, PlayerId, Record
 from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Effects, Round, Step
@@ -57,8 +59,12 @@ class Game(GameState):
     @classmethod
     def from_record(cls, record: Record) -> Game:
         """Set up the game a record is of, as its header says (title, players, seed, optional
-        rules, id, day created), before its first action: ``push`` its actions to step through it."""
-        return cls.start(record.title, record.players, seed=record.seed, optional_rules=record.optional_rules,
+        rules, id, day created), before its first action: ``push`` its actions to step through it.
+        Each player goes by the name shown for them (:func:`ingest.identity.seat_labels`), so that
+        two whose names compare equal are told apart in every sentence and message."""
+        shown = seat_labels(record)
+        players = tuple(dataclasses.replace(player, name=shown[player.id]) for player in record.players)
+        return cls.start(record.title, players, seed=record.seed, optional_rules=record.optional_rules,
                          game_id=record.game_id, created=record.created)
 
     # ------------------------------------------------------------------ asking

@@ -33,6 +33,25 @@ Node = tuple[str, str]  # (hex, node id such as "c0", "t0", "o0")
 
 Segment = tuple[str, frozenset[str]]  # (hex, path ends): one piece of track inside one hex
 
+Track = tuple[str, "str | frozenset[str]"]
+"""What no two parts of a run may share, as 18xx.games counts it (its ``check_overlap``): each side
+of a hex a piece of track leaves by, ``(hex, "e3")``, and each piece joining two stops inside one
+hex, ``(hex, {"c0", "t0"})``. Two pieces of track that leave a hex by the same side (a junction's
+branches) are the same track there: a run may use one of them, once."""
+
+
+def track_of(segments: Iterable[Segment]) -> list[Track]:
+    """The track the pieces use, a side once for every piece that leaves by it (so that a side
+    used twice is listed twice)."""
+    track: list[Track] = []
+    for hex_id, ends in segments:
+        sides = [end for end in ends if end.startswith("e")]
+        if sides:
+            track.extend((hex_id, side) for side in sorted(sides))
+        else:
+            track.append((hex_id, ends))
+    return track
+
 Key = TypeVar("Key", bound=Hashable)
 Answer = TypeVar("Answer")
 
@@ -210,7 +229,8 @@ def _build_route(game: GameState, corporation: str, raw: dict[str, Any]) -> Rout
             raise Violation("route-length", f"{named} crosses {crossed} hex sides, more than {train_type.hex_edges}")
     if len(set(stops)) != len(stops):
         raise Violation("route-revisit", f"{named} visits a stop twice")
-    if len(set(segments)) != len(segments):
+    track = track_of(segments)
+    if len(set(track)) != len(track):
         raise Violation("route-reuse", f"{named} uses a piece of track twice")
     _check_stop_kinds(game, corporation, named, train_type, stops)
     colour = game.phase.colour
@@ -247,12 +267,14 @@ def _check_stop_kinds(game: GameState, corporation: str, named: str, train: Trai
 
 
 def check_run(game: GameState, corporation: str, routes: list[Route]) -> None:
-    """Checks across the routes of one run: each train once, no track shared between trains."""
+    """Checks across the routes of one run: each train once, no track shared between trains (a
+    hex side counts as shared when two trains' pieces of track leave by it: :data:`Track`)."""
     trains = [r.train_id for r in routes]
     if len(set(trains)) != len(trains):
         raise Violation("route-train", "a train runs twice")
-    used: set[tuple[str, frozenset[str]]] = set()
+    used: set[Track] = set()
     for route in routes:
-        if used & route.segments:
+        track = set(track_of(route.segments))
+        if used & track:
             raise Violation("route-reuse", f"{corporation}'s {route.train.name} train shares track with another train")
-        used |= route.segments
+        used |= track

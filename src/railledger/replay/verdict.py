@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from railledger.ingest.identity import clash_notes, seat_labels
 from railledger.ingest.model import Action, Record, SourceText
 from railledger.ingest.undo import undo_remarks
 from railledger.replay.titles import SUPPORTED, title_named
@@ -68,7 +69,8 @@ def judge(record: Record, replay: Replay | None, source: SourceText | None = Non
 
 
 def notes(record: Record, source: SourceText | None = None) -> tuple[str, ...]:
-    """What an organizer should know of a record that breaks no rule: each optional rule the
+    """What an organizer should know of a record that breaks no rule: players whose names compare
+    equal (:func:`ingest.identity.clash_notes`: how each is shown instead), each optional rule the
     title's engine does not apply (the game was replayed without it), and each undo or redo of
     its text that changed nothing (:attr:`ingest.undo.Undo.remark`)."""
     unapplied: tuple[str, ...] = ()
@@ -76,7 +78,7 @@ def notes(record: Record, source: SourceText | None = None) -> tuple[str, ...]:
         applied = title_named(record.title).optional_rules
         unapplied = tuple(f"optional rule {rule!r} is not one railledger's {record.title} engine applies; "
                           "the game was replayed without it" for rule in record.optional_rules if rule not in applied)
-    return unapplied + undo_remarks(source)
+    return clash_notes(record) + unapplied + undo_remarks(source)
 
 
 def _verdict(record: Record, replay: Replay | None) -> Verdict:
@@ -88,8 +90,9 @@ def _verdict(record: Record, replay: Replay | None) -> Verdict:
         return Verdict(ILLEGAL, _illegal(record, replay))
     recorded = record.result
     if recorded and dict(recorded) != replay.result:
+        shown = seat_labels(record)
         values = "; ".join(
-            f"{player.name} recorded {recorded.get(player.id, '-')}, replayed {replay.result.get(player.id, '-')}"
+            f"{shown[player.id]} recorded {recorded.get(player.id, '-')}, replayed {replay.result.get(player.id, '-')}"
             for player in record.players
         )
         return Verdict(MISMATCH, values)
@@ -118,11 +121,9 @@ def manual_end(record: Record) -> Action | None:
 
 
 def acting_name(record: Record, action: Action) -> str:
-    """Who an action names as acting: a player by name, any other entity by its id."""
+    """Who an action names as acting: a player by the name shown for them, any other entity by its id."""
     if action.entity.kind == "player":
-        seat = record.seat_of(action.entity.id)
-        if seat is not None:
-            return record.players[seat - 1].name
+        return seat_labels(record).get(action.entity.id, str(action.entity.id))
     return str(action.entity.id)
 
 

@@ -19,7 +19,7 @@ STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #111; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: .5rem 0; } th, td { border: 1px solid #ccc; padding: .2rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f2f2f2; } td.n { text-align: right; font-variant-numeric: tabular-nums; } code { font-size: .92em; }
+th { background: #f2f2f2; } td:first-child { white-space: nowrap; } td.n { text-align: right; font-variant-numeric: tabular-nums; } code { font-size: .92em; }
 .verdict { font-weight: 600; padding: .3rem .6rem; border: 2px solid #444; display: inline-block; }
 @media print { body { margin: 0; max-width: none; font-size: 11pt; } h2 { break-after: avoid; } tr { break-inside: avoid; } }
 """

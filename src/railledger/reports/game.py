@@ -97,9 +97,10 @@ def _shortfall_section(report: GameReport) -> Section:
     lead = f"{report.runs_audited} runs audited; {len(report.shortfalls)} below the best run the company had."
     if any(not s.proven for s in report.shortfalls):
         lead += " * marks a best run found within the search budget, not proven the best."
-    return Section(title, (lead,), ("round", "company", "president", "run", "best", "left on the table"),
-                   tuple((s.round, s.company, s.president, str(s.engine), f"{s.optimum}{'' if s.proven else ' *'}",
-                          str(s.left)) for s in report.shortfalls), 3)
+    return Section(title, (lead,), ("round", "company", "president", "routes run", "better routes", "run", "best",
+                                    "left on the table"),
+                   tuple((s.round, s.company, s.president, s.ran, s.better, str(s.engine),
+                          f"{s.optimum}{'' if s.proven else ' *'}", str(s.left)) for s in report.shortfalls), 3)
 
 
 def _duration(seconds: int) -> str:

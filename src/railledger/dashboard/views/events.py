@@ -14,7 +14,7 @@ import polars as pl
 import streamlit as st
 
 from railledger.dashboard import data
-from railledger.dashboard.links import player_url, review_url
+from railledger.dashboard.links import review_url, user_url
 from railledger.dashboard.text import md
 from railledger.events.checking import EventCheck
 from railledger.events.standings import TableResult
@@ -47,7 +47,7 @@ st.subheader("Standings")
 header = standings_header(event)
 standings = pl.DataFrame([list(row) for row in standings_rows(checked)], schema=list(header), orient="row")
 st.dataframe(
-    standings.with_columns(page=pl.col("18xx.games id").map_elements(player_url, return_dtype=pl.Utf8)),
+    standings.with_columns(page=pl.col("18xx.games id").map_elements(user_url, return_dtype=pl.Utf8)),
     hide_index=True, width="stretch",
     column_config={"page": st.column_config.LinkColumn("Player page", display_text="open")},
 )

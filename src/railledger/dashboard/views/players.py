@@ -2,8 +2,8 @@
 unless asked otherwise: dashboard/population.py), per title and over all titles, and
 one player's games, titles, rating over time and record against each opponent.
 
-``?player=id`` (the 18xx.games user id, or a hotseat name) opens a player; the leaderboard's
-links lead there.
+``?player=identity`` (``user:680`` for an 18xx.games user, ``seat:3:GAME`` for a hotseat or notation
+game's seat: docs/identity.md) opens a player; the leaderboard's links lead there.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import polars as pl
 import streamlit as st
 
 from railledger.analytics.balance import POOLED
+from railledger.analytics.identity import labelled
 from railledger.dashboard import data, player_charts, population
 from railledger.dashboard.links import player_url, review_url
 from railledger.dashboard.tables import first_rows
@@ -19,8 +20,9 @@ from railledger.dashboard.text import md
 
 RATING_COLUMNS = {
     "place": st.column_config.NumberColumn("Place"),
-    "name": st.column_config.TextColumn("Player"),
-    "player": st.column_config.TextColumn("18xx.games id", help="The user id; a hotseat game's players by name"),
+    "shown": st.column_config.TextColumn("Player", help="The name used last; with the id where two names compare equal"),
+    "short_id": st.column_config.TextColumn("Id", help="#: the 18xx.games user id; a hotseat or notation game's "
+                                            "players are each a player of that game's seat"),
     "games": st.column_config.NumberColumn("Games"),
     "wins": st.column_config.NumberColumn("Wins"),
     "ordinal": st.column_config.NumberColumn("Rating", format="%.2f", help="μ − 3σ: the skill one can be sure of"),
@@ -34,6 +36,7 @@ db = data.db_path()
 chosen = population.chosen()
 rated, counted = data.load(data.player_ratings, db, chosen)
 st.caption(md(counted))
+leaderboard = labelled(rated.table)
 if rated.table.is_empty():
     st.info("No game counted has a result yet: a game is rated once it is finished with a recorded result "
             "(the sidebar chooses which games count).")
@@ -42,22 +45,22 @@ if rated.table.is_empty():
 st.caption(f"Weng-Lin ratings (openskill's Plackett-Luce model) over {rated.games} games with a result, in the order "
            "they were played; ranks come from the final values, and tied players share a rank. Players are "
            "listed by their rating μ − 3σ, which a lucky newcomer does not top.")
-scopes = rated.table["scope"].unique(maintain_order=True).to_list()
+scopes = leaderboard["scope"].unique(maintain_order=True).to_list()
 scope = st.selectbox("Ratings of", scopes, index=scopes.index(POOLED))
-board = rated.table.filter(pl.col("scope") == scope).with_columns(
+board = leaderboard.filter(pl.col("scope") == scope).with_columns(
     page=pl.col("player").map_elements(player_url, return_dtype=pl.Utf8))
 st.dataframe(board.select(list(RATING_COLUMNS)), hide_index=True, width="stretch", column_config=RATING_COLUMNS)
 
 st.header("A player")
-players = rated.table.filter(pl.col("scope") == POOLED).sort("name", "player")
+players = leaderboard.filter(pl.col("scope") == POOLED).sort("name", "player")
 ids = players["player"].to_list()
-labels = dict(zip(ids, [f"{name} ({pid})" for name, pid in zip(players["name"], ids)]))
+labels = dict(zip(ids, [f"{name} ({short})" for name, short in zip(players["name"], players["short_id"])]))
 asked = st.query_params.get("player")
 player = st.selectbox("Player", ids, index=ids.index(asked) if asked in ids else 0, format_func=labels.__getitem__)
 st.query_params["player"] = player
 
 record = data.load(data.one_player, db, chosen, player)
-mine = rated.table.filter(pl.col("player") == player)
+mine = leaderboard.filter(pl.col("player") == player)
 overall = mine.filter(pl.col("scope") == POOLED).row(0, named=True)
 rating_col, games_col, wins_col, titles_col = st.columns(4)
 rating_col.metric("Rating (all titles)", f"{overall['ordinal']:.2f}", help=f"μ {overall['mu']:.2f}, σ {overall['sigma']:.2f}")
@@ -78,7 +81,7 @@ st.caption("A win is finishing ahead of that opponent in a rated game, a loss be
 st.dataframe(
     record.versus.with_columns(page=pl.col("opponent").map_elements(player_url, return_dtype=pl.Utf8)),
     hide_index=True, width="stretch",
-    column_config={"opponent": st.column_config.TextColumn("18xx.games id"), "name": st.column_config.TextColumn("Opponent"),
+    column_config={"opponent": None, "name": st.column_config.TextColumn("Opponent"),
                    "games": "Games together", "wins": "Wins", "losses": "Losses", "ties": "Ties",
                    "page": RATING_COLUMNS["page"]},
 )
@@ -86,7 +89,7 @@ st.dataframe(
 st.subheader("Games")
 played = data.load(data.games_of, db, player)
 rated_keys = set(record.results["game_key"].to_list())
-st.caption(f"{md(overall['name'])} sat in {played.height} archived games; {overall['games']} of them are rated.")
+st.caption(f"{md(overall['shown'])} sat in {played.height} archived games; {overall['games']} of them are rated.")
 played = first_rows(played, "review a game from the archive page")
 st.dataframe(
     played.with_columns(

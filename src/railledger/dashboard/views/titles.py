@@ -7,6 +7,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from railledger.analytics.identity import labelled
 from railledger.dashboard import data, player_charts, population
 from railledger.dashboard.links import player_url
 from railledger.dashboard.text import md
@@ -65,11 +66,13 @@ ending_col.dataframe(
                    "interval": st.column_config.TextColumn("95% interval", help="Wilson's, of the share")},
 )
 leader_col.subheader("Leaderboard")
-leaders = stats.leaders.filter(pl.col("scope") == title).head(LEADERS)
+leaders = labelled(stats.leaders.filter(pl.col("scope") == title).head(LEADERS))
 leader_col.dataframe(
-    leaders.select("place", "name", "games", "wins", "ordinal", page=pl.col("player").map_elements(player_url, return_dtype=pl.Utf8)),
+    leaders.select("place", "shown", "games", "wins", "ordinal", page=pl.col("player").map_elements(player_url, return_dtype=pl.Utf8)),
     hide_index=True, width="stretch",
-    column_config={"place": "Place", "name": "Player", "games": "Games", "wins": "Wins",
+    column_config={"place": "Place", "shown": st.column_config.TextColumn(
+                       "Player", help="By 18xx.games user id; a name two players share is followed by each one's id"),
+                   "games": "Games", "wins": "Wins",
                    "ordinal": st.column_config.NumberColumn("Rating", format="%.2f", help="Weng-Lin μ − 3σ"),
                    "page": st.column_config.LinkColumn("Page", display_text="open")},
 )

@@ -16,6 +16,7 @@ from railledger.ingest.model import Action, PlayerId, Record
 from railledger.replay.errors import Violation
 from railledger.replay.optimizer import engine
 from railledger.replay.optimizer.model import Node
+from railledger.replay.optimizer.naming import run_name
 from railledger.replay.optimizer.solve import DEFAULT_BUDGET, Budget, Optimum, best_run
 
 
@@ -42,6 +43,20 @@ class RunAudit:
         """What the run left on the table: optimum minus the engine's revenue of the declared run."""
         return None if self.engine is None else self.optimum.revenue - self.engine
 
+    @property
+    def declared_run(self) -> str:
+        """The declared routes as people read them (stops as the engine read them); the record's
+        trains and connections alone when the engine refuses the run."""
+        if self.error is not None:
+            return "; ".join(f"{r.get('train')} (refused)" for r in self.routes) or "no route"
+        return run_name((str(r.get("train")), stops, revenue)
+                        for r, stops, revenue in zip(self.routes, self.route_stops, self.route_revenues))
+
+    @property
+    def better_run(self) -> str:
+        """The best run's routes as people read them."""
+        return run_name((route.train, route.stops, route.revenue) for route in self.optimum.routes)
+
     def as_dict(self) -> dict[str, Any]:
         """The ``railledger audit --json`` object of this run."""
         revenues: list[int | None] = list(self.route_revenues) or [None] * len(self.routes)
@@ -57,6 +72,8 @@ class RunAudit:
             "optimum": self.optimum.revenue,
             "proven": self.optimum.proven,
             "shortfall": self.shortfall,
+            "declared_run": self.declared_run,
+            "optimal_run": self.better_run,
             "routes": [
                 {"train": r.get("train"), "connections": r.get("connections"), "declared": r.get("revenue"), "revenue": v}
                 for r, v in zip(self.routes, revenues)

@@ -25,7 +25,7 @@ from railledger.replay.geometry import TileGeometry
 from railledger.replay.replayer import Watcher, replay_record
 from railledger.replay.hexgrid import neighbour, opposite
 from railledger.replay.optimizer.model import Bonus, Connection, Node, Position, Segment, Stop, Train
-from railledger.replay.routes import KINDS, Route, TileMemo, build_route, check_run, connection_stops
+from railledger.replay.routes import KINDS, Route, TileMemo, build_route, check_run, connection_stops, track_of
 from railledger.replay.rules import Rules
 
 class EngineDisagrees(AssertionError):
@@ -82,7 +82,7 @@ def _hex_connections(game: Game, hex_id: str) -> tuple[dict[Node, list[Connectio
     board = game.board
     tile = board.tile(hex_id)
     looked: set[str] = {hex_id}
-    found = [_confirmed(game, [hex_id])] if _joins_stops_inside(tile) else []
+    found = [c for c in [_confirmed(game, [hex_id])] if c is not None] if _joins_stops_inside(tile) else []
     for edge in sorted({edge for edges in tile.node_edges.values() for edge in edges}):
         side, read = _SIDES.recall(board, (hex_id, edge), _side_connections, game, hex_id, edge)
         found += side
@@ -109,7 +109,7 @@ def _side_connections(game: Game, hex_id: str, edge: int) -> tuple[tuple[list[Co
     looked: set[str] = {hex_id}
     chains: list[list[str]] = []
     _walk(game.board, game.title.layout, [hex_id], edge, frozenset(), looked, chains)
-    return ([_confirmed(game, chain) for chain in chains], frozenset(looked)), looked
+    return ([c for c in (_confirmed(game, chain) for chain in chains) if c is not None], frozenset(looked)), looked
 
 
 _KNOWN: TileMemo[str, dict[Node, list[Connection]]] = TileMemo()
@@ -148,9 +148,14 @@ def _walk(board: Board, layout: str, chain: list[str], edge: int, used: frozense
             _walk(board, layout, longer, exit_, used | {(there, link)}, looked, chains)
 
 
-def _confirmed(game: Game, chain: list[str]) -> Connection:
+def _confirmed(game: Game, chain: list[str]) -> Connection | None:
+    """The connection the engine reads off the chain; None when it leaves some hex twice by the
+    same side (a walk back through a junction), which no route may."""
     first, last, used = connection_stops(game, chain)
-    return Connection(first, last, tuple(chain), frozenset(used))
+    track = track_of(used)
+    if len(set(track)) != len(track):
+        return None
+    return Connection(first, last, tuple(chain), frozenset(used), frozenset(track))
 
 
 def _train(game: Game, train_id: str, name: str) -> Train:

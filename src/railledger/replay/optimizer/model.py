@@ -11,6 +11,7 @@ game at all.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Hashable
 from typing import Callable, NamedTuple
 
 Node = tuple[str, str]
@@ -38,13 +39,16 @@ class Connection:
     """Track from one stop to the next with no stop between: one entry of a route's connections.
 
     ``chain`` runs from ``a`` to ``b`` (a single hex when both stops share it); ``crossed`` is the
-    number of hex sides it crosses, which is what a hex train's length counts.
+    number of hex sides it crosses, which is what a hex train's length counts. ``track`` is the
+    track it uses as the engine counts sharing (``replay.routes.Track``: the sides of hexes its
+    pieces leave by): no other connection of a route, nor of any route of the run, may use any of it.
     """
 
     a: Node
     b: Node
     chain: tuple[str, ...]
     segments: frozenset[Segment]
+    track: frozenset[Hashable]
 
     @property
     def crossed(self) -> int:

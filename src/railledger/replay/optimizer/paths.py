@@ -28,6 +28,7 @@ the search reaches is ever built (a route budget bounds it).
 from __future__ import annotations
 
 import sys
+from collections.abc import Hashable
 from typing import Final
 
 from railledger.replay.optimizer.model import Connection, Node, Position, Segment
@@ -121,7 +122,7 @@ def _oriented(arm: Arm, ahead: bool) -> Connection:
     assert connection is not None
     if ahead:
         return connection
-    return Connection(connection.b, connection.a, tuple(reversed(connection.chain)), connection.segments)
+    return Connection(connection.b, connection.a, tuple(reversed(connection.chain)), connection.segments, connection.track)
 
 
 class TooManyPaths(Exception):
@@ -138,7 +139,7 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
     index = {node: i for i, node in enumerate(nodes)}
     stops = [position.stops[n] for n in nodes]
     stations = [i for i, s in enumerate(stops) if s.station]
-    bit: dict[Segment, int] = {}
+    bit: dict[Hashable, int] = {}
     non_town = [0 if s.kind == "t" else 1 for s in stops]
     revenue = [s.revenue for s in stops]
     # (connection number, stop reached: index, bit and name, track bits, hex sides, 1 if the stop
@@ -149,10 +150,10 @@ def enumerate_routes(position: Position, limit: int | None = None) -> tuple[list
         if a is None or b is None or a == b:
             continue
         mask = 0
-        for segment in connection.segments:
-            piece = bit.get(segment)
+        for track in connection.track:
+            piece = bit.get(track)
             if piece is None:
-                piece = bit[segment] = len(bit)
+                piece = bit[track] = len(bit)
             mask |= 1 << piece
         sides = connection.crossed
         adjacency[a].append((number, b, 1 << b, connection.b, mask, sides, non_town[b], revenue[b], connection, True))

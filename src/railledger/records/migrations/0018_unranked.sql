@@ -1,4 +1,4 @@
--- Schema version 17: a game with no result has no ranks. An unfinished game's replay still ends
+-- Schema version 18: a game with no result has no ranks. An unfinished game's replay still ends
 -- with values (every player near the starting cash), but nobody won it: its standings keep the
 -- values with rank and winner NULL, and its players have no seat factors, so neither a win rate
 -- nor an export ranks a game that has no recorded result or is not finished.

@@ -73,7 +73,7 @@ LOOKS = """(() => {
   const map = charts.find(c => (c.data || []).some(t => t.name === 'track'));
   const headline = [...document.querySelectorAll('[data-testid="stMarkdownContainer"] p')]
     .map(p => p.innerText).find(t => t.startsWith('Action '));
-  const log = document.querySelector('[data-testid="stRadio"]');
+  const log = document.querySelector('[data-testid="stMainBlockContainer"] [data-testid="stRadio"]');  // not the sidebar's
   const sheet = document.querySelector('table.rl-sheet');
   const order = [...sheet.querySelectorAll('thead th')].find(th => th.innerText === 'Order');
   const later = charts.filter(c => c !== map).map(box);

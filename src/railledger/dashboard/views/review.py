@@ -29,6 +29,7 @@ DECLARED_COLOUR, BEST_COLOUR = "#c0392b", "#1f5fbf"
 # (A comment, not a docstring: Streamlit writes a page's bare strings out.)
 PAGE = "<style>[data-testid='stMainBlockContainer'] {padding-top: 4.2rem; padding-left: 1.5rem; padding-right: 1.5rem;}</style>"
 
+st.set_page_config(initial_sidebar_state="collapsed")  # the first screen needs the width; the games counted are one click away
 st.html(PAGE + STYLE)
 db = data.db_path()
 keys = data.load(data.game_keys, db)

@@ -14,12 +14,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from railledger.replay.errors import Rule
-from railledger.replay.geometry import Catalogue, TileGeometry, load_catalogue, load_hexes
+from railledger.replay.geometry import Catalogue, TileGeometry, catalogue_from, hexes_from, load_catalogue, load_hexes
 from railledger.replay.hexgrid import neighbour
 from railledger.replay.market import Cell, StockMarket
+
+if TYPE_CHECKING:
+    from railledger.replay.variant import Variant
 
 TITLES_DIR = Path(__file__).resolve().parent / "titles"
 COLOUR_ORDER = ("yellow", "green", "brown", "gray")
@@ -151,13 +154,15 @@ def _company(raw: dict[str, Any]) -> CompanySpec:
 
 
 class TitleData:
-    """The data of one title, loaded from its folder (``package``)."""
+    """The data of one title, loaded from its folder (``package``), with a variant's changes when
+    it is played with one (:mod:`replay.variant`)."""
 
     name: str = ""
     package: str = ""
 
-    def __init__(self) -> None:
-        game = read_title_file(self.package, "game.json")
+    def __init__(self, variant: Variant | None = None) -> None:
+        self.variant = variant
+        game = self.data_file("game.json")
         self.game_file: dict[str, Any] = game
         self.starting_cash: dict[int, int] = {int(k): v for k, v in game["starting_cash"].items()}
         self.cert_limits: dict[int, int] = {int(k): v for k, v in game["cert_limit"].items()}
@@ -173,10 +178,10 @@ class TitleData:
         self.no_sales_in_first_sr: bool = game["stock_round"].get("no_sales_in_first_sr", False)
         self.sell_after_operated: bool = game["stock_round"].get("sell_only_after_operated", False)
 
-        trains = read_title_file(self.package, "trains.json")
+        trains = self.data_file("trains.json")
         self.trains_file: dict[str, Any] = trains
         self.trains: tuple[TrainType, ...] = tuple(_train(t) for t in trains["trains"])
-        phases = read_title_file(self.package, "phases.json")
+        phases = self.data_file("phases.json")
         self.phases: tuple[Phase, ...] = tuple(
             Phase(p["name"], tuple(p["tiles"]), p["train_limit"], _trigger_train(p.get("trigger", "")),
                   p.get("operating_rounds"))
@@ -184,17 +189,24 @@ class TitleData:
         )
         self.ors_per_set: int | dict[str, int] = phases["ors_per_set"]
 
-        companies = read_title_file(self.package, "companies.json")
+        companies = self.data_file("companies.json")
         self.companies_file: dict[str, Any] = companies
         self.corporations: tuple[CorporationSpec, ...] = tuple(corporation_from(c) for c in companies["corporations"])
         self.companies: tuple[CompanySpec, ...] = tuple(_company(p) for p in companies["privates"])
-        map_data = read_title_file(self.package, "map.json")
+        map_data = self.data_file("map.json")
         self.map: dict[str, dict[str, Any]] = map_data["hexes"]
         self.layout: str = map_data.get("layout", "pointy")
-        self.printed: dict[str, TileGeometry] = dict(load_hexes(self.package))
-        self.tiles: Catalogue = load_catalogue(self.package)
-        self.rules: dict[str, dict[str, str]] = read_title_file(self.package, "rules.json")["rules"]
-        self.market_rows: list[list[dict[str, Any] | None]] = read_title_file(self.package, "market.json")["rows"]
+        self.printed: dict[str, TileGeometry] = (dict(load_hexes(self.package)) if variant is None
+                                                 else dict(hexes_from(map_data["hexes"])))
+        self.tiles: Catalogue = (load_catalogue(self.package) if variant is None
+                                 else catalogue_from(self.package, self.data_file("tiles.json")))
+        self.rules: dict[str, dict[str, str]] = self.data_file("rules.json")["rules"]
+        self.market_rows: list[list[dict[str, Any] | None]] = self.data_file("market.json")["rows"]
+
+    def data_file(self, name: str) -> Any:
+        """One of the title's data files, as the variant it is played with changes it."""
+        base = read_title_file(self.package, name)
+        return base if self.variant is None else self.variant.data_file(self.package, name, base)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TitleData:
         return self  # read-only data shared by every game of the title

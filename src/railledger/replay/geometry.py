@@ -269,11 +269,16 @@ def _read_json(path: Path) -> Any:
 
 @functools.cache
 def load_catalogue(title_slug: str) -> Catalogue:
-    """The tiles of ``replay/titles/<slug>/tiles.json``: its ``title_tiles`` override the shared
-    catalogue's tiles of the same name (18MS's 446 is not the standard 446). Only tiles the title
-    counts are included, so a record naming any other tile fails to find it."""
+    """The tiles of ``replay/titles/<slug>/tiles.json`` (see :func:`catalogue_from`)."""
+    return catalogue_from(title_slug, _read_json(REPLAY / "titles" / title_slug / "tiles.json"))
+
+
+def catalogue_from(title_slug: str, manifest: Mapping[str, Any]) -> Catalogue:
+    """The tiles of a title's tiles.json (``manifest``, as a variant may change it): its
+    ``title_tiles`` override the shared catalogue's tiles of the same name (18MS's 446 is not the
+    standard 446). Only tiles the title counts are included, so a record naming any other tile
+    fails to find it."""
     shared = _read_json(REPLAY / "tiles" / "catalogue.json")["tiles"]
-    manifest = _read_json(REPLAY / "titles" / title_slug / "tiles.json")
     own = manifest.get("title_tiles", {})
     missing = [name for name in manifest["counts"] if name not in own and name not in shared]
     if missing:
@@ -292,5 +297,9 @@ def load_catalogue(title_slug: str) -> Catalogue:
 def load_hexes(title_slug: str) -> Mapping[str, TileGeometry]:
     """The printed map of ``replay/titles/<slug>/map.json``: hex id -> geometry (named by the hex id).
     Hex-only fields (terrain, future_label, homes, ...) stay in the JSON."""
-    hexes = _read_json(REPLAY / "titles" / title_slug / "map.json")["hexes"]
+    return hexes_from(_read_json(REPLAY / "titles" / title_slug / "map.json")["hexes"])
+
+
+def hexes_from(hexes: Mapping[str, Any]) -> Mapping[str, TileGeometry]:
+    """The printed map of a map.json's ``hexes``: hex id -> geometry."""
     return MappingProxyType({hex_: TileGeometry.from_json(hex_, data) for hex_, data in hexes.items()})

@@ -23,6 +23,7 @@ from railledger.replay.state import IPO, MARKET, CompanyState, GameState, Holder
 from railledger.replay.steps.routes import RunRoutes
 from railledger.replay.steps.tokens import Token
 from railledger.replay.steps.trains import DiscardTrain
+from railledger.replay.variant import Variant
 from railledger.replay.titles.base import StepKind, Title
 
 from .auction import InitialAuction
@@ -76,8 +77,8 @@ class Title1871(Title):
     discard_removes = True  # REF DISCARDED_TRAINS :remove
     top_price = 400
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, variant: Variant | None = None) -> None:
+        super().__init__(variant)
         self.hunslet = self.private_with("purchase_train")
         self.union_bank_private = self.private_with("act_for_bank")
         self.lay_restrictions: tuple[tuple[str, Ability | None, Ability | None], ...] = tuple(

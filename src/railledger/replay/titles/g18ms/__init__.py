@@ -20,6 +20,7 @@ from railledger.replay.state import GameState, TitleState, Train
 from railledger.replay.steps.dividends import Dividend
 from railledger.replay.steps.draft import Draft
 from railledger.replay.steps.trains import CompanyTrain, DiscardTrain
+from railledger.replay.variant import Variant
 from railledger.replay.titles.base import StepKind, Title
 
 from .steps import (
@@ -50,8 +51,8 @@ class EighteenMS(Title):
     package = "g18ms"
     revision = 2  # 2: the M&M's station earns no New Orleans bonus
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, variant: Variant | None = None) -> None:
+        super().__init__(variant)
         bonuses = self.map
         self.new_orleans_hex = next(h for h, spec in bonuses.items() if spec.get("bonus", {}).get("type") == "first_token")
         chattanooga = next(h for h, spec in bonuses.items() if spec.get("bonus", {}).get("type") == "first_connection")

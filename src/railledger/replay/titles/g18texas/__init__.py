@@ -23,6 +23,7 @@ from railledger.replay.steps.issue import IssueRedeem
 from railledger.replay.steps.routes import RunRoutes
 from railledger.replay.steps.tokens import Token
 from railledger.replay.steps.trains import Bankrupt, DiscardTrain
+from railledger.replay.variant import Variant
 from railledger.replay.titles.base import StepKind, Title
 
 from .steps import JayGouldAuction, JayGouldPar, TeleportToken, TexasBuyTrain, TexasCompanyTrack, TexasTrack
@@ -46,8 +47,8 @@ class EighteenTexas(Title):
     dividend_kinds = ("payout", "half", "withhold")
     discard_removes = True  # REF DISCARDED_TRAINS :remove
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, variant: Variant | None = None) -> None:
+        super().__init__(variant)
         jay_gould = self.companies_file["jay_gould"]
         # the private that brings the drawn company's president's certificate (companies.json)
         (self.jay_gould_private,) = [c.sym for c in self.companies if (a := c.ability("shares")) and str(a.get("share_id", "")).endswith("_0")]

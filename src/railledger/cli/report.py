@@ -60,7 +60,7 @@ def _from_file(record: "Record", source: "SourceText | None") -> "GameReport":
         return build_report(record, source, None, None, 0, None)
     auditor = RunAuditor()
     replay = replay_record(record, keep_going=True, snapshots=True, watch=auditor)
-    return build_report(record, source, replay, engine_version(record.title), len(auditor.runs),
+    return build_report(record, source, replay, engine_version(record.title, record.variant), len(auditor.runs),
                         audited_shortfalls(record, auditor.runs))
 
 
@@ -78,4 +78,4 @@ def archived_report(record: "Record", source: "SourceText | None", db: Path, wai
         return build_report(record, source, None, None, 0, None)
     unaudited = not audited and any(action.type == "run_routes" for action in record.actions)
     replay = replay_record(record, keep_going=True, snapshots=True)
-    return build_report(record, source, replay, engine_version(record.title), audited, None if unaudited else shortfalls)
+    return build_report(record, source, replay, engine_version(record.title, record.variant), audited, None if unaudited else shortfalls)

@@ -25,6 +25,8 @@ TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18M
                                                            "(any case; texas, 1871, old prince).")]
 PlayersOption = Annotated[int, typer.Option("--players", help="Players at the table.", min=1)]
 BotsOption = Annotated[str, typer.Option("--bots", help="One bot for every seat, or one per seat in seat order, comma-separated (random, greedy).")]
+VariantOption = Annotated[Path | None, typer.Option(
+    "--variant", help="A variant file (.toml, docs/designers.md#variants): the title played with its data changed.")]
 MaxActionsOption = Annotated[int, typer.Option("--max-actions", help="The hard cap: a game not over after this many actions is an error.", min=1)]
 
 
@@ -35,6 +37,7 @@ def play(
     out_file: Annotated[Path, typer.Option("--out", help="Record to write: .json (18xx.games) or .rln (notation).")],
     bots: BotsOption = "greedy",
     max_actions: MaxActionsOption = MAX_ACTIONS,
+    variant: VariantOption = None,
 ) -> None:
     """Play one complete game with bots, from setup to the game's own end, and write its record.
 
@@ -53,9 +56,10 @@ def play(
 
     title = titled(title)
     seats = _seating(title, players, bots)
+    variant_text = _variant_text(title, variant)
     if out_file.suffix not in (".json", notation.EXTENSION):
         raise fail(f"{out_file}: give a .json or {notation.EXTENSION} file name")
-    game = simulate_one(title, seed, seats, max_actions)
+    game = simulate_one(title, seed, seats, max_actions, variant_text)
     if game.played is None:
         raise fail(str(game.error))
     played = game.played
@@ -82,6 +86,7 @@ def simulate(
     max_actions: MaxActionsOption = MAX_ACTIONS,
     db: Annotated[Path, typer.Option("--db", envvar="RAILLEDGER_DB", help="DuckDB archive file (env RAILLEDGER_DB).")] = Path("railledger.duckdb"),
     wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive.")] = 30.0,
+    variant: VariantOption = None,
 ) -> None:
     """Play many games with bots in parallel and store them in the archive as source 'selfplay'.
 
@@ -92,6 +97,8 @@ def simulate(
     replay disagrees. The games are played by --workers processes, or by the workers of the Dask
     cluster at --cluster (docs/scale.md); this process alone writes the archive, and brings the
     player ratings kept in it up to date at the end (bots' games are not rated themselves).
+    With --variant, the title's data is changed as the variant file says (refused, naming the
+    field, when it does not fit the title) and every game is stored with the variant.
 
     Example: railledger simulate --title 18Texas --players 4 --games 100 --bots greedy,random,greedy,random --rotate
     """
@@ -102,11 +109,12 @@ def simulate(
 
     err = consoles(soft_wrap=True)[1]
     title = titled(title)
+    variant_text = _variant_text(title, variant)
     try:
         with progress_bars(err) as progress:
             simulation = simulate_games(
                 title, players, games, db, bots=bots, first_seed=first_seed, rotate=rotate, workers=workers,
-                cluster=cluster, max_actions=max_actions, wait=wait, progress=progress,
+                cluster=cluster, max_actions=max_actions, wait=wait, progress=progress, variant=variant_text,
                 on_wait=lambda busy, seconds: say(err, f"archive {busy.path} is in use; waiting up to {seconds:g} s"))
     except (ValueError, ArchiveUnavailable, ClusterUnavailable) as exc:
         raise fail(str(exc)) from None
@@ -117,6 +125,22 @@ def simulate(
         say(consoles(soft_wrap=True)[0], simulation.ratings)
     if simulation.verified < len(simulation.games) or simulation.outcomes["failed"]:
         raise typer.Exit(code=1)
+
+
+def _variant_text(title: str, path: Path | None) -> str | None:
+    """The text of the variant file at ``path``, checked against ``title``; the command fails with
+    the variant's one-line refusal (file, field, why) when it does not fit."""
+    if path is None:
+        return None
+    from railledger.replay.variant import VariantError, load_variant
+
+    try:
+        variant = load_variant(path)
+    except VariantError as refused:
+        raise fail(str(refused)) from None
+    if variant.title != title:
+        raise fail(f"{path.name}: title: the variant is of {variant.title}, not {title}")
+    return variant.text
 
 
 def _summary(simulation: "Simulation", db: Path) -> None:

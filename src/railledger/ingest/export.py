@@ -93,6 +93,7 @@ def parse_export(data: Any) -> tuple[Record, Places]:
         programs=tuple(programs),
         created=_day(data.get("created_at")),
         duration=_duration(data, raw),
+        variant=_variant(data),
     )
     return record, Places(header=HEADER_FIELDS, actions=places)
 
@@ -127,6 +128,8 @@ def write_export(record: Record) -> dict[str, Any]:
         export[DURATION] = record.duration  # railledger's, like "source": the timestamps it came from are dropped
     if record.source != SOURCE:
         export["source"] = record.source  # not an 18xx.games key; it ignores it, we read it back
+    if record.variant is not None:
+        export[VARIANT] = record.variant  # railledger's: the title's data the game was played with
     if record.status is not None:
         export["status"] = record.status
     if record.result is not None:
@@ -167,6 +170,17 @@ def _optional_rules(raw: Any) -> tuple[Any, ...]:
     if not isinstance(raw, list):
         raise RecordError(f"must be a list of texts, got {shown(raw)}", field="settings.optional_rules")
     return tuple(raw)
+
+
+VARIANT = "variant"
+
+
+def _variant(data: dict[str, Any]) -> str | None:
+    """The variant's TOML text a record carries (checked against its title when replayed)."""
+    value = data.get(VARIANT)
+    if value is not None and not isinstance(value, str):
+        raise RecordError(f"must be a variant's TOML text, got {shown(value)}", field=VARIANT)
+    return value
 
 
 DURATION = "duration"

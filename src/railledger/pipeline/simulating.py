@@ -69,11 +69,13 @@ def seats_for(title: str, players: int, bots: str, game: int = 0, rotate: bool =
 def simulate_games(title: str, players: int, games: int, db: str | Path, *, bots: str = "greedy",
                    first_seed: int = 1, rotate: bool = False, workers: int = 1, cluster: str | None = None,
                    max_actions: int = MAX_ACTIONS, wait: float = 0.0, on_wait: WaitNotice | None = None,
-                   progress: Progress = silent) -> Simulation:
+                   progress: Progress = silent, variant: str | None = None) -> Simulation:
     """Play ``games`` games of ``title`` with bots on seeds from ``first_seed``, replay each as an
     ingest replays a record, and store them in the archive at ``db`` with the bot of every seat.
 
-    A game already stored by this engine is not played again. Raises ValueError for a table
+    ``variant``: a variant's TOML text (:mod:`replay.variant`), checked before any game is played;
+    its games are stored with it under their own ids. A game already stored by this engine is not
+    played again. Raises ValueError for a table
     that cannot be seated (:func:`seats_for`),
     :class:`~railledger.pipeline.storing.ArchiveUnavailable` when the archive cannot be opened,
     and :class:`~railledger.pipeline.workers.ClusterUnavailable` when the cluster cannot be used.
@@ -84,16 +86,16 @@ def simulate_games(title: str, players: int, games: int, db: str | Path, *, bots
     seeds = range(first_seed, first_seed + games)
     run = IngestRun(Path(db), wait=wait, on_wait=on_wait)
     with run.archive() as archive:
-        stored = {seed: archive.stored_version(f"selfplay/{game_id(title, seed, seats)}") for seed, seats in zip(seeds, tables)}
+        stored = {seed: archive.stored_version(f"selfplay/{game_id(title, seed, seats, variant)}") for seed, seats in zip(seeds, tables)}
     todo = [(seed, seats) for seed, seats in zip(seeds, tables)
-            if (found := stored[seed]) is None or found[1] != engine_version(title)]
+            if (found := stored[seed]) is None or found[1] != engine_version(title, variant)]
     simulation = Simulation(title, outcomes=Counter({"unchanged": games - len(todo)}))
     started = time.perf_counter()
     label = f"playing {title}"
     progress(label, 0, len(todo))
     with worker_pool(1 if len(todo) <= 1 else min(workers, len(todo)), cluster) as pool:
         simulation.where = pool.where
-        for played in _played(title, todo, pool, max_actions):
+        for played in _played(title, todo, pool, max_actions, variant):
             simulation.games.extend(game for game, _ in played)
             simulation.outcomes.update(_store(run, played, simulation.failures))
             progress(label, len(simulation.games), len(todo))
@@ -102,14 +104,15 @@ def simulate_games(title: str, players: int, games: int, db: str | Path, *, bots
     return simulation
 
 
-def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions: int) -> tuple[Simulated, EncodedGame | None]:
+def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions: int,
+                     variant: str | None = None) -> tuple[Simulated, EncodedGame | None]:
     """One game played and replayed, and shaped into the archive's columns, in a worker.
 
     The game comes back with its columns and without its replay's per-action snapshots (the
     columns hold them; the summary reads the flags, events and result). A game the archive
     could not hold exactly comes back whole, without columns, for the writer to say why.
     """
-    game = simulate(title, seed, seats, max_actions)
+    game = simulate(title, seed, seats, max_actions, variant)
     if game.played is None or game.replay is None:
         return game, None
     try:
@@ -120,11 +123,11 @@ def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions:
 
 
 def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: Workers,
-            max_actions: int) -> Iterator[list[tuple[Simulated, EncodedGame | None]]]:
+            max_actions: int, variant: str | None) -> Iterator[list[tuple[Simulated, EncodedGame | None]]]:
     """The games played, replayed and shaped by ``pool``'s workers, in seed order, in groups
     (:func:`pipeline.workers.gathered`) for the writer to store together; a worker that died or could
     not send its game back (a process killed, a cluster lost) is that game's error."""
-    games = pool.results(play_for_archive, ((title, seed, seats, max_actions) for seed, seats in todo))
+    games = pool.results(play_for_archive, ((title, seed, seats, max_actions, variant) for seed, seats in todo))
     for group in gathered(zip(todo, games)):
         played = []
         for (seed, seats), future in group:

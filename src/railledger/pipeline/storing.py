@@ -52,7 +52,7 @@ def is_unchanged(stored: Stored | None, record: Record, replay: bool, digest: st
     """
     if stored is None or stored.content_hash != (content_hash(record) if digest is None else digest):
         return False
-    return not replays(record, replay) or stored.engine == engine_version(record.title)
+    return not replays(record, replay) or stored.engine == engine_version(record.title, record.variant)
 
 
 def takes_source(stored: Stored | None, source: SourceText | None) -> bool:

@@ -130,6 +130,7 @@ FACTS_SCHEMA: Columns = {
     "source_id": str,
     "created": str,
     "duration": int,
+    "variant_hash": str,
     "status": str,
     "verdict": str,
     "has_result": bool,
@@ -144,7 +145,7 @@ FACTS_SCHEMA: Columns = {
 }
 
 _FACTS_QUERY = """
-SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.status, g.verdict,
+SELECT g.key, g.title, g.source, g.source_id, g.created, g.duration, g.variant_hash, g.status, g.verdict,
        g.result IS NOT NULL AND g.result <> '{}' AS has_result,
        g.replay_matches, g.number IN (SELECT game_number FROM standings) AS replayed, t.players, t.actions, t.operating_rounds, t.end_reason, t.end_game_action,
        try_cast(g.source_id AS BIGINT) AS source_number
@@ -332,7 +333,7 @@ def encode_game(
     return EncodedGame(
         rows=codec.encode(record, digest),
         replay_rows=encode_replay(replay, runs) if replay is not None else None,
-        engine=engine_version(record.title) if replay is not None else None,
+        engine=engine_version(record.title, record.variant) if replay is not None else None,
         matches=replay.matches_record if replay is not None else None,
         verdict=judge(record, replay, source),
         text=codec.encode_source(source) if source is not None else None,

@@ -24,7 +24,7 @@ from railledger.ingest.model import Action, Entity, Player, PlayerId, Record, So
 
 GAME_COLUMNS = (
     "key", "title", "source", "source_id", "seed", "optional_rules", "status", "result", "content_hash", "created",
-    "duration",
+    "duration", "variant", "variant_hash",
 )
 """Columns of ``games`` that come from the record (``origin`` and ``ingested_at`` come from the store)."""
 
@@ -91,6 +91,8 @@ def encode(record: Record, digest: str | None = None) -> GameRows:
             "content_hash": content_hash(record) if digest is None else digest,
             "created": record.created,
             "duration": record.duration,
+            "variant": record.variant,
+            "variant_hash": variant_hash(record.variant),
         },
         players={
             "seat": list(range(1, len(record.players) + 1)),
@@ -136,7 +138,16 @@ def decode(
         programs=_decode_actions(programs),
         created=game["created"],
         duration=game["duration"],
+        variant=game["variant"],
     )
+
+
+def variant_hash(text: str | None) -> str | None:
+    """The hash of the variant a record was played with (:class:`~replay.variant.Variant`), None for
+    the base title; ValueError (a VariantError naming the field) for a variant that does not fit."""
+    from railledger.replay.variant import recorded_variant
+
+    return None if text is None else recorded_variant(text).hash
 
 
 def content_hash(record: Record) -> str:
@@ -170,6 +181,8 @@ def canonical_json(record: Record) -> str:
     }
     if record.duration is not None:
         document["duration"] = record.duration  # only when known, so older records keep their hash
+    if record.variant is not None:
+        document["variant"] = record.variant  # a base title's record keeps its hash
     return json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 

@@ -22,17 +22,22 @@ ENGINE_VERSION = "steps-8"
 different rows (the generic steps, rounds or state changed)."""
 
 
-def engine_version(title: str) -> str:
+def engine_version(title: str, variant: str | None = None) -> str:
     """The version stored with a replayed game of ``title``: the shared engine's version and the
     title's own revision (``steps-4+g18ms.1``), so a change to one title's rules or data replays
     that title's games again at the next ingest, and a change to the shared engine every game.
+    A game played with a ``variant`` (its TOML text) adds the variant's hash
+    (``steps-4+g18ms.1+variant.3ed96fd94281``): its rows were made from other data than the base
+    title's, so no version of the base title ever passes for it, nor it for the base title.
 
     Raises NotImplementedError for a title without an engine, as :func:`title_named` does.
     """
     from railledger.replay.titles import title_named
+    from railledger.replay.variant import recorded_variant
 
     rules = title_named(title)
-    return f"{ENGINE_VERSION}+{rules.package}.{rules.revision}"
+    version = f"{ENGINE_VERSION}+{rules.package}.{rules.revision}"
+    return version if variant is None else f"{version}+variant.{recorded_variant(variant).short_hash}"
 
 
 def __getattr__(name: str) -> Any:

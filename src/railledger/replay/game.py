@@ -22,6 +22,7 @@ from railledger.replay.shape import check_shape
 from railledger.replay.snapshot import Snapshot, Snapshots, take_snapshot
 from railledger.replay.state import GameState
 from railledger.replay.titles import title_named
+from railledger.replay.variant import recorded_variant
 from railledger.replay.titles.base import Title
 
 
@@ -47,14 +48,17 @@ class Game(GameState):
 
     @classmethod
     def start(cls, title: str, players: Iterable[Player], seed: int | None = None,
-              optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> Game:
+              optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None,
+              variant: str | None = None) -> Game:
         """Set up a new game of the title with this 18xx.games name.
 
         Titles with random setup draw from ``seed``, or from the digits of ``game_id`` when the
         record has no seed, exactly as 18xx.games does; ``created`` (ISO day) picks the version of
-        the title's map the game was played on.
+        the title's map the game was played on; ``variant``, a variant's TOML text, the data the
+        title is played with (:class:`~replay.variant.VariantError` when it does not fit the title).
         """
-        return cls(title_named(title), players, seed, optional_rules, game_id, created)
+        played = title_named(title, recorded_variant(variant) if variant is not None else None)
+        return cls(played, players, seed, optional_rules, game_id, created)
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
@@ -65,7 +69,7 @@ class Game(GameState):
         shown = seat_labels(record)
         players = tuple(dataclasses.replace(player, name=shown[player.id]) for player in record.players)
         return cls.start(record.title, players, seed=record.seed, optional_rules=record.optional_rules,
-                         game_id=record.game_id, created=record.created)
+                         game_id=record.game_id, created=record.created, variant=record.variant)
 
     # ------------------------------------------------------------------ asking
 

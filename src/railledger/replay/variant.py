@@ -122,6 +122,12 @@ def read_variant(text: str, origin: str = "variant") -> Variant:
     return variant
 
 
+@cache
+def recorded_variant(text: str) -> Variant:
+    """The variant a record carries, read once per process (VariantError naming "variant")."""
+    return read_variant(text, "the record's variant")
+
+
 def load_variant(path: Path) -> Variant:
     """The variant in a TOML file; :class:`VariantError` names the file for every refusal."""
     try:

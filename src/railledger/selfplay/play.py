@@ -18,6 +18,7 @@ from typing import Any
 from railledger.ingest.export import read_export, write_export
 from railledger.ingest.model import Action, Player, Record
 from railledger.ingest.titles import SLUGS
+from railledger.replay.variant import recorded_variant
 from railledger.replay import Game, IllegalAction
 from railledger.selfplay import MAX_ACTIONS
 from railledger.selfplay.bots import Bot, bot_named
@@ -44,9 +45,12 @@ class Played:
     end_reason: str
 
 
-def game_id(title: str, seed: int, bots: Sequence[str]) -> str:
-    """``g18ms-3p-42-greedy.random.random``: the game's id, unique for its arguments."""
-    return f"{SLUGS[title]}-{len(bots)}p-{seed}-{'.'.join(bots)}"
+def game_id(title: str, seed: int, bots: Sequence[str], variant: str | None = None) -> str:
+    """``g18ms-3p-42-greedy.random.random``: the game's id, unique for its arguments; a game of a
+    variant (its TOML text) ends with the variant's short hash, so it never replaces the base
+    title's game of the same seed and table (``...-random-v3ed96fd94281``)."""
+    base = f"{SLUGS[title]}-{len(bots)}p-{seed}-{'.'.join(bots)}"
+    return base if variant is None else f"{base}-v{recorded_variant(variant).short_hash}"
 
 
 def seats(bots: Sequence[str]) -> tuple[Player, ...]:
@@ -54,12 +58,14 @@ def seats(bots: Sequence[str]) -> tuple[Player, ...]:
     return tuple(Player(seat, f"{bot} {seat}", bot=bot) for seat, bot in enumerate(bots, start=1))
 
 
-def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTIONS) -> Played:
-    """Play one game of ``title`` with one bot per seat (seat order), deterministic for ``seed``."""
+def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTIONS, variant: str | None = None) -> Played:
+    """Play one game of ``title`` with one bot per seat (seat order), deterministic for ``seed``;
+    with a ``variant`` (its TOML text), the title's data as the variant changes it, and the record
+    carries the variant so that its replay plays the same data."""
     names = [bot.name for bot in bots]
-    gid = game_id(title, seed, names)
+    gid = game_id(title, seed, names, variant)
     players = seats(names)
-    game = Game.start(title, players, seed=seed, game_id=gid)
+    game = Game.start(title, players, seed=seed, game_id=gid, variant=variant)
     game.journal.enabled = False  # the bots never take an action back: nothing to keep for pop
     rng = Random(f"{title}/{seed}/{','.join(names)}")
     by_seat = {player.id: bot for player, bot in zip(players, bots)}
@@ -84,19 +90,20 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
                                 f"({illegal.rule_id}: {illegal.message})") from None
         actions.append(numbered)
     played = Record(title=title, game_id=gid, players=players, actions=tuple(actions), source=SOURCE, seed=seed,
-                    status="finished", result=game.result())
+                    status="finished", result=game.result(), variant=variant)
     export = write_export(played)
     return Played(export, read_export(export), game.end_reason or "")
 
 
-def play_game(title: str, bots: Sequence[str | Bot], seed: int = 1, max_actions: int = MAX_ACTIONS) -> Played:
+def play_game(title: str, bots: Sequence[str | Bot], seed: int = 1, max_actions: int = MAX_ACTIONS,
+              variant: str | None = None) -> Played:
     """Play one game of ``title`` with a bot in every seat, in seat order, each given by name
     (``"greedy"``, ``"random"``, or one registered with :func:`~railledger.selfplay.bots.register`)
     or as a :class:`~railledger.selfplay.bots.Bot`: the same title, bots and seed play the same game.
 
     Raises :class:`SelfPlayError` when the game cannot be played to its end, and KeyError for a
-    bot name nobody registered.
+    bot name nobody registered. ``variant``: a variant's TOML text (:mod:`replay.variant`).
 
     Example: ``play_game("18MS", ["greedy", "random", "random"], seed=7).record``
     """
-    return play(title, seed, [bot if isinstance(bot, Bot) else bot_named(bot) for bot in bots], max_actions)
+    return play(title, seed, [bot if isinstance(bot, Bot) else bot_named(bot) for bot in bots], max_actions, variant)

@@ -40,11 +40,13 @@ class Simulated:
                 and any(e.kind == "game_end" for e in self.replay.events))
 
 
-def simulate(title: str, seed: int, bots: Sequence[str], max_actions: int = MAX_ACTIONS) -> Simulated:
-    """Play and replay one game; a game that cannot be played is a result, not an exception."""
+def simulate(title: str, seed: int, bots: Sequence[str], max_actions: int = MAX_ACTIONS,
+             variant: str | None = None) -> Simulated:
+    """Play and replay one game (of a ``variant``'s data when given its TOML text); a game that
+    cannot be played is a result, not an exception."""
     started = time.process_time()
     try:
-        played = play(title, seed, [bot_named(name) for name in bots], max_actions)
+        played = play(title, seed, [bot_named(name) for name in bots], max_actions, variant)
     except SelfPlayError as failed:
         return Simulated(title, seed, tuple(bots), None, None, str(failed), time.process_time() - started)
     spent = time.process_time() - started

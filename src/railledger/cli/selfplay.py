@@ -59,6 +59,8 @@ def play(
     variant_text = _variant_text(title, variant)
     if out_file.suffix not in (".json", notation.EXTENSION):
         raise fail(f"{out_file}: give a .json or {notation.EXTENSION} file name")
+    if variant_text is not None and out_file.suffix == notation.EXTENSION:
+        raise fail(f"{out_file}: the notation has no place for a variant; write the game as .json, which carries it")
     game = simulate_one(title, seed, seats, max_actions, variant_text)
     if game.played is None:
         raise fail(str(game.error))

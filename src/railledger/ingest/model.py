@@ -129,12 +129,12 @@ class Record:
     created: str | None = None
     """The day the game was created (ISO ``YYYY-MM-DD``): titles whose published data changed over
     time replay a record with the version of its day."""
-    variant: str | None = None
-    """The TOML text of the variant the game was played with (``replay/variant.py``): its replay
-    plays the title with that variant's data, never the base title's."""
     duration: int | None = None
     """Seconds from the game's creation to its last action, when the source timed both (an online
     18xx.games export does; a hotseat game or a notation file may not): how long a game took."""
+    variant: str | None = None
+    """The TOML text of the variant the game was played with (``replay/variant.py``): its replay
+    plays the title with that variant's data, never the base title's."""
 
     @property
     def key(self) -> str:

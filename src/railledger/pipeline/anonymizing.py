@@ -179,7 +179,7 @@ def anonymized_record(record: Record, table: Table, pseudonyms: Pseudonyms) -> R
     result = None if record.result is None else {table.player(k): v for k, v in record.result.items()}
     return Record(record.title, record.game_id, players, tuple(map(action, record.actions)), record.source, record.seed,
                   record.optional_rules, record.status, result, tuple(map(action, record.programs)), record.created,
-                  record.duration)
+                  record.duration, record.variant)
 
 
 def anonymized_source(source: SourceText, table: Table, pseudonyms: Pseudonyms) -> SourceText:

@@ -1,0 +1,147 @@
+"""Variants: a title played with its data changed by a TOML file, refused where it does not fit,
+stored with each game (text and hash), and replayed with the same data."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from railledger.cli.app import app
+from railledger.ingest.export import read_export, write_export
+from railledger.records import Archive
+from railledger.records.codec import content_hash
+from railledger.replay import engine_version, replay_record
+from railledger.replay.titles import title_named
+from railledger.replay.variant import VariantError, load_variant, read_variant
+from railledger.selfplay.play import game_id, play_game
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "variant-18ms-cheaper-privates.toml"
+runner = CliRunner()
+
+
+def refusal(text: str) -> str:
+    with pytest.raises(VariantError) as refused:
+        read_variant(text, "variant.toml")
+    return str(refused.value)
+
+
+def test_the_example_changes_the_values_it_names_and_nothing_else() -> None:
+    variant = load_variant(EXAMPLE)
+    base, changed = title_named("18MS"), title_named("18MS", variant)
+    assert {c.sym: c.value for c in changed.companies} == {c.sym: c.value - 10 for c in base.companies}
+    assert [c.revenue for c in changed.companies] == [c.revenue for c in base.companies]
+    assert changed.train_type("4+").count == base.train_type("4+").count - 1 == 2
+    assert changed.train_type("5") == base.train_type("5") and changed.starting_cash == base.starting_cash
+    assert variant.title == "18MS" and variant.name == "cheaper privates" and len(variant.hash) == 64
+
+
+def test_any_value_of_any_data_file_may_change() -> None:
+    """Values of kinds no option names: a market price, a tile count, a phase's train limit, a
+    corporation's token costs, a private's ability parameter."""
+    text = """title = "18MS"
+[market.rows.0.0]
+price = 55
+[tiles.counts]
+57 = 2
+[phases.phases."3"]
+train_limit = 2
+[companies.corporations.GMO]
+token_costs = [0, 50, 90, 90]
+"""
+    title = title_named("18MS", read_variant(text))
+    assert title.market_rows[0][0] is not None and title.market_rows[0][0]["price"] == 55
+    assert title.tiles.counts["57"] == 2
+    assert next(p for p in title.phases if p.name == "3").train_limit == 2
+    assert title.corporation_spec("GMO").token_costs == (0, 50, 90, 90)
+    assert title_named("18MS").tiles.counts["57"] != 2  # the base title is untouched
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('title = "18MS"\n[trains.trains."4+"]\ncount = -1', "variant.toml: trains.trains.4+.count: must be 0 or more, got -1"),
+    ('title = "18MS"\n[trains.trains."4"]\ncount = 5', "variant.toml: trains.trains.4: names no element of the list (its elements: 2+, 3+, 4+"),
+    ('title = "18MS"\n[game.cert_limit]\n3 = "many"', "variant.toml: game.cert_limit.3: must be a whole number as in the title"),
+    ('title = "18MS"\n[game.bank]\ncash = 500', "variant.toml: game.bank.cash: 500 cannot pay the players' starting cash (2100)"),
+    ('title = "18MS"\n[game]\npar_values = [70, 71]', "variant.toml: game.par_values.1: 71 is on no space of the market"),
+    ('title = "18MS"\n[market.rows.0.3]\nprice = 1', "variant.toml: market.rows.0.3.price: 1 does not rise from the space to its left"),
+    ('title = "18MS"\n[trains.trains."2+"]\nsalvage = 500', "variant.toml: trains.trains.2+.salvage: 500 is more than the train's price 80"),
+    ('title = "18MS"\n[companies.corporations.GMO.home]\nhex = "Z99"', "variant.toml: companies.corporations.GMO.home.hex: Z99 is not a hex of the map"),
+    ('title = "18MS"\n[game]\nplayer_count = 5', "variant.toml: game.player_count: the title's data holds no such field here"),
+    ('title = "18MS"\n[trains]\npurchase_order = "any"', "variant.toml: trains.purchase_order: is not read by the engine: the rule it describes is code"),
+    ('title = "18MS"\n[game.bank]\nnote = "x"', "variant.toml: game.bank.note: is a note or rule text beside the values"),
+    ('title = "18MS"\n[rules.rules.game-over]\ntext = "never"', "variant.toml: rules: rules.json holds the rulebook's words"),
+    ('title = "18MS"\n[trains]\ntrains = 3', "variant.toml: trains.trains: is a list: change its fields, not the whole"),
+    ('title = "18XX"\n[game]\nbank = 1', "variant.toml: title: must name a title"),
+    ('title = "18MS"\n[board]\nx = 1', "variant.toml: board: 18MS has no data file board.json"),
+    ('title = "18MS"', "variant.toml: changes nothing"),
+    ("title = ", "variant.toml: not TOML"),
+])
+def test_a_variant_that_does_not_fit_is_refused_naming_its_field(text: str, message: str) -> None:
+    assert refusal(text).startswith(message)
+
+
+def test_a_change_the_title_cannot_set_up_with_is_refused() -> None:
+    """The title's own loading and setup are the last checks: 18MS needs the hex whose station
+    earns the first-token bonus (New Orleans), which a bonus of another type leaves it without."""
+    message = refusal('title = "18MS"\n[map.hexes.I1.bonus]\ntype = "first_connection"')
+    assert message.startswith("variant.toml: the title's data is inconsistent with this change:")
+
+
+def test_the_hash_is_of_the_changes_not_the_layout() -> None:
+    plain = read_variant('title = "18MS"\n[trains.trains."4+"]\ncount = 2')
+    dressed = read_variant('# fewer 4+\ntitle = "18MS"\nname = "scarce"\n\n[trains.trains."4+"]\ncount   =  2\n')
+    other = read_variant('title = "18MS"\n[trains.trains."4+"]\ncount = 1')
+    assert plain.hash == dressed.hash != other.hash
+
+
+def test_a_variant_game_carries_its_variant_and_replays_only_with_it() -> None:
+    variant = load_variant(EXAMPLE)
+    played = play_game("18MS", ["greedy", "random", "random"], seed=3, variant=variant.text)
+    record = played.record
+    assert record.variant == variant.text and record.game_id.endswith(f"-v{variant.short_hash}")
+    assert read_export(json.loads(json.dumps(write_export(record)))).variant == variant.text
+    replay = replay_record(record, keep_going=True)
+    assert replay.matches_record and not replay.flags
+    # the same actions on the base title's data: a private bought at the variant's price is refused
+    base = replay_record(dataclasses.replace(record, variant=None), keep_going=True)
+    assert base.flags or not base.matches_record
+    assert engine_version("18MS", variant.text) == f"{engine_version('18MS')}+variant.{variant.short_hash}"
+    assert content_hash(record) != content_hash(dataclasses.replace(record, variant=None))
+    assert game_id("18MS", 3, ["greedy", "random", "random"]) != record.game_id
+
+
+def test_simulate_stores_the_variant_with_each_game_and_its_replay_from_the_archive_uses_it(tmp_path: Path) -> None:
+    db = tmp_path / "v.duckdb"
+    common = ("simulate", "--title", "18MS", "--players", "3", "--games", "2", "--bots", "greedy,random,random",
+              "--workers", "1", "--db", str(db))
+    assert runner.invoke(app, [*common]).exit_code == 0
+    result = runner.invoke(app, [*common, "--variant", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    assert "2 games played" in result.output and "verified: 2 of 2" in result.output
+    variant = load_variant(EXAMPLE)
+    with Archive.open(db, read_only=True) as archive:
+        stored = sorted(archive.table("games").select("key", "variant", "variant_hash").rows(), key=lambda row: (row[1] is not None, row[0]))
+        assert [(text, digest) for _, text, digest in stored] == [(None, None)] * 2 + [(variant.text, variant.hash)] * 2
+        key = stored[-1][0]
+        record = archive.record(key)
+        assert archive.stored_version(key) is not None and archive.stored_version(key)[1] == engine_version("18MS", variant.text)  # type: ignore[index]
+    assert record.variant == variant.text
+    assert replay_record(record).matches_record  # the archive's record replays with its variant's data
+    again = runner.invoke(app, [*common, "--variant", str(EXAMPLE)])
+    assert "0 games played" in again.output and "2 unchanged" in again.output
+
+
+def test_simulate_refuses_a_variant_in_one_line_naming_the_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "variant.toml"
+    bad.write_text('title = "18MS"\n[trains.trains."4+"]\ncount = -2\n', encoding="utf-8")
+    result = runner.invoke(app, ["simulate", "--title", "18MS", "--players", "3", "--games", "1", "--variant", str(bad),
+                                 "--db", str(tmp_path / "v.duckdb")])
+    assert result.exit_code != 0
+    assert result.output.strip() == "variant.toml: trains.trains.4+.count: must be 0 or more, got -2"
+    assert not (tmp_path / "v.duckdb").exists()
+    other = runner.invoke(app, ["simulate", "--title", "18Texas", "--players", "4", "--games", "1", "--variant", str(EXAMPLE),
+                                "--db", str(tmp_path / "v.duckdb")])
+    assert other.exit_code != 0 and "title: the variant is of 18MS, not 18Texas" in other.output

@@ -5,7 +5,9 @@ dashboard page ask :func:`counted_games` with the same population and so count t
 By default that is people's valid finished games: an unfinished game has every player near the
 starting cash, all "winning"; an illegal or mismatched game's values are not the game the
 players played; and a game bots played (``railledger simulate``) answers another question than a
-game people played. Each choice is a switch, named in the sentence that says what was left out
+game people played. A game played with a variant (``simulate --variant``, :mod:`replay.variant`)
+is of another game than its title's, so a population holds the base title's games or one
+variant's, never both. Each choice is a switch, named in the sentence that says what was left out
 (:meth:`Scope.note`); docs/statistics.md describes them.
 """
 
@@ -41,6 +43,8 @@ class Switches:
     """The control choosing people's games, bots' games or both."""
     verdicts: str
     """The control counting every verdict, not only valid finished games."""
+    variant: str = "--variant HASH"
+    """The control choosing a variant's games in place of the base title's."""
 
 
 COMMAND = Switches("--games all", "--every-verdict")
@@ -51,13 +55,15 @@ COMMAND = Switches("--games all", "--every-verdict")
 class Population:
     """The games a statistic counts: whose (:data:`GAME_KINDS`), valid finished ones or every
     verdict (``every_verdict``), with the games players ended by hand or not (``manual_ends``:
-    valid but for the end), of one title (ignoring case) and table size or of all."""
+    valid but for the end), of one title (ignoring case) and table size or of all; of the titles
+    as published (``variant`` None) or of the variant whose hash begins with ``variant``."""
 
     games: str = PEOPLE
     every_verdict: bool = False
     manual_ends: bool = False
     title: str | None = None
     players: int | None = None
+    variant: str | None = None
 
     def __post_init__(self) -> None:
         if self.games not in GAME_KINDS:
@@ -66,7 +72,13 @@ class Population:
     @property
     def all_titles(self) -> Population:
         """The same population over every title (a page or a rating that shows titles apart)."""
-        return Population(self.games, self.every_verdict, self.manual_ends, players=self.players)
+        return Population(self.games, self.every_verdict, self.manual_ends, players=self.players, variant=self.variant)
+
+    def of_variant(self) -> pl.Expr:
+        """Over game facts: the games of this population's variant (the base title's: none)."""
+        if self.variant is None:
+            return pl.col("variant_hash").is_null()
+        return pl.col("variant_hash").str.starts_with(self.variant.lower()).fill_null(False)
 
     def of_kind(self) -> pl.Expr:
         """Over game facts: the games of this population's kind."""
@@ -93,6 +105,8 @@ class Scope:
     games: pl.DataFrame
     left_out: dict[str, int]
     other_kind: int
+    other_variants: int = 0
+    """Games of this population's kind played with another variant than its own (or the base title)."""
 
     @property
     def keys(self) -> frozenset[str]:
@@ -121,6 +135,8 @@ class Scope:
         each with the switch that counts them."""
         population = self.population
         where = population.title or "All titles"
+        if population.variant is not None:
+            where += f", variant {population.variant[:12]}"
         sizes = sorted(self.games["players"].unique().to_list())
         if sizes:
             where += f", {' and '.join(map(str, sizes))} player{'s' if sizes != [1] else ''}"
@@ -131,6 +147,10 @@ class Scope:
         if self.other_kind:
             other = GAME_KINDS[PEOPLE if population.games == BOTS else BOTS]
             text += f"; {self.other_kind} {other if self.other_kind != 1 else other.replace('games', 'game')} not counted ({switches.games} counts them)"
+        if self.other_variants:
+            which = "of the base title or other variants" if population.variant is not None else "of variants"
+            text += (f"; {self.other_variants} game{'s' if self.other_variants != 1 else ''} {which} not counted "
+                     f"({switches.variant} counts a variant's)")
         return text + "."
 
 
@@ -149,12 +169,13 @@ def scope_of(facts: pl.DataFrame, population: Population) -> Scope:
             population = replace(population, title=facts["title"][0])
     if population.players is not None:
         facts = facts.filter(pl.col("players") == population.players)
-    of_kind = facts.filter(population.of_kind())
+    kind = facts.filter(population.of_kind())
+    of_kind = kind.filter(population.of_variant())
     counted = of_kind.filter(population.counts())
     rest = of_kind.filter(~population.counts())["verdict"].fill_null(NOT_JUDGED).to_list()
     left = Counter(rest)
     ordered = {kind: left[kind] for kind in (*KINDS, NOT_JUDGED) if left[kind]}
-    return Scope(population, counted, ordered, facts.height - of_kind.height)
+    return Scope(population, counted, ordered, facts.height - kind.height, kind.height - of_kind.height)
 
 
 def counted_games(archive: Archive, population: Population = Population()) -> Scope:

@@ -25,7 +25,7 @@ def games_not_valid(archive: Archive, population: Population = Population()) -> 
     that order, then by title and key; the scope of every game of that kind, whatever its
     verdict, which says what the list is of and the other kind's games left out)."""
     scope = counted_games(archive, Population(population.games, every_verdict=True, title=population.title,
-                                              players=population.players))
+                                              players=population.players, variant=population.variant))
     games = scope.games.select(game_key="key", title="title", verdict=pl.col("verdict").fill_null(NOT_JUDGED))
     games = games.filter(pl.col("verdict") != VALID)
     reasons = archive.select("games", ["key", "verdict_detail"], matching=games.select(key="game_key"))

@@ -17,7 +17,8 @@ from railledger.cli.crosscheck import crosscheck
 from railledger.cli.event import event_app
 from railledger.cli.legal import legal
 from railledger.cli.options import (DEFAULT_DB, DEFAULT_WAIT, ClusterOption, DbOption, EveryVerdictOption, Games,
-                                   GamesOption, ManualEndsOption, PlayersOption, WaitOption, WorkersOption, population)
+                                   GamesOption, ManualEndsOption, PlayersOption, VariantChoiceOption, WaitOption, WorkersOption,
+                                   population, variant_choice)
 from railledger.cli.options import fail as _fail
 from railledger.cli.options import game_record, is_record_file, write_document
 from railledger.cli.options import titled as _titled
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     import polars as pl
     from rich.table import Table
 
+    from railledger.analytics.scope import Population
     from railledger.ingest.model import Record
     from railledger.ingest.sources import Loaded
 
@@ -463,6 +465,11 @@ def stats(
     every_verdict: EveryVerdictOption = False,
     manual_ends: ManualEndsOption = False,
     players: PlayersOption = None,
+    variant: VariantChoiceOption = None,
+    compare_variant: Annotated[Optional[str], typer.Option(
+        "--compare-variant", metavar="HASH|FILE",
+        help="Print the base title and this variant side by side (win rates, game length, phase timing) "
+             "with intervals, and whether each difference is within noise.")] = None,
     db: DbOption = Path(DEFAULT_DB),
     wait: WaitOption = DEFAULT_WAIT,
 ) -> None:
@@ -474,10 +481,14 @@ def stats(
     result ranks nobody, so win rates never count it. Win rates come with their sample size (n)
     and a 95% Wilson interval: a few games prove little. Train rush rows count games by the
     operating round (1st, 2nd... OR of the game) in which a train type was first bought or
-    rusted. Validation flags are of every game.
+    rusted. Validation flags are of every game. The statistics are of the titles as published
+    unless --variant names a variant (its games alone); --compare-variant prints the base title
+    and a variant side by side instead (docs/designers.md#variants).
 
     Example: railledger stats --db games.duckdb --title 18MS --games all
     """
+    if compare_variant is not None:
+        return _compare(compare_variant, title, population(games, every_verdict, manual_ends, players=players), db, wait)
     from railledger.analytics.balance import winner_correlations
     from railledger.analytics.rush import train_rush_distribution
     from railledger.analytics.scope import COMMAND, counted_games
@@ -486,8 +497,9 @@ def stats(
 
     out = consoles()[0]
     title = None if title is None else _titled(title)
+    chosen = variant_choice(variant)
     with _reading(db, wait) as archive:
-        scope = counted_games(archive, population(games, every_verdict, manual_ends, title, players))
+        scope = counted_games(archive, population(games, every_verdict, manual_ends, title, players, chosen and chosen[0]))
         correlations = _of_title(winner_correlations(archive, scope), "scope", title)
         rush = _of_title(train_rush_distribution(archive, scope), "title", title)
         flags = _of_title(validation_summary(archive), "title", title)
@@ -513,6 +525,48 @@ def stats(
         [(r["title"], r["rule"], str(r["flags"]), str(r["games"])) for r in flags.iter_rows(named=True)],
         numbers=2,
     ))
+
+
+def _compare(choice: str, title: str | None, base: "Population", db: Path, wait: float) -> None:
+    """``stats --compare-variant``: the base title and the variant side by side, one line each
+    saying what it counted, then one row per measure with both values, their intervals and
+    whether the difference is within noise."""
+    from railledger.analytics.scope import COMMAND
+    from railledger.analytics.variants import compare_variant, variant_title
+    from railledger.cli.output import consoles, say
+
+    out = consoles()[0]
+    chosen = variant_choice(choice)
+    assert chosen is not None
+    digest, of_title = chosen
+    with _reading(db, wait) as archive:
+        of_title = of_title or variant_title(archive, digest)
+        if of_title is None:
+            raise _fail(f"--compare-variant: no game of a variant {digest[:12]} in {db}")
+        if title is not None and _titled(title) != of_title:
+            raise _fail(f"--compare-variant: the variant is of {of_title}, not {_titled(title)}")
+        comparison = compare_variant(archive, base, of_title, digest)
+    say(out, "base: " + comparison.base.note(COMMAND))
+    say(out, "variant: " + comparison.variant.note(COMMAND))
+
+    def shown(value: float | None, low: float | None, high: float | None, rate: bool) -> tuple[str, str]:
+        if value is None:
+            return "-", "-"
+        form = "{:.2f}" if rate else "{:.1f}"
+        interval = "-" if low is None or high is None else f"{form.format(low)}-{form.format(high)}"
+        return form.format(value), interval
+
+    rows: list[tuple[str, ...]] = []
+    for r in comparison.rows.iter_rows(named=True):
+        rate = r["measure"].endswith("win rate")
+        base_value, base_interval = shown(r["base"], r["base_low"], r["base_high"], rate)
+        variant_value, variant_interval = shown(r["variant"], r["variant_low"], r["variant_high"], rate)
+        rows.append((str(r["measure"]), str(r["value"] or "none"), str(r["base_n"]), base_value, base_interval,
+                     str(r["variant_n"]), variant_value, variant_interval, str(r["difference"])))
+    out.print(_stats_table(
+        f"{of_title}: base title beside variant {digest[:12]} (95% intervals; n: players for a win rate, games otherwise)",
+        ("measure", "value", "base n", "base", "base 95%", "variant n", "variant", "variant 95%", "difference"),
+        rows, numbers=7))
 
 
 def _of_title(frame: "pl.DataFrame", column: str, title: str | None) -> "pl.DataFrame":

@@ -61,14 +61,38 @@ EveryVerdictOption = Annotated[bool, typer.Option(
 ManualEndsOption = Annotated[bool, typer.Option(
     "--manual-ends", help="Also count games the players ended by hand (valid but for their end).")]
 PlayersOption = Annotated[Optional[int], typer.Option("--players", min=1, help="Only games of this many players.")]
+VariantChoiceOption = Annotated[Optional[str], typer.Option(
+    "--variant", metavar="HASH|FILE", help="Only the games of this variant (its hash, or the beginning of it, or its "
+                                           ".toml file); without it, the titles as published.")]
+
+
+def variant_choice(choice: str | None) -> tuple[str, str | None] | None:
+    """(hash or hash prefix, title when known) of a variant named on the command line: a variant
+    file (its hash, checked against its title) or 6 to 64 hex digits; the command fails in one
+    line for anything else."""
+    import re
+
+    from railledger.replay.variant import VariantError, load_variant
+
+    if choice is None:
+        return None
+    if Path(choice).is_file():
+        try:
+            variant = load_variant(Path(choice))
+        except VariantError as refused:
+            raise fail(str(refused)) from None
+        return variant.hash, variant.title
+    if not re.fullmatch(r"[0-9a-fA-F]{6,64}", choice):
+        raise fail(f"--variant: {choice!r} is neither a variant file nor a variant's hash (6 to 64 hex digits)")
+    return choice.lower(), None
 
 
 def population(games: Games, every_verdict: bool, manual_ends: bool = False, title: str | None = None,
-               players: int | None = None) -> "Population":
+               players: int | None = None, variant: str | None = None) -> "Population":
     """The population a command's scope options name (docs/statistics.md)."""
     from railledger.analytics.scope import Population
 
-    return Population(games.value, every_verdict, manual_ends, title, players)
+    return Population(games.value, every_verdict, manual_ends, title, players, variant)
 
 
 def fail(message: str) -> typer.Exit:

@@ -200,7 +200,7 @@ def shortfalls(db: str, population: Population) -> tuple[pl.DataFrame, pl.DataFr
     """(revenue left on the table per game, per title and president) in the games of the
     population's kind, whatever their verdict (a run is audited in every game)."""
     with _archive(db) as archive:
-        scope = counted_games(archive, Population(population.games, every_verdict=True))
+        scope = counted_games(archive, Population(population.games, every_verdict=True, variant=population.variant))
         return shortfalls_by_game(archive, scope), shortfalls_by_player(archive, scope)
 
 

@@ -17,6 +17,7 @@ from railledger.records.codec import content_hash
 from railledger.replay import engine_version, replay_record
 from railledger.replay.titles import title_named
 from railledger.replay.variant import VariantError, load_variant, read_variant
+from railledger.replay.variant_games import read_playable_variant
 from railledger.selfplay.play import game_id, play_game
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "variant-18ms-cheaper-privates.toml"
@@ -86,8 +87,15 @@ def test_a_variant_that_does_not_fit_is_refused_naming_its_field(text: str, mess
 def test_a_change_the_title_cannot_set_up_with_is_refused() -> None:
     """The title's own loading and setup are the last checks: 18MS needs the hex whose station
     earns the first-token bonus (New Orleans), which a bonus of another type leaves it without."""
-    message = refusal('title = "18MS"\n[map.hexes.I1.bonus]\ntype = "first_connection"')
-    assert message.startswith("variant.toml: the title's data is inconsistent with this change:")
+    text = 'title = "18MS"\n[map.hexes.I1.bonus]\ntype = "first_connection"'
+    read_variant(text, "variant.toml")  # the data alone is consistent
+    with pytest.raises(VariantError) as refused:
+        read_playable_variant(text, "variant.toml")
+    assert str(refused.value).startswith("variant.toml: the title's data is inconsistent with this change: StopIteration")
+    record = dataclasses.replace(play_game("18MS", ["random", "random"], seed=1).record, variant=text)
+    with pytest.raises(VariantError) as recorded:  # a record carrying it: a one-line refusal, which ingest reports
+        replay_record(record)
+    assert str(recorded.value).startswith("the record's variant: the title's data is inconsistent")
 
 
 def test_the_hash_is_of_the_changes_not_the_layout() -> None:

@@ -72,13 +72,14 @@ def variant_choice(choice: str | None) -> tuple[str, str | None] | None:
     line for anything else."""
     import re
 
-    from railledger.replay.variant import VariantError, load_variant
+    from railledger.replay.variant import VariantError
+    from railledger.replay.variant_games import load_playable_variant
 
     if choice is None:
         return None
     if Path(choice).is_file():
         try:
-            variant = load_variant(Path(choice))
+            variant = load_playable_variant(Path(choice))
         except VariantError as refused:
             raise fail(str(refused)) from None
         return variant.hash, variant.title

@@ -134,10 +134,11 @@ def _variant_text(title: str, path: Path | None) -> str | None:
     the variant's one-line refusal (file, field, why) when it does not fit."""
     if path is None:
         return None
-    from railledger.replay.variant import VariantError, load_variant
+    from railledger.replay.variant import VariantError
+    from railledger.replay.variant_games import load_playable_variant
 
     try:
-        variant = load_variant(path)
+        variant = load_playable_variant(path)
     except VariantError as refused:
         raise fail(str(refused)) from None
     if variant.title != title:

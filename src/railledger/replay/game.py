@@ -22,7 +22,7 @@ from railledger.replay.shape import check_shape
 from railledger.replay.snapshot import Snapshot, Snapshots, take_snapshot
 from railledger.replay.state import GameState
 from railledger.replay.titles import title_named
-from railledger.replay.variant import recorded_variant
+from railledger.replay.variant import RECORDED, VariantError, recorded_variant
 from railledger.replay.titles.base import Title
 
 
@@ -57,8 +57,15 @@ class Game(GameState):
         the title's map the game was played on; ``variant``, a variant's TOML text, the data the
         title is played with (:class:`~replay.variant.VariantError` when it does not fit the title).
         """
-        played = title_named(title, recorded_variant(variant) if variant is not None else None)
-        return cls(played, players, seed, optional_rules, game_id, created)
+        if variant is None:
+            return cls(title_named(title), players, seed, optional_rules, game_id, created)
+        try:
+            return cls(title_named(title, recorded_variant(variant)), players, seed, optional_rules, game_id, created)
+        except VariantError:
+            raise
+        except Exception as broken:  # the title's own loading and setup are a variant's last consistency checks
+            raise VariantError(RECORDED, "", f"the title's data is inconsistent with this change: "
+                                             f"{type(broken).__name__}: {broken}") from None
 
     @classmethod
     def from_record(cls, record: Record) -> Game:

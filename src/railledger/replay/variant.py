@@ -8,8 +8,9 @@ an array replaces a list of plain values whole (``par_values = [60, 70, 80]``). 
 title's files hold may change, each to a value of the same kind: a key the file does not hold, a
 note or rule text, or a field the engine never reads is refused with its path, because a variant
 that silently did nothing would be compared with its base title as if it had changed the game.
-The changed data then goes through :func:`check_variant_data` and the title is built from it, so
-an inconsistent variant is refused before a game is played.
+The changed data then goes through :func:`check_variant_data`, and
+:func:`replay.variant_games.playable_variant` builds the title from it and sets a game up at every
+player count, so an inconsistent variant is refused before a game is played.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from railledger.ingest.titles import SLUGS as TITLES
+
 REPLAY_DIR = Path(__file__).resolve().parent
 TITLES_DIR = REPLAY_DIR / "titles"
 
@@ -31,6 +34,9 @@ HEADER_KEYS = {"title": "the title the variant changes (its 18xx.games name)",
                "name": "a short name shown with the variant's games",
                "description": "what the variant changes and why"}
 """Top-level keys of a variant file that describe it rather than change a data file."""
+
+RECORDED = "the record's variant"
+"""How a refusal names a variant read from a record (a file's refusal names the file)."""
 
 IDENTIFYING_KEYS = ("name", "sym", "id", "hex")
 """The keys whose value names an element of a list of objects in a title's data files."""
@@ -84,14 +90,13 @@ def changes_hash(changes: Mapping[str, Any]) -> str:
 
 
 def read_variant(text: str, origin: str = "variant") -> Variant:
-    """The variant a TOML text describes, checked against its title's data and rules.
+    """The variant a TOML text describes, checked against its title's data.
 
     Raises :class:`VariantError` naming ``origin`` and the field for a text that is not TOML,
     names no known title, changes what the title's files do not hold or the engine does not
-    read, or leaves the title's data inconsistent.
+    read, or leaves the title's data inconsistent. Whether the title loads and sets a game up with
+    it is :func:`replay.variant_games.playable_variant`'s question.
     """
-    from railledger.replay.titles import TITLES
-
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as bad:
@@ -124,8 +129,8 @@ def read_variant(text: str, origin: str = "variant") -> Variant:
 
 @cache
 def recorded_variant(text: str) -> Variant:
-    """The variant a record carries, read once per process (VariantError naming "variant")."""
-    return read_variant(text, "the record's variant")
+    """The variant a record carries, read once per process (VariantError naming "the record's variant")."""
+    return read_variant(text, RECORDED)
 
 
 def load_variant(path: Path) -> Variant:
@@ -256,30 +261,12 @@ Check = Callable[[Mapping[str, Any], Mapping[str, Any]], None]
 
 
 def check_variant(variant: Variant, origin: str) -> None:
-    """Run the consistency checks on the variant's data and build its title and a game of it, so a
-    variant the engine cannot play is refused here, naming the field where one is to blame."""
-    from railledger.replay.titles import TITLES, title_class
-
+    """Run the title data's consistency checks on the variant's data (the title's own loading and
+    setup are the last checks: :func:`replay.variant_games.playable_variant`)."""
     package = TITLES[variant.title]
     changed = {name: variant.data_file(package, name, read_data_file(package, name)) for name in data_files(package)}
     base = {name: read_data_file(package, name) for name in data_files(package)}
     check_variant_data(changed, base, origin)
-    try:
-        title = title_class(variant.title)(variant)
-        _set_up(title)
-    except VariantError:
-        raise
-    except Exception as broken:  # the title's own loading and setup are its last consistency checks
-        raise VariantError(origin, "", f"the title's data is inconsistent with this change: {type(broken).__name__}: {broken}") from None
-
-
-def _set_up(title: Any) -> None:
-    """Start a game of the title at each player count it is played by (its setup reads most data)."""
-    from railledger.ingest.model import Player
-    from railledger.replay.game import Game
-
-    for players in sorted(title.starting_cash):
-        Game(title, tuple(Player(seat, f"p{seat}") for seat in range(1, players + 1)), seed=1, game_id="1")
 
 
 def check_variant_data(changed: Mapping[str, Any], base: Mapping[str, Any], origin: str) -> None:

@@ -21,6 +21,7 @@ from railledger.analytics.interval import Z_95
 from railledger.analytics.rush import train_rush_distribution
 from railledger.analytics.scope import Population, Scope, counted_games
 from railledger.records import Archive
+from railledger.replay.variant import VariantError, recorded_variant
 
 WIN_RATE_FACTORS = {"seat": "seat win rate", "private": "private win rate", "first_par": "par win rate",
                     "presidencies": "company win rate"}
@@ -60,6 +61,24 @@ def compare_variant(archive: Archive, population: Population, title: str, varian
         pl.col("measure").replace_strict(order, list(range(len(order))), default=len(order)),
         pl.col("value").cast(pl.Int64, strict=False), "value", nulls_last=True)
     return Comparison(rows.select(COLUMNS), base, variant)
+
+
+def archived_variants(archive: Archive) -> pl.DataFrame:
+    """[variant_hash, title, label, games]: the variants the archive has games of, each with the
+    label pages show it by (its name and short hash)."""
+    found = archive.variants()
+    labels = [recorded_variant(text).label if _reads(text) else f"variant {digest[:12]}"
+              for digest, text in zip(found["variant_hash"], found["variant"])]
+    return found.select("variant_hash", "title", label=pl.Series(labels, dtype=pl.Utf8), games="games")
+
+
+def _reads(text: str) -> bool:
+    """Whether a stored variant's text still reads (the title's data may have changed since)."""
+    try:
+        recorded_variant(text)
+    except VariantError:
+        return False
+    return True
 
 
 def variant_title(archive: Archive, variant_hash: str) -> str | None:

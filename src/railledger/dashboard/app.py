@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from railledger.dashboard import data
 from railledger.dashboard.population import sidebar
 
 st.set_page_config(page_title="railledger", layout="wide")
-sidebar()  # the games every page counts: drawn here, so the choice holds from page to page
+sidebar(data.load(data.variants, data.db_path()))  # the games every page counts: drawn here, so the choice holds from page to page
 navigation = st.navigation([
     st.Page("views/archive.py", title="Archive", url_path="archive", default=True),
     st.Page("views/review.py", title="Game review", url_path="review"),

@@ -41,6 +41,7 @@ from railledger.analytics.review import (GameTables, archive_overview, flag_list
 from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
 from railledger.analytics.scope import Population, counted_games
 from railledger.analytics.titles import TitleStatistics, title_statistics
+from railledger.analytics.variants import archived_variants, compare_variant
 from railledger.analytics.validation import games_not_valid, shortfalls_by_game, shortfalls_by_player, validation_summary
 from railledger.dashboard.population import SIDEBAR
 from railledger.dashboard.text import md
@@ -177,6 +178,21 @@ def correlations(db: str, population: Population) -> tuple[pl.DataFrame, str]:
     with _archive(db) as archive:
         scope = counted_games(archive, population)
         return winner_correlations(archive, scope), scope.note(SIDEBAR)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def variants(db: str) -> pl.DataFrame:
+    """The variants the archive has games of (:func:`analytics.variants.archived_variants`)."""
+    with _archive(db) as archive:
+        return archived_variants(archive)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def variant_comparison(db: str, population: Population, title: str, variant_hash: str) -> tuple[pl.DataFrame, str, str]:
+    """(the base title beside the variant, what each side counted and left out)."""
+    with _archive(db) as archive:
+        compared = compare_variant(archive, population, title, variant_hash)
+        return compared.rows, compared.base.note(SIDEBAR), compared.variant.note(SIDEBAR)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)

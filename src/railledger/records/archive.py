@@ -216,6 +216,14 @@ GROUP BY ALL
 
 RUSH_GAMES_SCHEMA: Columns = {"game_key": str, "title": str}
 
+VARIANTS_SCHEMA: Columns = {"variant_hash": str, "title": str, "variant": str, "games": int}
+
+_VARIANTS = """
+SELECT variant_hash, any_value(title) AS title, any_value(variant) AS variant, count(*) AS games
+FROM games WHERE variant_hash IS NOT NULL GROUP BY variant_hash ORDER BY title, variant_hash
+"""
+"""The variants the archive holds games of (one text of each: every text of a hash changes the same)."""
+
 _RUSH_GAMES = """
 SELECT DISTINCT f.game_key, f.title FROM train_firsts f WHERE f.kind = 'train' {counted}
 """
@@ -854,6 +862,12 @@ class Archive:
         """How many games :meth:`games` lists for this title and player, without listing them."""
         ((count,),) = self._con.execute(_GAMES_COUNT, {"title": title, "player": player}).fetchall()
         return int(count)
+
+    @_reading
+    def variants(self) -> pl.DataFrame:
+        """[variant_hash, title, variant, games]: each variant games were played with, one of its
+        texts (they differ at most in layout, comments and name) and its games, by title."""
+        return self._frame(_VARIANTS, {}, VARIANTS_SCHEMA)
 
     @_reading
     def game_keys(self) -> list[str]:

@@ -3,6 +3,8 @@
 Every rate is shown with its 95% interval and sample size: an archive of a few games proves
 little, and the bars say so. Games people played and games bots played (railledger simulate)
 are shown apart; mixing them is a choice the sidebar makes for every page (dashboard/population.py).
+With a variant chosen on the sidebar, its games are set beside the title's as published, measure
+by measure, each difference said to be within noise or not (analytics/variants.py).
 """
 
 from __future__ import annotations
@@ -11,13 +13,54 @@ import polars as pl
 import streamlit as st
 
 from railledger.analytics.balance import FACTORS
+from railledger.analytics.variants import WIN_RATE_FACTORS
 from railledger.dashboard import charts, data, population
 from railledger.dashboard.text import md
 
 st.title("Balance")
 db = data.db_path()
-correlations, counted = data.load(data.correlations, db, population.chosen())
+chosen_population = population.chosen()
+
+
+def beside_published(variant_hash: str) -> None:
+    """The variant's games beside the title's as published: a chart of one measure's win rates
+    and the table of every measure, each difference within noise or not."""
+    variants = data.load(data.variants, db).filter(pl.col("variant_hash") == variant_hash)
+    if variants.is_empty():
+        return
+    title, label = variants["title"][0], variants["label"][0]
+    rows, base_note, variant_note = data.load(data.variant_comparison, db, chosen_population, title, variant_hash)
+    st.header(f"{label} beside {title} as published")
+    st.caption(md(f"As published: {base_note} Variant: {variant_note}"))
+    measures = [m for m in WIN_RATE_FACTORS.values() if m in set(rows["measure"])]
+    if measures:
+        measure = st.selectbox("Win rate by", measures, key="variant_measure")
+        sides = [rows.filter(pl.col("measure") == measure, pl.col(f"{side}_n") > 0).select(
+            scope=pl.lit(name), factor=pl.lit(next(f for f, m in WIN_RATE_FACTORS.items() if m == measure)), value="value",
+            games=f"{side}_n", win_rate=side, ci_low=f"{side}_low", ci_high=f"{side}_high")
+            for side, name in (("base", f"{title} as published"), ("variant", label))]
+        st.plotly_chart(charts.win_rates(pl.concat(sides)), key="variant_win_rates")
+    differs = rows.filter(pl.col("difference") == "differs").height
+    st.markdown(md(f"{differs} of {rows.height} measures differ by more than the noise of the games played: "
+                   "the other differences are within noise (the intervals overlap) or have too few games."))
+    st.dataframe(rows, hide_index=True, width="stretch", column_config={
+        "measure": "Measure", "value": "Value", "base_n": "n (published)",
+        "base": st.column_config.NumberColumn("As published", format="%.2f"),
+        "base_low": st.column_config.NumberColumn("95% from", format="%.2f"),
+        "base_high": st.column_config.NumberColumn("to", format="%.2f"),
+        "variant_n": "n (variant)",
+        "variant": st.column_config.NumberColumn("Variant", format="%.2f"),
+        "variant_low": st.column_config.NumberColumn("95% from ", format="%.2f"),
+        "variant_high": st.column_config.NumberColumn("to ", format="%.2f"),
+        "difference": "Difference"})
+    st.caption("n: players for a win rate, games for a length or a first purchase (the operating round a train "
+               "type was first bought in, which starts its phase).")
+
+
+correlations, counted = data.load(data.correlations, db, chosen_population)
 st.caption(md(counted))
+if chosen_population.variant is not None:
+    beside_published(chosen_population.variant)
 if correlations.is_empty():
     st.info("No game counted here has a result yet: the sidebar chooses which games count.")
     st.stop()

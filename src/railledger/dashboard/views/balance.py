@@ -61,6 +61,7 @@ correlations, counted = data.load(data.correlations, db, chosen_population)
 st.caption(md(counted))
 if chosen_population.variant is not None:
     beside_published(chosen_population.variant)
+    st.header("The variant's games by factor")
 if correlations.is_empty():
     st.info("No game counted here has a result yet: the sidebar chooses which games count.")
     st.stop()

@@ -153,3 +153,93 @@ def test_simulate_refuses_a_variant_in_one_line_naming_the_file_and_field(tmp_pa
     other = runner.invoke(app, ["simulate", "--title", "18Texas", "--players", "4", "--games", "1", "--variant", str(EXAMPLE),
                                 "--db", str(tmp_path / "v.duckdb")])
     assert other.exit_code != 0 and "title: the variant is of 18MS, not 18Texas" in other.output
+
+
+SHORT = 'title = "18MS"\nname = "short"\n[game.game_end]\nafter_or = 6\n'
+"""A variant whose games are plainly shorter: over after the 6th operating round, not the 10th."""
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """An archive of four bots' games of 18MS as published and four of the short variant, and
+    the variant's file."""
+    from railledger.pipeline.simulating import simulate_games
+
+    folder = tmp_path_factory.mktemp("compared")
+    db, variant_file = folder / "c.duckdb", folder / "short.toml"
+    variant_file.write_text(SHORT, encoding="utf-8")
+    for text in (None, SHORT):
+        simulation = simulate_games("18MS", 3, 4, db, bots="greedy,random,random", rotate=True, variant=text)
+        assert simulation.verified == 4
+    return db, variant_file
+
+
+def test_a_population_counts_the_published_title_or_one_variant_never_both(compared: tuple[Path, Path]) -> None:
+    from railledger.analytics.scope import COMMAND, Population, counted_games
+
+    db, variant_file = compared
+    variant = load_variant(variant_file)
+    with Archive.open(db, read_only=True) as archive:
+        published = counted_games(archive, Population(games="bots"))
+        of_variant = counted_games(archive, Population(games="bots", variant=variant.short_hash[:8]))
+        stored = {key: archive.record(key).variant for key in archive.game_keys()}
+    assert {stored[key] for key in published.keys} == {None} and published.count == 4
+    assert {stored[key] for key in of_variant.keys} == {variant.text} and of_variant.count == 4
+    assert published.note(COMMAND).endswith("; 4 games of variants not counted (--variant HASH counts a variant's).")
+    assert of_variant.note(COMMAND).startswith(f"All titles, variant {variant.short_hash[:8]}, 3 players: 4 bots'")
+
+
+def test_the_side_by_side_numbers_are_each_sides_own_with_their_intervals(compared: tuple[Path, Path]) -> None:
+    import statistics
+
+    from railledger.analytics.interval import Z_95, wilson_interval
+    from railledger.analytics.scope import Population, counted_games
+    from railledger.analytics.variants import compare_variant
+    from railledger.selfplay.simulate import winners
+
+    db, variant_file = compared
+    variant = load_variant(variant_file)
+    with Archive.open(db, read_only=True) as archive:
+        comparison = compare_variant(archive, Population(games="bots"), "18MS", variant.hash)
+        sides = {side: [archive.record(key) for key in counted_games(archive, Population(games="bots", variant=digest)).keys]
+                 for side, digest in (("base", None), ("variant", variant.hash))}
+        facts = archive.game_facts("18MS")
+    rows = {(r["measure"], r["value"]): r for r in comparison.rows.iter_rows(named=True)}
+    for side, records in sides.items():
+        for seat in (1, 2, 3):  # the seat win rates, counted here from the records' results
+            wins = sum(record.players[seat - 1].id in winners(record) for record in records)
+            row = rows[("seat win rate", str(seat))]
+            assert (row[f"{side}_n"], row[side]) == (len(records), wins / len(records))
+            assert (row[f"{side}_low"], row[f"{side}_high"]) == pytest.approx(wilson_interval(wins, len(records)))
+        rounds = [float(n) for n in facts.filter(facts["key"].is_in([r.key for r in records]))["operating_rounds"]]
+        row = rows[("game length", "operating rounds")]
+        half = Z_95 * statistics.stdev(rounds) / len(rounds) ** 0.5
+        assert row[side] == pytest.approx(statistics.mean(rounds))
+        assert (row[f"{side}_low"], row[f"{side}_high"]) == pytest.approx((statistics.mean(rounds) - half, statistics.mean(rounds) + half))
+    assert rows[("game length", "operating rounds")]["base"] == 10 and rows[("game length", "operating rounds")]["variant"] == 6
+    assert rows[("game length", "operating rounds")]["difference"] == "differs"
+    for row in rows.values():  # within noise exactly when the intervals overlap
+        if None in (row["base_low"], row["variant_low"]):
+            assert row["difference"] == "too few games"
+        else:
+            overlap = row["base_low"] <= row["variant_high"] and row["variant_low"] <= row["base_high"]
+            assert row["difference"] == ("within noise" if overlap else "differs")
+
+
+def test_stats_compare_variant_prints_both_sides_and_the_noise(compared: tuple[Path, Path]) -> None:
+    db, variant_file = compared
+    variant = load_variant(variant_file)
+    by_file = runner.invoke(app, ["stats", "--db", str(db), "--games", "bots", "--compare-variant", str(variant_file)])
+    assert by_file.exit_code == 0, by_file.output
+    lines = by_file.output.splitlines()
+    assert lines[0].startswith("base: 18MS, 3 players: 4 bots' valid finished games")
+    assert lines[1].startswith(f"variant: 18MS, variant {variant.short_hash}, 3 players: 4 bots' valid finished games")
+    rounds = next(line for line in lines if "operating rounds" in line)
+    assert "10.0" in rounds and "6.0" in rounds and "differs" in rounds
+    assert "within noise" in by_file.output
+    by_hash = runner.invoke(app, ["stats", "--db", str(db), "--games", "bots", "--compare-variant", variant.hash[:10]])
+    assert by_hash.exit_code == 0 and by_hash.output == by_file.output
+    unknown = runner.invoke(app, ["stats", "--db", str(db), "--compare-variant", "abcdef12"])
+    assert unknown.exit_code != 0 and "no game of a variant abcdef12" in unknown.output
+    alone = runner.invoke(app, ["stats", "--db", str(db), "--games", "bots", "--variant", variant.hash[:10]])
+    assert alone.exit_code == 0 and alone.output.startswith(f"All titles, variant {variant.hash[:10]}, 3 players: 4 bots'")

@@ -81,10 +81,10 @@ def _reads(text: str) -> bool:
     return True
 
 
-def variant_title(archive: Archive, variant_hash: str) -> str | None:
-    """The title of the archived games of the variant whose hash begins with ``variant_hash``."""
-    facts = archive.game_facts().filter(pl.col("variant_hash").str.starts_with(variant_hash.lower()).fill_null(False))
-    return str(facts["title"][0]) if facts.height else None
+def archived_variant(archive: Archive, variant_hash: str) -> tuple[str, str] | None:
+    """(full hash, title) of the archived variant whose hash begins with ``variant_hash``."""
+    found = archive.variants().filter(pl.col("variant_hash").str.starts_with(variant_hash.lower()))
+    return (str(found["variant_hash"][0]), str(found["title"][0])) if found.height else None
 
 
 def _difference() -> pl.Expr:

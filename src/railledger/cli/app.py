@@ -499,7 +499,7 @@ def stats(
     title = None if title is None else _titled(title)
     chosen = variant_choice(variant)
     with _reading(db, wait) as archive:
-        scope = counted_games(archive, population(games, every_verdict, manual_ends, title, players, chosen and chosen[0]))
+        scope = counted_games(archive, population(games, every_verdict, manual_ends, title, players, chosen))
         correlations = _of_title(winner_correlations(archive, scope), "scope", title)
         rush = _of_title(train_rush_distribution(archive, scope), "title", title)
         flags = _of_title(validation_summary(archive), "title", title)
@@ -532,17 +532,17 @@ def _compare(choice: str, title: str | None, base: "Population", db: Path, wait:
     saying what it counted, then one row per measure with both values, their intervals and
     whether the difference is within noise."""
     from railledger.analytics.scope import COMMAND
-    from railledger.analytics.variants import compare_variant, variant_title
+    from railledger.analytics.variants import archived_variant, compare_variant
     from railledger.cli.output import consoles, say
 
     out = consoles()[0]
     chosen = variant_choice(choice)
     assert chosen is not None
-    digest, of_title = chosen
     with _reading(db, wait) as archive:
-        of_title = of_title or variant_title(archive, digest)
-        if of_title is None:
-            raise _fail(f"--compare-variant: no game of a variant {digest[:12]} in {db}")
+        found = archived_variant(archive, chosen)
+        if found is None:
+            raise _fail(f"--compare-variant: no game of a variant {chosen[:12]} in {db}")
+        digest, of_title = found
         if title is not None and _titled(title) != of_title:
             raise _fail(f"--compare-variant: the variant is of {of_title}, not {_titled(title)}")
         comparison = compare_variant(archive, base, of_title, digest)

@@ -66,10 +66,10 @@ VariantChoiceOption = Annotated[Optional[str], typer.Option(
                                            ".toml file); without it, the titles as published.")]
 
 
-def variant_choice(choice: str | None) -> tuple[str, str | None] | None:
-    """(hash or hash prefix, title when known) of a variant named on the command line: a variant
-    file (its hash, checked against its title) or 6 to 64 hex digits; the command fails in one
-    line for anything else."""
+def variant_choice(choice: str | None) -> str | None:
+    """The hash (or its beginning) of a variant named on the command line: a variant file's (the
+    file checked against its title) or 6 to 64 hex digits; the command fails in one line for
+    anything else."""
     import re
 
     from railledger.replay.variant import VariantError
@@ -82,10 +82,10 @@ def variant_choice(choice: str | None) -> tuple[str, str | None] | None:
             variant = load_playable_variant(Path(choice))
         except VariantError as refused:
             raise fail(str(refused)) from None
-        return variant.hash, variant.title
+        return variant.hash
     if not re.fullmatch(r"[0-9a-fA-F]{6,64}", choice):
         raise fail(f"--variant: {choice!r} is neither a variant file nor a variant's hash (6 to 64 hex digits)")
-    return choice.lower(), None
+    return choice.lower()
 
 
 def population(games: Games, every_verdict: bool, manual_ends: bool = False, title: str | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,24 @@ def test_stats_compare_variant_prints_both_sides_and_the_noise(compared: tuple[P
     assert unknown.exit_code != 0 and "no game of a variant abcdef12" in unknown.output
     alone = runner.invoke(app, ["stats", "--db", str(db), "--games", "bots", "--variant", variant.hash[:10]])
     assert alone.exit_code == 0 and alone.output.startswith(f"All titles, variant {variant.hash[:10]}, 3 players: 4 bots'")
+
+
+def test_a_variant_game_is_shown_with_its_variant_where_games_are_listed(compared: tuple[Path, Path]) -> None:
+    from railledger.analytics.review import archive_overview
+    from railledger.analytics.variants import archived_variants, game_variant
+
+    db, variant_file = compared
+    variant = load_variant(variant_file)
+    listing = runner.invoke(app, ["games", "--db", str(db)])
+    assert listing.exit_code == 0
+    rows = [line for line in listing.output.splitlines() if line.startswith("selfplay/")]
+    assert len(rows) == 8
+    assert all((f"18MS (variant {variant.short_hash})" in line) == line.split()[0].endswith(f"-v{variant.short_hash}") for line in rows)
+    with Archive.open(db, read_only=True) as archive:
+        overview = archive_overview(archive)
+        keys = {key: shown for key, shown in zip(overview["key"], overview["variant"])}
+        assert Counter(keys.values()) == {None: 4, variant.short_hash: 4}
+        variant_key = next(key for key, shown in keys.items() if shown is not None)
+        base_key = next(key for key, shown in keys.items() if shown is None)
+        assert game_variant(archive, variant_key) == "short (%s)" % variant.short_hash and game_variant(archive, base_key) is None
+        assert archived_variants(archive).rows() == [(variant.hash, "18MS", f"short ({variant.short_hash})", 4)]

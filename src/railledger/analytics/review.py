@@ -206,8 +206,9 @@ def _cell_kind(cell: dict[str, object]) -> str:
 
 
 def archive_overview(archive: Archive) -> pl.DataFrame:
-    """The games list with what the archive page filters on: [key, title, source, players (one
-    text), status, actions, verdict, why (the verdict's detail), replayed, flags (root causes)].
+    """The games list with what the archive page filters on: [key, title, variant (the first 12
+    digits of its hash; null for the title as published), source, players (one text), status,
+    actions, verdict, why (the verdict's detail), replayed, flags (root causes)].
     ``replayed`` means the engine stored standings for it; a game stored before verdicts were
     kept shows ``not judged``."""
     games = archive.games().with_columns(pl.col("players").list.join(", "))
@@ -217,7 +218,7 @@ def archive_overview(archive: Archive) -> pl.DataFrame:
     return (
         games.join(flags, left_on="key", right_on="game_key", how="left")
         .join(replayed, left_on="key", right_on="game_key", how="left")
-        .select("key", "title", "source", "players", "status", "actions",
+        .select("key", "title", pl.col("variant_hash").str.slice(0, 12).alias("variant"), "source", "players", "status", "actions",
                 pl.col("verdict").fill_null(NOT_JUDGED),
                 pl.col("verdict_detail").fill_null("stored before verdicts were kept; ingest it again").alias("why"),
                 pl.col("replayed").fill_null(False), pl.col("flags").fill_null(0))

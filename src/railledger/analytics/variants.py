@@ -67,18 +67,23 @@ def archived_variants(archive: Archive) -> pl.DataFrame:
     """[variant_hash, title, label, games]: the variants the archive has games of, each with the
     label pages show it by (its name and short hash)."""
     found = archive.variants()
-    labels = [recorded_variant(text).label if _reads(text) else f"variant {digest[:12]}"
-              for digest, text in zip(found["variant_hash"], found["variant"])]
+    labels = [_label(text, digest) for digest, text in zip(found["variant_hash"], found["variant"])]
     return found.select("variant_hash", "title", label=pl.Series(labels, dtype=pl.Utf8), games="games")
 
 
-def _reads(text: str) -> bool:
-    """Whether a stored variant's text still reads (the title's data may have changed since)."""
+def _label(text: str, digest: str) -> str:
+    """A stored variant's label; by its stored hash when its text no longer reads (the title's
+    data may have changed since the game was played)."""
     try:
-        recorded_variant(text)
+        return recorded_variant(text).label
     except VariantError:
-        return False
-    return True
+        return f"variant {digest[:12]}"
+
+
+def game_variant(archive: Archive, key: str) -> str | None:
+    """How a page names the variant the game ``key`` was played with (None: the title as published)."""
+    found = archive.select("games", ["variant", "variant_hash"], where={"key": [key]}).drop_nulls()
+    return _label(str(found["variant"][0]), str(found["variant_hash"][0])) if found.height else None
 
 
 def archived_variant(archive: Archive, variant_hash: str) -> tuple[str, str] | None:

@@ -135,10 +135,15 @@ def games(
     shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
     if len(rows) < matched:
         shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
-    lines = ((row["key"], row["title"], ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
+    lines = ((row["key"], _title_text(row), ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
              for row in rows)
     table = listing(("key", "title", "players", "status", "actions", "verdict"), lines, right=frozenset({4}))
     sys.stdout.write(f"{plain(shown)}\n\n{table}\n")
+
+
+def _title_text(row: Mapping[str, Any]) -> str:
+    """A games row's title, with the first digits of its variant's hash when it was played with one."""
+    return row["title"] if row["variant_hash"] is None else f"{row['title']} (variant {row['variant_hash'][:12]})"
 
 
 def _verdict_text(row: Mapping[str, Any]) -> str:

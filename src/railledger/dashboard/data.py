@@ -42,6 +42,7 @@ from railledger.analytics.rush import rush_games, train_rush, train_rush_distrib
 from railledger.analytics.scope import Population, counted_games
 from railledger.analytics.titles import TitleStatistics, title_statistics
 from railledger.analytics.variants import archived_variants, compare_variant
+from railledger.analytics.variants import game_variant as variant_of_game
 from railledger.analytics.validation import games_not_valid, shortfalls_by_game, shortfalls_by_player, validation_summary
 from railledger.dashboard.population import SIDEBAR
 from railledger.dashboard.text import md
@@ -185,6 +186,13 @@ def variants(db: str) -> pl.DataFrame:
     """The variants the archive has games of (:func:`analytics.variants.archived_variants`)."""
     with _archive(db) as archive:
         return archived_variants(archive)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def game_variant(db: str, key: str) -> str | None:
+    """The label of the variant the game was played with (None: the title as published)."""
+    with _archive(db) as archive:
+        return variant_of_game(archive, key)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)

@@ -52,6 +52,7 @@ GAMES_SCHEMA: Columns = {
     "verdict": str,
     "verdict_detail": str,
     "engine": str,
+    "variant_hash": str,
 }
 ARCHIVE_TABLES = (
     "games", "players", "actions", "programs", "steps", "player_states", "company_states",
@@ -83,7 +84,7 @@ _NEWEST_FIRST = "g.created DESC NULLS LAST, try_cast(g.source_id AS BIGINT) DESC
 that do not say when they were created count as the oldest."""
 
 _GAMES_COLUMNS = """g.key, g.title, g.source, g.source_id, t.player_names AS players, g.status,
-       t.actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine"""
+       t.actions, g.seed, g.ingested_at, g.verdict, g.verdict_detail, g.engine, g.variant_hash"""
 
 _GAMES_QUERY = f"""
 SELECT {_GAMES_COLUMNS}

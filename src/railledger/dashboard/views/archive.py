@@ -44,7 +44,7 @@ st.dataframe(
     shown.with_columns(review=pl.Series([review_url(key) for key in shown["key"]], dtype=pl.Utf8)),
     hide_index=True,
     width="stretch",
-    column_config={"key": "Game", "title": "Title", "source": "Source", "players": "Players", "status": "Status",
+    column_config={"key": "Game", "title": "Title", "variant": "Variant", "source": "Source", "players": "Players", "status": "Status",
                    "actions": "Actions", "verdict": "Verdict", "why": "Why", "replayed": "Replayed",
                    "flags": st.column_config.NumberColumn("Flags (root causes)", format="%d"),
                    "review": st.column_config.LinkColumn("Review", display_text="open")},

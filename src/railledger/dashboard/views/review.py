@@ -58,6 +58,10 @@ if not offered:
 key = pick_col.selectbox("Game", offered, index=offered.index(linked) if linked in offered else 0,
                          label_visibility="collapsed")
 game = data.load(data.tables, db, key)
+played_with = data.load(data.game_variant, db, key)
+if played_with is not None:
+    st.caption(md(f"Played with the variant {played_with}: the title's data as the variant changes it "
+                  "(designers.md, Variants), replayed with the same data."))
 last = game.steps.height - 1
 if last < 0:
     st.info(f"{md(key)} has no actions.")

@@ -304,7 +304,7 @@ def test_games_filters_by_title_and_player(db: Path) -> None:
         everything = archive.games()
         assert everything.columns == [
             "key", "title", "source", "source_id", "players", "status", "actions", "seed", "ingested_at",
-            "verdict", "verdict_detail", "engine",
+            "verdict", "verdict_detail", "engine", "variant_hash",
         ]
         assert everything["key"].to_list() == ["18xx.games/5", "18xx.games/3", "18xx.games/20"]
         assert everything["players"].to_list()[1] == ["Ann", "Bob", "Cleo"]

@@ -63,12 +63,20 @@ def compare_variant(archive: Archive, population: Population, title: str, varian
     return Comparison(rows.select(COLUMNS), base, variant)
 
 
+VARIANT_LIST_SCHEMA = pl.Schema({"variant_hash": pl.Utf8, "title": pl.Utf8, "label": pl.Utf8, "games": pl.Int64})
+
+
+def archived_variants_schema() -> pl.DataFrame:
+    """An empty list of :func:`archived_variants`."""
+    return pl.DataFrame(schema=VARIANT_LIST_SCHEMA)
+
+
 def archived_variants(archive: Archive) -> pl.DataFrame:
     """[variant_hash, title, label, games]: the variants the archive has games of, each with the
     label pages show it by (its name and short hash)."""
     found = archive.variants()
     labels = [_label(text, digest) for digest, text in zip(found["variant_hash"], found["variant"])]
-    return found.select("variant_hash", "title", label=pl.Series(labels, dtype=pl.Utf8), games="games")
+    return found.select("variant_hash", "title", label=pl.Series(labels, dtype=pl.Utf8), games="games").cast(VARIANT_LIST_SCHEMA)
 
 
 def _label(text: str, digest: str) -> str:

@@ -13,7 +13,7 @@ from railledger.dashboard import data
 from railledger.dashboard.population import sidebar
 
 st.set_page_config(page_title="railledger", layout="wide")
-sidebar(data.load(data.variants, data.db_path()))  # the games every page counts: drawn here, so the choice holds from page to page
+sidebar(data.offered_variants(data.db_path()))  # the games every page counts: drawn here, so the choice holds from page to page
 navigation = st.navigation([
     st.Page("views/archive.py", title="Archive", url_path="archive", default=True),
     st.Page("views/review.py", title="Game review", url_path="review"),

@@ -41,7 +41,7 @@ from railledger.analytics.review import (GameTables, archive_overview, flag_list
 from railledger.analytics.rush import rush_games, train_rush, train_rush_distribution
 from railledger.analytics.scope import Population, counted_games
 from railledger.analytics.titles import TitleStatistics, title_statistics
-from railledger.analytics.variants import archived_variants, compare_variant
+from railledger.analytics.variants import archived_variants, archived_variants_schema, compare_variant
 from railledger.analytics.variants import game_variant as variant_of_game
 from railledger.analytics.validation import games_not_valid, shortfalls_by_game, shortfalls_by_player, validation_summary
 from railledger.dashboard.population import SIDEBAR
@@ -186,6 +186,15 @@ def variants(db: str) -> pl.DataFrame:
     """The variants the archive has games of (:func:`analytics.variants.archived_variants`)."""
     with _archive(db) as archive:
         return archived_variants(archive)
+
+
+def offered_variants(db: str) -> pl.DataFrame:
+    """The variants the sidebar offers (:func:`variants`); none while the archive cannot be read,
+    which the page in view says in its own words, once."""
+    try:
+        return variants(db)
+    except Exception:  # any failure to read: the page's own load reports it
+        return archived_variants_schema()
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)

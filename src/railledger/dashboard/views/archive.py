@@ -40,6 +40,8 @@ others = f" {other} other games are not listed ({population.SIDEBAR.games} lists
 st.caption(f"{shown.height} of {games.height} {GAME_KINDS[counted.games]} in {md(db)}: {md(counts)}.{md(others)} "
            "Every verdict is listed here; flags count root causes only.")
 shown = first_rows(shown)
+if shown["variant"].is_null().all():
+    shown = shown.drop("variant")  # no game here was played with a variant: the column would say nothing
 st.dataframe(
     shown.with_columns(review=pl.Series([review_url(key) for key in shown["key"]], dtype=pl.Utf8)),
     hide_index=True,

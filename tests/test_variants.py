@@ -21,7 +21,9 @@ from railledger.replay.variant import VariantError, load_variant, read_variant
 from railledger.replay.variant_games import read_playable_variant
 from railledger.selfplay.play import game_id, play_game
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "variant-18ms-cheaper-privates.toml"
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "variant-18ms-cheaper-privates.toml"
+APP = REPO / "src" / "railledger" / "dashboard" / "app.py"
 runner = CliRunner()
 
 
@@ -265,3 +267,28 @@ def test_a_variant_game_is_shown_with_its_variant_where_games_are_listed(compare
         base_key = next(key for key, shown in keys.items() if shown is None)
         assert game_variant(archive, variant_key) == "short (%s)" % variant.short_hash and game_variant(archive, base_key) is None
         assert archived_variants(archive).rows() == [(variant.hash, "18MS", f"short ({variant.short_hash})", 4)]
+
+
+def test_the_balance_page_sets_a_chosen_variant_beside_the_published_title(compared: tuple[Path, Path],
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from railledger.analytics.scope import Population
+    from railledger.analytics.variants import compare_variant
+    from railledger.dashboard.population import SIDEBAR
+
+    db, variant_file = compared
+    variant = load_variant(variant_file)
+    monkeypatch.setenv("RAILLEDGER_DB", str(db))
+    page = AppTest.from_file(str(APP), default_timeout=60).run()
+    page.radio(key="scope_games").set_value("bots")
+    page.selectbox(key="scope_variant").set_value(variant.hash)
+    page.run()
+    page.switch_page("views/balance.py").run()
+    assert not page.exception and not page.error
+    assert [h.value for h in page.header][:1] == [f"short ({variant.short_hash}) beside 18MS as published"]
+    with Archive.open(db, read_only=True) as archive:
+        expected = compare_variant(archive, Population(games="bots"), "18MS", variant.hash)
+    assert page.dataframe[0].value.equals(expected.rows.to_pandas())
+    assert any(f"As published: {expected.base.note(SIDEBAR)}" in c.value.replace("\\", "") for c in page.caption)
+    assert any("measures differ by more than the noise" in m.value for m in page.markdown)

@@ -19,7 +19,7 @@ import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -256,9 +256,6 @@ def _kind(value: Any) -> str:
 
 
 # -- the consistency of the changed data
-
-Check = Callable[[Mapping[str, Any], Mapping[str, Any]], None]
-
 
 def check_variant(variant: Variant, origin: str) -> None:
     """Run the title data's consistency checks on the variant's data (the title's own loading and

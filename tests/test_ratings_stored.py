@@ -402,7 +402,7 @@ def test_the_games_digest_follows_the_engine_and_the_model(tmp_path: Path, monke
         monkeypatch.setattr(railledger.analytics.ratings, "METHOD", railledger.analytics.ratings.METHOD + " another openskill")
         assert games_digest(archive) != digest
         monkeypatch.undo()
-        monkeypatch.setattr(replay, "engine_version", lambda title: "another engine")
+        monkeypatch.setattr(replay, "engine_version", lambda title, variant=None: "another engine")
         put(archive, RATED[0])
         assert archive.games_identity() != before
 

@@ -79,7 +79,7 @@ def test_flags_are_stored_and_a_new_engine_replaces_the_rows(tmp_path: Path, mon
         assert archive.table("games").row(0, named=True)["replay_matches"] is False
         again = replay_record(broken, keep_going=True, snapshots=True)
         assert archive.store(broken, replay=again) is StoreOutcome.UNCHANGED
-        monkeypatch.setattr("railledger.replay.engine_version", lambda title: "next")  # the archive asks replay when it stores
+        monkeypatch.setattr("railledger.replay.engine_version", lambda title, variant=None: "next")  # the archive asks replay when it stores
         assert archive.store(broken, replay=again) is StoreOutcome.REPLACED
         assert archive.table("flags").height == 1 and archive.table("steps").height == len(broken.actions)
 

@@ -168,7 +168,7 @@ def test_a_replaced_game_keeps_one_row_per_change(tmp_path: Path, monkeypatch: p
     with Archive.open(db) as archive:
         archive.store(record, replay=replay)
     first = change_rows(db)
-    monkeypatch.setattr("railledger.replay.engine_version", lambda title: "next")
+    monkeypatch.setattr("railledger.replay.engine_version", lambda title, variant=None: "next")
     with Archive.open(db) as archive:
         assert archive.store(record, replay=replay) is StoreOutcome.REPLACED
         assert archive.table("company_states").rows() == snapshot_rows(record, replay)["company_states"]

@@ -175,6 +175,24 @@ def reference_lib() -> Path | None:
     return lib if shutil.which("ruby") and (lib / "lib" / "engine.rb").is_file() else None
 
 
+def reference_named() -> str:
+    """One line naming the 18xx.games engine the replay is compared with: Ruby's version and the
+    tobymao/18xx commit the ref18xx tools extracted (a ratio moves with both)."""
+    lib = reference_lib()
+    if lib is None:
+        return "18xx.games' engine: not installed here (no ratio measured)"
+    ruby = subprocess.run(["ruby", "--version"], capture_output=True, text=True).stdout.split(" (")[0].strip()
+    commit = (lib / "COMMIT").read_text().strip()[:12] if (lib / "COMMIT").is_file() else "an unknown commit"
+    return f"18xx.games' engine: {ruby}, tobymao/18xx at {commit}"
+
+
+def load_named() -> str:
+    """The machine's load averages now: other work on the machine slows every figure, so a
+    results file says how busy the machine was while it ran."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average at the end of the run (1, 5, 15 minutes): {one:.1f}, {five:.1f}, {fifteen:.1f}"
+
+
 def reference_ms(path: Path, repeat: int) -> float | None:
     """18xx.games' engine on the same record, timed now on this machine; None where it is absent
     (no figure is ever written down in place of a measurement)."""

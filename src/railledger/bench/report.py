@@ -4,6 +4,7 @@ measured, and the dated results file that ``make bench`` keeps for the docs to c
 from __future__ import annotations
 
 import datetime
+import os
 import re
 import statistics
 import subprocess
@@ -128,6 +129,7 @@ def write_results(sections: list[Section], folder: Path, command: str) -> Path:
     today = datetime.date.today().isoformat()
     slug = re.sub(r"[^a-z0-9]+", "-", machine.split(",")[0].lower()).strip("-")
     preamble = [f"Measured on {today} on {machine}, at commit {_commit()}, by `{command}`.",
+                f"{figures.reference_named()}; {figures.load_named()} on {os.cpu_count()} cores.",
                 "Every figure below was measured in this run; none is copied from an earlier one."]
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{today}-{slug}.md"

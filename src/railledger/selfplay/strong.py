@@ -1,0 +1,97 @@
+"""The strong bot: greedy's rules where a decision is routine, a search where it matters most.
+
+The decisions that decide an 18xx game are the stock round's (which company to start, whose
+shares to buy or sell, when to pass) and a company's train purchases. There the bot tries each
+candidate on a copy of the game (``push``, evaluate, ``pop``: the undo journal takes an action
+back at the cost of what it changed, docs/engine.md) and plays the one the evaluation
+(:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source.
+Candidates are the distinct actions on offer: one purchase per company, source and size, one
+sale per company and size, every par, the pass; one bank train per type and the pass. A train
+purchase the company must make, its runs, dividends, track, stations, auctions and everything
+else are greedy's (:mod:`selfplay.greedy`).
+
+The search reads a copy and never the game it is given, so the bot is a pure function of the
+position and its random source, as every bot is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from railledger.ingest.model import Action, PlayerId
+from railledger.replay import Game, IllegalAction
+from railledger.selfplay.bots import register
+from railledger.selfplay.concrete import as_recorded, bounds
+from railledger.selfplay.evaluation import Evaluation, Standing
+from railledger.selfplay.greedy import GreedyBot
+from railledger.selfplay.seats import controller
+
+STOCK = frozenset({"par", "buy_shares", "sell_shares"})
+"""A stock turn: what the bot searches among (with the pass)."""
+
+
+@register
+class StrongBot(GreedyBot):
+    name = "strong"
+
+    def __init__(self, evaluation: Evaluation | None = None) -> None:
+        self.evaluation: Evaluation = evaluation if evaluation is not None else Standing()
+
+    def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
+        me = controller(game, legal[0].entity)
+        assert me is not None, "a bot is asked only for its own seat's actions"
+        candidates = self.candidates(game, legal)
+        if len(candidates) < 2:
+            return super().choose(game, legal, rng)
+        return self.search(game, me, candidates, rng)
+
+    def candidates(self, game: Game, legal: Sequence[Action]) -> list[Action]:
+        """The distinct actions worth searching among now; none when greedy's rules decide."""
+        kinds = {a.type for a in legal}
+        passing = [a for a in legal if a.type == "pass"]
+        if kinds & STOCK and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
+            stock = [a for a in legal if a.type in STOCK and not a.fields.get("purchase_for")]
+            return _distinct(game, stock) + passing
+        if "buy_train" in kinds and passing:
+            bank = [a for a in legal if a.type == "buy_train" and bounds(a) is None]
+            return _distinct(game, bank) + passing
+        return []
+
+    def search(self, game: Game, me: PlayerId, candidates: Sequence[Action], rng: Random) -> Action:
+        """The candidate after which the evaluation scores the position highest for ``me``."""
+        sandbox = game.copy()
+        sandbox.journal.enabled = True
+        forget = getattr(self.evaluation, "forget", None)
+        if forget is not None:
+            forget()
+        scored: list[tuple[float, float, int]] = []
+        for n, action in enumerate(candidates):
+            try:
+                sandbox.push(as_recorded(action))
+            except IllegalAction:
+                continue
+            scored.append((self.evaluation(sandbox, me), rng.random(), n))
+            sandbox.pop()
+        return candidates[max(scored)[2]] if scored else candidates[-1]
+
+
+def _distinct(game: Game, actions: Sequence[Action]) -> list[Action]:
+    """One action per kind, company, source, size and price: buying either of two equal
+    certificates, or either of two trains of one type, leads to the same position."""
+    seen: dict[tuple[object, ...], Action] = {}
+    for action in actions:
+        seen.setdefault(_sameness(game, action), action)
+    return list(seen.values())
+
+
+def _sameness(game: Game, action: Action) -> tuple[object, ...]:
+    fields = action.fields
+    if action.type == "buy_train":
+        train = game.trains[str(fields["train"])]
+        return action.type, train.card, train.owner, fields.get("variant"), fields.get("price")
+    if action.type in ("buy_shares", "sell_shares"):
+        shares = [game.shares[str(s)] for s in fields["shares"]]
+        return (action.type, shares[0].corporation, tuple(sorted((s.owner, s.percent, s.president) for s in shares)),
+                fields.get("percent"))
+    return action.type, action.entity, tuple(sorted((k, repr(v)) for k, v in fields.items()))

@@ -8,8 +8,9 @@ still bring:
 * each company's earning power from the route optimizer (its best run now), paid to holders in
   proportion to their shares for the operating rounds still to come; trains the next bank train
   would rust count for one more run only;
-* a company with no train yet is expected to earn what the companies running now earn on
-  average (a company just started earns nothing today, and is still worth starting);
+* a company that has not operated yet is expected to earn what the companies running now earn
+  on average, or before any run its par price (a company just started earns nothing today, and
+  is still worth starting); one that has operated earns what its trains run, nothing without;
 * a share of the company's treasury, which buys the trains that earn later
   (:attr:`Weights.treasury`);
 * room under the certificate limit (each free certificate is a purchase still open) and the
@@ -43,7 +44,7 @@ class Weights:
 
     treasury: float = 0.5
     """What a unit of a company's cash is worth to its holders, per unit of its price in shares."""
-    certificate_room: float = 5.0
+    certificate_room: float = 1.0
     """What one certificate still under the limit is worth."""
     priority: float = 10.0
     """What holding the priority deal is worth."""
@@ -66,8 +67,7 @@ class Standing:
 
     def __call__(self, game: Game, me: PlayerId) -> float:
         earning = {sym: self.earning(game, sym) for sym in _operating(game)}
-        expected = [power for power in earning.values() if power > 0]
-        typical = sum(expected) / len(expected) if expected else 0.0
+        typical = self.typical(game, earning)
         horizon = self.horizon(game, sum(earning.values()))
         worth = {pid: self.expected_value(game, pid, earning, typical, horizon) for pid in game.order}
         others = [value for pid, value in worth.items() if pid != me]
@@ -81,13 +81,22 @@ class Standing:
             percent = game.percent(pid, sym)
             if not percent or corp.closed:
                 continue
-            power = earning.get(sym, 0.0) or (typical if corp.par_price is not None else 0.0)
+            power = typical if corp.par_price is not None and not corp.operated else earning.get(sym, 0.0)
             value += percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
         room = game.cert_limit() - game.certificates(pid)
         value += self.weights.certificate_room * max(0, room)
         if game.priority == pid:
             value += self.weights.priority
         return value
+
+    def typical(self, game: Game, earning: dict[str, float]) -> float:
+        """What a company without a train is expected to earn a round: the mean run of the
+        companies running, else (before any runs) its par price, a run early trains reach."""
+        running = [power for power in earning.values() if power > 0]
+        if running:
+            return sum(running) / len(running)
+        pars = [corp.par_price for corp in game.corporations.values() if corp.par_price is not None]
+        return sum(pars) / len(pars) if pars else 0.0
 
     def horizon(self, game: Game, paid_per_round: float) -> int:
         """Operating rounds still to come: the title's count, else the bank's cash over a round's

@@ -5,7 +5,8 @@ shares to buy or sell, when to pass) and a company's train purchases. There the 
 candidate on a copy of the game (``push``, evaluate, ``pop``: the undo journal takes an action
 back at the cost of what it changed, docs/engine.md) and plays the one the evaluation
 (:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source.
-Candidates are the distinct actions on offer: one purchase per company, source and size, one
+A share of a company the bot leads that has not floated is bought first, as greedy does (a
+company earns nothing before it floats). Candidates are the distinct actions on offer: one purchase per company, source and size, one
 sale per company and size, every par, the pass; one bank train per type and the pass. A train
 purchase the company must make, its runs, dividends, track, stations, auctions and everything
 else are greedy's (:mod:`selfplay.greedy`).
@@ -41,16 +42,19 @@ class StrongBot(GreedyBot):
     def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
         me = controller(game, legal[0].entity)
         assert me is not None, "a bot is asked only for its own seat's actions"
-        candidates = self.candidates(game, legal)
+        candidates = self.candidates(game, me, legal)
         if len(candidates) < 2:
             return super().choose(game, legal, rng)
         return self.search(game, me, candidates, rng)
 
-    def candidates(self, game: Game, legal: Sequence[Action]) -> list[Action]:
-        """The distinct actions worth searching among now; none when greedy's rules decide."""
+    def candidates(self, game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
+        """The distinct actions worth searching among now; none when greedy's rules decide (and
+        in a stock turn where a company the bot leads can be floated: it is, first)."""
         kinds = {a.type for a in legal}
         passing = [a for a in legal if a.type == "pass"]
         if kinds & STOCK and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
+            if any(_floats_own(game, me, a) for a in legal):
+                return []
             stock = [a for a in legal if a.type in STOCK and not a.fields.get("purchase_for")]
             return _distinct(game, stock) + passing
         if "buy_train" in kinds and passing:
@@ -74,6 +78,14 @@ class StrongBot(GreedyBot):
             scored.append((self.evaluation(sandbox, me), rng.random(), n))
             sandbox.pop()
         return candidates[max(scored)[2]] if scored else candidates[-1]
+
+
+def _floats_own(game: Game, me: PlayerId, action: Action) -> bool:
+    """A purchase of a share of a company the player leads and that has not floated yet."""
+    if action.type != "buy_shares" or action.fields.get("purchase_for"):
+        return False
+    sym = game.shares[str(action.fields["shares"][0])].corporation
+    return game.president(sym) == me and not game.corporations[sym].floated
 
 
 def _distinct(game: Game, actions: Sequence[Action]) -> list[Action]:

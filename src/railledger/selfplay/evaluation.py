@@ -9,8 +9,9 @@ still bring:
   proportion to their shares for the operating rounds still to come; trains the next bank train
   would rust count for one more run only;
 * a company that has not operated yet is expected to earn what the companies running now earn
-  on average, or before any run its par price (a company just started earns nothing today, and
-  is still worth starting); one that has operated earns what its trains run, nothing without;
+  on average, or before any run the cheapest train's price (a company just started earns nothing today, and
+  is still worth starting), weighed by how far it is on its way to floating, and so is one whose trains find no run yet (its track is still to
+  be laid); one that has operated earns what its trains run, and nothing without a train;
 * a share of the company's treasury, which buys the trains that earn later
   (:attr:`Weights.treasury`);
 * room under the certificate limit (each free certificate is a purchase still open) and the
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from railledger.ingest.model import PlayerId
 from railledger.replay import Game
 from railledger.replay.optimizer import position_of, solve
+from railledger.replay.state import IPO
 
 Evaluation = Callable[[Game, PlayerId], float]
 """A position's worth to a player: higher is better for them."""
@@ -81,7 +83,9 @@ class Standing:
             percent = game.percent(pid, sym)
             if not percent or corp.closed:
                 continue
-            power = typical if corp.par_price is not None and not corp.operated else earning.get(sym, 0.0)
+            power = earning.get(sym, 0.0)
+            if corp.par_price is not None and (not corp.operated or (power == 0 and game.corporation_trains(sym))):
+                power = typical * self.floated_share(game, sym) ** 2
             value += percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
         room = game.cert_limit() - game.certificates(pid)
         value += self.weights.certificate_room * max(0, room)
@@ -91,12 +95,22 @@ class Standing:
 
     def typical(self, game: Game, earning: dict[str, float]) -> float:
         """What a company without a train is expected to earn a round: the mean run of the
-        companies running, else (before any runs) its par price, a run early trains reach."""
+        companies running, else (before any runs) the price of the cheapest bank train, a run
+        early trains reach (not the par: a higher par would then promise more)."""
         running = [power for power in earning.values() if power > 0]
         if running:
             return sum(running) / len(running)
-        pars = [corp.par_price for corp in game.corporations.values() if corp.par_price is not None]
-        return sum(pars) / len(pars) if pars else 0.0
+        prices = [game.title.train_price(t, v) for t in game.title.bank_trains(game) for v in game.title.variants_of(t)]
+        return float(min(prices, default=0))
+
+    def floated_share(self, game: Game, sym: str) -> float:
+        """How far a company is on its way to floating: the share of its float sold (1 once
+        floated). Its expected run is weighed by the square of it: a company far from floating
+        holds its shareholders' money for rounds before it earns anything."""
+        if game.corporations[sym].floated:
+            return 1.0
+        needed = game.title.float_percent
+        return min(1.0, (100 - game.percent(IPO, sym)) / needed) if needed else 1.0
 
     def horizon(self, game: Game, paid_per_round: float) -> int:
         """Operating rounds still to come: the title's count, else the bank's cash over a round's

@@ -7,8 +7,11 @@ back at the cost of what it changed, docs/engine.md) and plays the one the evalu
 (:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source.
 A share of a company the bot leads that has not floated is bought first, as greedy does (a
 company earns nothing before it floats). Candidates are the distinct actions on offer: one purchase per company, source and size, one
-sale per company and size, every par, the pass; one bank train per type and the pass. A train
-purchase the company must make, its runs, dividends, track, stations, auctions and everything
+sale per company and size, one par per company (greedy's price: the highest whose float it
+can pay), the pass; one bank train per type and the pass, where the title fixes the game's last operating round
+(18MS): elsewhere the rounds a train will run are the evaluation's estimate from the bank's cash,
+and greedy's rule (the train that raises the run most) played better against greedy on the
+ladder. A train purchase the company must make, its runs, dividends, track, stations, auctions and everything
 else are greedy's (:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
@@ -25,7 +28,7 @@ from railledger.replay import Game, IllegalAction
 from railledger.selfplay.bots import register
 from railledger.selfplay.concrete import as_recorded, bounds
 from railledger.selfplay.evaluation import Evaluation, Standing
-from railledger.selfplay.greedy import GreedyBot
+from railledger.selfplay.greedy import GreedyBot, _par_score
 from railledger.selfplay.seats import controller
 
 STOCK = frozenset({"par", "buy_shares", "sell_shares"})
@@ -55,9 +58,9 @@ class StrongBot(GreedyBot):
         if kinds & STOCK and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
             if any(_floats_own(game, me, a) for a in legal):
                 return []
-            stock = [a for a in legal if a.type in STOCK and not a.fields.get("purchase_for")]
-            return _distinct(game, stock) + passing
-        if "buy_train" in kinds and passing:
+            stock = [a for a in legal if a.type in STOCK and a.type != "par" and not a.fields.get("purchase_for")]
+            return _distinct(game, stock) + _pars(game, me, legal) + passing
+        if "buy_train" in kinds and passing and game.title.last_or is not None:
             bank = [a for a in legal if a.type == "buy_train" and bounds(a) is None]
             return _distinct(game, bank) + passing
         return []
@@ -78,6 +81,17 @@ class StrongBot(GreedyBot):
             scored.append((self.evaluation(sandbox, me), rng.random(), n))
             sandbox.pop()
         return candidates[max(scored)[2]] if scored else candidates[-1]
+
+
+def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
+    """One par per company: greedy's (the highest whose float the player can pay)."""
+    best: dict[str, Action] = {}
+    for action in legal:
+        if action.type == "par" and not action.fields.get("purchase_for"):
+            sym = str(action.fields["corporation"])
+            if sym not in best or _par_score(game, me, action) > _par_score(game, me, best[sym]):
+                best[sym] = action
+    return list(best.values())
 
 
 def _floats_own(game: Game, me: PlayerId, action: Action) -> bool:

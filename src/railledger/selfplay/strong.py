@@ -6,13 +6,16 @@ candidate on a copy of the game (``push``, evaluate, ``pop``: the undo journal t
 back at the cost of what it changed, docs/engine.md) and plays the one the evaluation
 (:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source.
 A share of a company the bot leads that has not floated is bought first, as greedy does (a
-company earns nothing before it floats). Candidates are the distinct actions on offer: one purchase per company, source and size, one
-sale per company and size, one par per company (greedy's price: the highest whose float it
-can pay), the pass; one bank train per type and the pass, where the title fixes the game's last operating round
-(18MS): elsewhere the rounds a train will run are the evaluation's estimate from the bank's cash,
-and greedy's rule (the train that raises the run most) played better against greedy on the
-ladder. A train purchase the company must make, its runs, dividends, track, stations, auctions and everything
-else are greedy's (:mod:`selfplay.greedy`).
+company earns nothing before it floats). Candidates are the distinct actions on offer: one
+purchase per company, source and size, one
+par per company (greedy's price: the highest whose float it can pay), the pass; where the title
+fixes the game's last operating round (18MS), also one sale per company and size in a stock turn
+and, for a company's train purchase, one bank train per type and the pass. Elsewhere the rounds a
+holding or a train still pays are the evaluation's estimate from the bank's cash, and searching
+sales and trains against it lost to greedy's rules on the ladder (a company buys the train that
+raises its run most, a player sells only when it must). A train purchase the company must make,
+its runs, dividends, track, stations, auctions and everything else are greedy's
+(:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
 position and its random source, as every bot is.
@@ -58,7 +61,8 @@ class StrongBot(GreedyBot):
         if kinds & STOCK and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
             if any(_floats_own(game, me, a) for a in legal):
                 return []
-            stock = [a for a in legal if a.type in STOCK and a.type != "par" and not a.fields.get("purchase_for")]
+            searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}
+            stock = [a for a in legal if a.type in searched and not a.fields.get("purchase_for")]
             return _distinct(game, stock) + _pars(game, me, legal) + passing
         if "buy_train" in kinds and passing and game.title.last_or is not None:
             bank = [a for a in legal if a.type == "buy_train" and bounds(a) is None]

@@ -8,10 +8,11 @@ still bring:
 * each company's earning power from the route optimizer (its best run now), paid to holders in
   proportion to their shares for the operating rounds still to come; trains the next bank train
   would rust count for one more run only;
-* a company that has not operated yet is expected to earn what the companies running now earn
-  on average, or before any run the cheapest train's price (a company just started earns nothing today, and
-  is still worth starting), weighed by how far it is on its way to floating, and so is one whose trains find no run yet (its track is still to
-  be laid); one that has operated earns what its trains run, and nothing without a train;
+* a company started but not floated is expected to earn what the companies running now earn on
+  average, or before any run the cheapest train's price (it earns nothing today, and is still
+  worth starting), weighed by how far it is on its way to floating; so is a floated one whose
+  trains find no run yet (its track is still to be laid); a floated company without a train
+  earns nothing (its treasury, below, is what it has);
 * a share of the company's treasury, which buys the trains that earn later
   (:attr:`Weights.treasury`);
 * room under the certificate limit (each free certificate is a purchase still open) and the
@@ -84,7 +85,7 @@ class Standing:
             if not percent or corp.closed:
                 continue
             power = earning.get(sym, 0.0)
-            if corp.par_price is not None and (not corp.operated or (power == 0 and game.corporation_trains(sym))):
+            if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
                 power = typical * self.floated_share(game, sym) ** 2
             value += percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
         room = game.cert_limit() - game.certificates(pid)

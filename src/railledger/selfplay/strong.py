@@ -37,6 +37,10 @@ from railledger.selfplay.seats import controller
 STOCK = frozenset({"par", "buy_shares", "sell_shares"})
 """A stock turn: what the bot searches among (with the pass)."""
 
+BUYING = frozenset({"par", "buy_shares"})
+"""What makes a turn a stock turn: a president's sales alone (offered during a company's train
+purchase in some titles) are not searched, and greedy makes them only when it must."""
+
 
 @register
 class StrongBot(GreedyBot):
@@ -58,7 +62,7 @@ class StrongBot(GreedyBot):
         in a stock turn where a company the bot leads can be floated: it is, first)."""
         kinds = {a.type for a in legal}
         passing = [a for a in legal if a.type == "pass"]
-        if kinds & STOCK and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
+        if kinds & BUYING and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
             if any(_floats_own(game, me, a) for a in legal):
                 return []
             searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}

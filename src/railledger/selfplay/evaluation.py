@@ -9,8 +9,8 @@ still bring:
   proportion to their shares for the operating rounds still to come; trains the next bank train
   would rust count for one more run only;
 * a company started but not floated is expected to earn what the companies running now earn on
-  average, or before any run the cheapest train's price (it earns nothing today, and is still
-  worth starting), weighed by how far it is on its way to floating; so is a floated one whose
+  average, nothing before any company runs (it earns nothing today, and is still worth
+  starting), weighed by how far it is on its way to floating; so is a floated one whose
   trains find no run yet (its track is still to be laid); a floated company without a train
   earns nothing (its treasury, below, is what it has);
 * a share of the company's treasury, which buys the trains that earn later
@@ -95,14 +95,11 @@ class Standing:
         return value
 
     def typical(self, game: Game, earning: dict[str, float]) -> float:
-        """What a company without a train is expected to earn a round: the mean run of the
-        companies running, else (before any runs) the price of the cheapest bank train, a run
-        early trains reach (not the par: a higher par would then promise more)."""
+        """What a company without a run is expected to earn a round: the mean run of the
+        companies running, nothing before any runs (then what a company will earn is anyone's
+        guess, and the bot weighs the certificates on what they hold now: their treasuries)."""
         running = [power for power in earning.values() if power > 0]
-        if running:
-            return sum(running) / len(running)
-        prices = [game.title.train_price(t, v) for t in game.title.bank_trains(game) for v in game.title.variants_of(t)]
-        return float(min(prices, default=0))
+        return sum(running) / len(running) if running else 0.0
 
     def floated_share(self, game: Game, sym: str) -> float:
         """How far a company is on its way to floating: the share of its float sold (1 once

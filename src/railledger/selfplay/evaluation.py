@@ -15,6 +15,8 @@ still bring:
   earns nothing (its treasury, below, is what it has);
 * a share of the company's treasury, which buys the trains that earn later
   (:attr:`Weights.treasury`);
+* holdings in a company the player leads count less (:attr:`Weights.control`): the president
+  is held to it and pays for its trains when it cannot;
 * room under the certificate limit (each free certificate is a purchase still open) and the
   priority deal, both small.
 
@@ -53,6 +55,11 @@ class Weights:
     """What holding the priority deal is worth."""
     longest_horizon: int = 8
     """The most operating rounds counted ahead where the title does not fix the last one."""
+    control: float = 0.5
+    """What a holding in a company the player leads counts for against one in a company another
+    player leads: the president's certificate cannot be sold while nobody can take the
+    presidency, and the president pays for a train the company must buy and cannot; on the
+    18MS ladder against random bots, half played better than the full value."""
     rival: float = 1.0
     """How much the best other player's expected value counts against the player's own."""
 
@@ -87,7 +94,8 @@ class Standing:
             power = earning.get(sym, 0.0)
             if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
                 power = typical * self.floated_share(game, sym) ** 2
-            value += percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
+            held = percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
+            value += held * (self.weights.control if game.president(sym) == pid else 1.0)
         room = game.cert_limit() - game.certificates(pid)
         value += self.weights.certificate_room * max(0, room)
         if game.priority == pid:

@@ -109,3 +109,11 @@ def test_a_share_of_a_company_holding_cash_is_worth_more_than_passing() -> None:
         assert StrongBot().choose(game, legal, Random(2)).type != "pass"
         return
     pytest.fail("no stock turn of the game offered a share of a company holding 500")
+
+
+def test_a_table_of_strong_bots_starts_a_company() -> None:
+    """Before any run the evaluation sees nothing to earn; the last player who could start a
+    company before the stock round ends with none starts one, or 18MS would pass to its end."""
+    record = play("18MS", 2, [bot_named("strong")] * 3).record
+    assert any(action.type == "par" for action in record.actions)
+    assert any(action.type == "run_routes" for action in record.actions)

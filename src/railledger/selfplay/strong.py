@@ -6,7 +6,8 @@ candidate on a copy of the game (``push``, evaluate, ``pop``: the undo journal t
 back at the cost of what it changed, docs/engine.md) and plays the one the evaluation
 (:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source.
 A share of a company the bot leads that has not floated is bought first, as greedy does (a
-company earns nothing before it floats). Candidates are the distinct actions on offer: one
+company earns nothing before it floats), and when its pass would end a stock round in which
+no company has been started yet, the bot starts one by greedy's rule. Candidates are the distinct actions on offer: one
 purchase per company, source and size, one
 par per company (greedy's price: the highest whose float it can pay), the pass; where the title
 fixes the game's last operating round (18MS), also one sale per company and size in a stock turn
@@ -63,7 +64,7 @@ class StrongBot(GreedyBot):
         kinds = {a.type for a in legal}
         passing = [a for a in legal if a.type == "pass"]
         if kinds & BUYING and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
-            if any(_floats_own(game, me, a) for a in legal):
+            if any(_floats_own(game, me, a) for a in legal) or _last_chance_to_start(game, me):
                 return []
             searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}
             stock = [a for a in legal if a.type in searched and not a.fields.get("purchase_for")]
@@ -100,6 +101,16 @@ def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
             if sym not in best or _par_score(game, me, action) > _par_score(game, me, best[sym]):
                 best[sym] = action
     return list(best.values())
+
+
+def _last_chance_to_start(game: Game, me: PlayerId) -> bool:
+    """No company has a par yet and every other player has passed: the bot's pass would end the
+    stock round with nothing started. Before any run the evaluation sees nothing to earn, so a
+    table of strong bots would pass for ever; the bot starts a company by greedy's rule."""
+    if any(corp.par_price is not None for corp in game.corporations.values()):
+        return False
+    marked = getattr(game.round, "marked", None)
+    return marked is not None and all(pid in marked for pid in game.order if pid != me)
 
 
 def _floats_own(game: Game, me: PlayerId, action: Action) -> bool:

@@ -1,22 +1,21 @@
 """The strong bot: greedy's rules where a decision is routine, a search where it matters most.
 
-The decisions that decide an 18xx game are the stock round's (which company to start, whose
-shares to buy or sell, when to pass) and a company's train purchases. There the bot tries each
-candidate on a copy of the game (``push``, evaluate, ``pop``: the undo journal takes an action
-back at the cost of what it changed, docs/engine.md) and plays the one the evaluation
-(:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source.
-A share of a company the bot leads that has not floated is bought first, as greedy does (a
-company earns nothing before it floats), and when its pass would end a stock round in which
-no company has been started yet, the bot starts one by greedy's rule. Candidates are the distinct actions on offer: one
-purchase per company, source and size, one
-par per company (greedy's price: the highest whose float it can pay), the pass; where the title
-fixes the game's last operating round (18MS), also one sale per company and size in a stock turn
-and, for a company's train purchase, one bank train per type and the pass. Elsewhere the rounds a
-holding or a train still pays are the evaluation's estimate from the bank's cash, and searching
-sales and trains against it lost to greedy's rules on the ladder (a company buys the train that
-raises its run most, a player sells only when it must). A train purchase the company must make,
-its runs, dividends, track, stations, auctions and everything else are greedy's
-(:mod:`selfplay.greedy`).
+The decisions that decide an 18xx game are the stock round's (which company to start, whose shares
+to buy or sell, when to pass) and a company's train purchases. There the bot tries each candidate
+on a copy of the game (``push``, evaluate, ``pop``: the undo journal takes an action back at the
+cost of what it changed, docs/engine.md) and plays the one the evaluation
+(:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source. A
+share of a company the bot leads that has not floated is bought first, as greedy does (a company
+earns nothing before it floats), and when its pass would end a stock round in which no company has
+been started yet, the bot starts one by greedy's rule. Candidates are the distinct actions on
+offer: one purchase per company, source and size, one par per company (greedy's price: the highest
+whose float it can pay), the pass; where the title fixes the game's last operating round (18MS),
+also one sale per company and size in a stock turn and, for a company's train purchase, one bank
+train per type and the pass. Elsewhere the rounds a holding or a train still pays are the
+evaluation's estimate from the bank's cash, and searching sales and trains against it lost to
+greedy's rules on the ladder (a company buys the train that raises its run most, a player sells
+only when it must). A train purchase the company must make, its runs, dividends, track, stations,
+auctions and everything else are greedy's (:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
 position and its random source, as every bot is.
@@ -32,7 +31,7 @@ from railledger.replay import Game, IllegalAction
 from railledger.selfplay.bots import register
 from railledger.selfplay.concrete import as_recorded, bounds
 from railledger.selfplay.evaluation import Evaluation, Standing
-from railledger.selfplay.greedy import GreedyBot, _par_score
+from railledger.selfplay.greedy import GreedyBot, par_score
 from railledger.selfplay.seats import controller
 
 STOCK = frozenset({"par", "buy_shares", "sell_shares"})
@@ -98,7 +97,7 @@ def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
     for action in legal:
         if action.type == "par" and not action.fields.get("purchase_for"):
             sym = str(action.fields["corporation"])
-            if sym not in best or _par_score(game, me, action) > _par_score(game, me, best[sym]):
+            if sym not in best or par_score(game, me, action) > par_score(game, me, best[sym]):
                 best[sym] = action
     return list(best.values())
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from railledger.ingest.model import Action, Record
-from railledger.replay import Game, IllegalAction
+from railledger.bench.search import applied_actions
+from railledger.replay import Game
 from railledger.replay.snapshot import take_snapshot
 from tests.conftest import fixture_params
 from tests.perft import record_of
@@ -37,22 +37,10 @@ def position(game: Game) -> tuple[Any, ...]:
             [action_key(a) for a in game.legal_actions()])
 
 
-def applied(record: Record) -> list[Action]:
-    """The record's actions that the engine applies (a refused one is left out, as pop does)."""
-    game, kept = Game.from_record(record), []
-    for action in record.actions:
-        try:
-            game.process(action)
-        except IllegalAction:
-            continue
-        kept.append(action)
-    return kept
-
-
 @pytest.mark.parametrize("path", PATHS)
 def test_pop_after_push_is_a_fresh_replay_at_every_position(path: Path) -> None:
     record = record_of(path)
-    actions = applied(record)
+    actions = applied_actions(record)
     fresh, searched = Game.from_record(record), Game.from_record(record)
     seen = [position(fresh)]
     for number, action in enumerate(actions):
@@ -80,7 +68,7 @@ def test_pop_after_push_is_a_fresh_replay_at_every_position(path: Path) -> None:
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in recorded_games()[:3]])
 def test_a_copy_is_independent_and_pops_what_was_pushed_to_it(path: Path) -> None:
     record = record_of(path)
-    actions = applied(record)
+    actions = applied_actions(record)
     half = len(actions) // 2
     game = Game.from_record(record)
     for action in actions[:half]:
@@ -103,7 +91,7 @@ def test_a_change_by_hand_makes_pop_replay() -> None:
     """A change outside an action cannot be undone by the journal: pop replays instead, and
     takes the hand-made change away with the action (a replay knows only the moves)."""
     record = record_of(recorded_games()[0])
-    actions = applied(record)
+    actions = applied_actions(record)
     game, fresh = Game.from_record(record), Game.from_record(record)
     for action in actions[:10]:
         game.push(action)
@@ -127,7 +115,7 @@ def test_the_bench_times_push_pop_and_copy_per_title() -> None:
     for path in games:
         record = record_of(path)
         row = rows[record.title.removeprefix("The Old Prince ")]
-        assert int(row[1]) == len(applied(record))
+        assert int(row[1]) == len(applied_actions(record))
         assert float(row[5]) <= 2, f"{record.title}: pop/push {row[5]}"
 
 
@@ -140,7 +128,7 @@ def test_a_game_applying_in_another_thread_notes_its_changes_in_its_own_journal(
     from railledger.replay.journal import APPLYING
 
     record = record_of(recorded_games()[0])
-    actions = applied(record)
+    actions = applied_actions(record)
     mine, theirs, fresh = Game.from_record(record), Game.from_record(record), Game.from_record(record)
     for action in actions[:19]:
         theirs.push(action)

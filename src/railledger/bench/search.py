@@ -38,7 +38,7 @@ def measure(record: Record, costs: Costs) -> None:
     """Walk the record's applied actions, timing push, pop, copy and a replayed takeback."""
     game = Game.from_record(record)
     clock = time.perf_counter
-    for number, action in enumerate(_applied(record)):
+    for number, action in enumerate(applied_actions(record)):
         started = clock()
         game.push(action)
         pushed = clock()
@@ -57,7 +57,7 @@ def measure(record: Record, costs: Costs) -> None:
             costs.replayed_pop.append(clock() - copied)
 
 
-def _applied(record: Record) -> list[Action]:
+def applied_actions(record: Record) -> list[Action]:
     """The record's actions the engine applies (a refused one is not pushed)."""
     game, kept = Game.from_record(record), []
     for action in record.actions:

@@ -18,13 +18,7 @@
 # Usage: ruby -r opal_arity.rb shortfall_runs.rb LIB_DIR < cases.json
 #   (LIB_DIR: the ref18xx tools' extracted engine)
 
-require 'json'
-require 'set' # Ruby 3.1 does not autoload Set; the site loads it before the engine
-
-lib_dir = ARGV.fetch(0)
-$LOAD_PATH.unshift(File.join(lib_dir, 'shim')) # the ref18xx tools' stand-in for the require_all gem
-ENV['ENGINE_LOG_LEVEL'] ||= '4'
-require File.join(lib_dir, 'lib', 'engine')
+require_relative 'reference_engine'
 LOGGER.level = Logger::FATAL
 
 # The engine's verdict on one case at the position the game is in, worked out in a child process

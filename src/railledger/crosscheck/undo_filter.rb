@@ -6,13 +6,7 @@
 # (chat messages included), or {"refused" => error class} where loading such a game fails.
 # Usage: ruby undo_filter.rb LIB_DIR < cases.json   (LIB_DIR: the ref18xx tools' extracted engine)
 
-require 'json'
-require 'set' # Ruby 3.1 does not autoload Set; the site loads it before the engine
-
-lib_dir = ARGV.fetch(0)
-$LOAD_PATH.unshift(File.join(lib_dir, 'shim')) # the ref18xx tools' stand-in for the require_all gem
-ENV['ENGINE_LOG_LEVEL'] ||= '4'
-require File.join(lib_dir, 'lib', 'engine')
+require_relative 'reference_engine'
 
 filtered = JSON.parse($stdin.read).to_h do |name, actions|
   kept, = Engine::Game::Base.filtered_actions(actions)

@@ -42,7 +42,7 @@ def test_play_writes_the_same_finished_record_for_the_same_seed(tmp_path: Path) 
     [
         (("--title", "18XX", "--players", "3"), "unknown title '18XX'; the titles are"),
         (("--title", "18MS", "--players", "6"), "18MS is played by"),
-        (("--title", "18MS", "--players", "2", "--bots", "clever"), "no bot 'clever'; the bots are greedy, random"),
+        (("--title", "18MS", "--players", "2", "--bots", "clever"), "no bot 'clever'; the bots are greedy, random, strong"),
         (("--title", "18MS", "--players", "3", "--bots", "greedy,random"), "give one bot, or one per seat (3), not 2"),
         (("--title", "18MS", "--players", "2", "--out", "game.txt"), "game.txt: give a .json or .rln file name"),
         (("--title", "18MS", "--players", "2", "--max-actions", "20"), "no end after 20 actions (the cap)"),

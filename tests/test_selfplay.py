@@ -124,9 +124,9 @@ def test_an_illegal_choice_is_an_error_naming_the_bot_and_seat() -> None:
 
 
 def test_the_built_in_bots_are_known_by_name() -> None:
-    assert bot_names() == ["greedy", "random"]
+    assert bot_names() == ["greedy", "random", "strong"]
     assert type(bot_named("greedy")).name == "greedy"
-    with pytest.raises(KeyError, match="no bot 'clever'; the bots are greedy, random"):
+    with pytest.raises(KeyError, match="no bot 'clever'; the bots are greedy, random, strong"):
         bot_named("clever")
 
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, 
 TitleOption = Annotated[str, typer.Option("--title", help="18xx.games title: 18MS, 18Texas or 'The Old Prince 1871' "
                                                            "(any case; texas, 1871, old prince).")]
 PlayersOption = Annotated[int, typer.Option("--players", help="Players at the table.", min=1)]
-BotsOption = Annotated[str, typer.Option("--bots", help="One bot for every seat, or one per seat in seat order, comma-separated (random, greedy).")]
+BotsOption = Annotated[str, typer.Option("--bots", help="One bot for every seat, or one per seat in seat order, comma-separated (random, greedy, strong).")]
 VariantOption = Annotated[Path | None, typer.Option(
     "--variant", help="A variant file (.toml, docs/designers.md#variants): the title played with its data changed.")]
 MaxActionsOption = Annotated[int, typer.Option("--max-actions", help="The hard cap: a game not over after this many actions is an error.", min=1)]
@@ -222,7 +222,7 @@ def _disagreement(game: "Simulated") -> str:
 def ladder(
     title: TitleOption,
     players: PlayersOption,
-    bots: Annotated[str, typer.Option("--bots", help="The bot of every seat in seat order, comma-separated (random, greedy).")],
+    bots: Annotated[str, typer.Option("--bots", help="The bot of every seat in seat order, comma-separated (random, greedy, strong).")],
     games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 200,
     first_seed: Annotated[int, typer.Option("--first-seed", help="Seeds are this one and the following ones.")] = 1,
     workers: WorkersOption = os.cpu_count() or 1,

@@ -84,7 +84,7 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
-BUILT_IN = ("railledger.selfplay.random_bot", "railledger.selfplay.greedy")
+BUILT_IN = ("railledger.selfplay.random_bot", "railledger.selfplay.greedy", "railledger.selfplay.strong")
 """Modules whose bots are known without being imported first."""
 
 

@@ -222,7 +222,7 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
             return _best(group, lambda a: game.share_price(corp(a)) or 0, rng)
     presided = [sym for sym in game.corporations if game.president(sym) == me and not game.corporations[sym].closed]
     if pars and (len(presided) < 1 or game.cash(me) >= 10 * max(_par_price(a) for a in pars)):
-        return _best(pars, lambda a: _par_score(game, me, a), rng)
+        return _best(pars, lambda a: par_score(game, me, a), rng)
     doing_well = [a for a in buys if game.corporations[corp(a)].floated
                   and (game.share_price(corp(a)) or 0) >= (game.corporations[corp(a)].par_price or 0)
                   and game.cash(me) >= 2 * (game.share_price(corp(a)) or 0)]
@@ -236,7 +236,7 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
                  lambda a: (game.president(corp(a)) != me, -int(a.fields.get("percent") or 0)), rng)
 
 
-def _par_score(game: Game, me: PlayerId, action: Action) -> float:
+def par_score(game: Game, me: PlayerId, action: Action) -> float:
     """The highest par whose float (six certificates at par) the player can pay; a lower one rather
     than one it cannot."""
     price = _par_price(action)

@@ -1,0 +1,164 @@
+"""What a position is worth to one player: the strong bot's evaluation (docs/selfplay.md).
+
+The game is won by the highest value at its end (cash, shares at market price, privates), so a
+position is scored by how far a player's *expected* end value stands above the best of the
+others'. A player's expected value is what they are worth now plus what their holdings will
+still bring:
+
+* each company's earning power from the route optimizer (its best run now), paid to holders in
+  proportion to their shares for the operating rounds still to come; trains the next bank train
+  would rust count for one more run only;
+* a company started but not floated is expected to earn what the companies running now earn on
+  average, nothing before any company runs (it earns nothing today, and is still worth
+  starting), weighed by how far it is on its way to floating; so is a floated one whose
+  trains find no run yet (its track is still to be laid); a floated company without a train
+  earns nothing (its treasury, below, is what it has);
+* a share of the company's treasury, which buys the trains that earn later
+  (:attr:`Weights.treasury`);
+* holdings in a company the player leads count less (:attr:`Weights.control`): the president
+  is held to it and pays for its trains when it cannot;
+* room under the certificate limit (each free certificate is a purchase still open) and the
+  priority deal, both small.
+
+The operating rounds still to come are the title's own count where it fixes the game's last
+(18MS), else how many rounds of the present payouts the bank can still pay before it breaks.
+
+:class:`Weights` holds every coefficient; an :data:`Evaluation` is any function of a game and a
+player to a number (higher is better for that player), and the strong bot takes one in its
+constructor, so that a user can tune or replace it without touching the search.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from railledger.ingest.model import PlayerId
+from railledger.replay import Game
+from railledger.replay.optimizer import position_of, solve
+from railledger.replay.state import IPO
+
+Evaluation = Callable[[Game, PlayerId], float]
+"""A position's worth to a player: higher is better for them."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The coefficients of :class:`Standing`."""
+
+    treasury: float = 0.5
+    """What a unit of a company's cash is worth to its holders, per unit of its price in shares."""
+    certificate_room: float = 1.0
+    """What one certificate still under the limit is worth."""
+    priority: float = 10.0
+    """What holding the priority deal is worth."""
+    longest_horizon: int = 8
+    """The most operating rounds counted ahead where the title does not fix the last one."""
+    control: float = 0.5
+    """What a holding in a company the player leads counts for against one in a company another
+    player leads: the president's certificate cannot be sold while nobody can take the
+    presidency, and the president pays for a train the company must buy and cannot; on the
+    18MS ladder against random bots, half played better than the full value."""
+    rival: float = 1.0
+    """How much the best other player's expected value counts against the player's own."""
+
+
+@dataclass
+class Standing:
+    """The default evaluation: a player's expected end value less the best other player's.
+
+    Runs are remembered per company, train set and phase (the optimizer is the dear part) while
+    the board stands still: the search calls :meth:`forget` before each decision, whose
+    candidates (stock actions, train purchases) lay no track."""
+
+    weights: Weights = field(default_factory=Weights)
+    _runs: dict[tuple[object, ...], int] = field(default_factory=dict, repr=False)
+
+    def __call__(self, game: Game, me: PlayerId) -> float:
+        earning = {sym: self.earning(game, sym) for sym in _operating(game)}
+        typical = self.typical(game, earning)
+        horizon = self.horizon(game, sum(earning.values()))
+        worth = {pid: self.expected_value(game, pid, earning, typical, horizon) for pid in game.order}
+        others = [value for pid, value in worth.items() if pid != me]
+        return worth[me] - self.weights.rival * max(others, default=0.0)
+
+    def expected_value(self, game: Game, pid: PlayerId, earning: dict[str, float], typical: float,
+                       horizon: int) -> float:
+        """The player's value now plus what their shares will bring over ``horizon`` runs."""
+        value = float(game.value_of(pid))
+        for sym, corp in game.corporations.items():
+            percent = game.percent(pid, sym)
+            if not percent or corp.closed:
+                continue
+            power = earning.get(sym, 0.0)
+            if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
+                power = typical * self.floated_share(game, sym) ** 2
+            held = percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
+            value += held * (self.weights.control if game.president(sym) == pid else 1.0)
+        room = game.cert_limit() - game.certificates(pid)
+        value += self.weights.certificate_room * max(0, room)
+        if game.priority == pid:
+            value += self.weights.priority
+        return value
+
+    def typical(self, game: Game, earning: dict[str, float]) -> float:
+        """What a company without a run is expected to earn a round: the mean run of the
+        companies running, nothing before any runs (then what a company will earn is anyone's
+        guess, and the bot weighs the certificates on what they hold now: their treasuries)."""
+        running = [power for power in earning.values() if power > 0]
+        return sum(running) / len(running) if running else 0.0
+
+    def floated_share(self, game: Game, sym: str) -> float:
+        """How far a company is on its way to floating: the share of its float sold (1 once
+        floated). Its expected run is weighed by the square of it: a company far from floating
+        holds its shareholders' money for rounds before it earns anything."""
+        if game.corporations[sym].floated:
+            return 1.0
+        needed = game.title.float_percent
+        return min(1.0, (100 - game.percent(IPO, sym)) / needed) if needed else 1.0
+
+    def horizon(self, game: Game, paid_per_round: float) -> int:
+        """Operating rounds still to come: the title's count, else the bank's cash over a round's
+        payouts (at least one, at most :attr:`Weights.longest_horizon`)."""
+        last = game.title.last_or
+        if last is not None:
+            return max(1, last - game.or_number + 1)
+        if paid_per_round <= 0:
+            return self.weights.longest_horizon
+        return max(1, min(self.weights.longest_horizon, int(game.bank / paid_per_round)))
+
+    def earning(self, game: Game, sym: str) -> float:
+        """A company's run per round: its best run now, less what the trains the next bank train
+        rusts add to it, counted once in the horizon's rounds (see :meth:`__call__`)."""
+        trains = game.corporation_trains(sym)
+        if not trains:
+            return 0.0
+        bank = game.title.bank_trains(game)
+        following = bank[0].card if bank else None
+        lasting = tuple(t.id for t in trains if game.title.train_type(t.card).rusts_on != following
+                        or following is None)
+        now = self.run(game, sym, tuple(t.id for t in trains))
+        if len(lasting) == len(trains):
+            return float(now)
+        later = self.run(game, sym, lasting) if lasting else 0
+        return (now + later) / 2
+
+    def run(self, game: Game, sym: str, train_ids: tuple[str, ...]) -> int:
+        """The company's best run with only these of its trains, remembered."""
+        key = (sym, train_ids, game.phase_index)
+        found = self._runs.get(key)
+        if found is None:
+            position = position_of(game, sym)
+            kept = tuple(t for t in position.trains if t.id in train_ids)
+            found = self._runs[key] = solve(dataclasses.replace(position, trains=kept)).revenue
+        return found
+
+    def forget(self) -> None:
+        """Drop the remembered runs: the board may have changed since."""
+        self._runs.clear()
+
+
+def _operating(game: Game) -> list[str]:
+    return [sym for sym, corp in game.corporations.items() if corp.floated and not corp.closed]
+

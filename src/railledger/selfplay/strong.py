@@ -1,0 +1,141 @@
+"""The strong bot: greedy's rules where a decision is routine, a search where it matters most.
+
+The decisions that decide an 18xx game are the stock round's (which company to start, whose shares
+to buy or sell, when to pass) and a company's train purchases. There the bot tries each candidate
+on a copy of the game (``push``, evaluate, ``pop``: the undo journal takes an action back at the
+cost of what it changed, docs/engine.md) and plays the one the evaluation
+(:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source. A
+share of a company the bot leads that has not floated is bought first, as greedy does (a company
+earns nothing before it floats), and when its pass would end a stock round in which no company has
+been started yet, the bot starts one by greedy's rule. Candidates are the distinct actions on
+offer: one purchase per company, source and size, one par per company (greedy's price: the highest
+whose float it can pay), the pass; where the title fixes the game's last operating round (18MS),
+also one sale per company and size in a stock turn and, for a company's train purchase, one bank
+train per type and the pass. Elsewhere the rounds a holding or a train still pays are the
+evaluation's estimate from the bank's cash, and searching sales and trains against it lost to
+greedy's rules on the ladder (a company buys the train that raises its run most, a player sells
+only when it must). A train purchase the company must make, its runs, dividends, track, stations,
+auctions and everything else are greedy's (:mod:`selfplay.greedy`).
+
+The search reads a copy and never the game it is given, so the bot is a pure function of the
+position and its random source, as every bot is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from railledger.ingest.model import Action, PlayerId
+from railledger.replay import Game, IllegalAction
+from railledger.selfplay.bots import register
+from railledger.selfplay.concrete import as_recorded, bounds
+from railledger.selfplay.evaluation import Evaluation, Standing
+from railledger.selfplay.greedy import GreedyBot, par_score
+from railledger.selfplay.seats import controller
+
+STOCK = frozenset({"par", "buy_shares", "sell_shares"})
+"""A stock turn: what the bot searches among (with the pass)."""
+
+BUYING = frozenset({"par", "buy_shares"})
+"""What makes a turn a stock turn: a president's sales alone (offered during a company's train
+purchase in some titles) are not searched, and greedy makes them only when it must."""
+
+
+@register
+class StrongBot(GreedyBot):
+    name = "strong"
+
+    def __init__(self, evaluation: Evaluation | None = None) -> None:
+        self.evaluation: Evaluation = evaluation if evaluation is not None else Standing()
+
+    def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
+        me = controller(game, legal[0].entity)
+        assert me is not None, "a bot is asked only for its own seat's actions"
+        candidates = self.candidates(game, me, legal)
+        if len(candidates) < 2:
+            return super().choose(game, legal, rng)
+        return self.search(game, me, candidates, rng)
+
+    def candidates(self, game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
+        """The distinct actions worth searching among now; none when greedy's rules decide (and
+        in a stock turn where a company the bot leads can be floated: it is, first)."""
+        kinds = {a.type for a in legal}
+        passing = [a for a in legal if a.type == "pass"]
+        if kinds & BUYING and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
+            if any(_floats_own(game, me, a) for a in legal) or _last_chance_to_start(game, me):
+                return []
+            searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}
+            stock = [a for a in legal if a.type in searched and not a.fields.get("purchase_for")]
+            return _distinct(game, stock) + _pars(game, me, legal) + passing
+        if "buy_train" in kinds and passing and game.title.last_or is not None:
+            bank = [a for a in legal if a.type == "buy_train" and bounds(a) is None]
+            return _distinct(game, bank) + passing
+        return []
+
+    def search(self, game: Game, me: PlayerId, candidates: Sequence[Action], rng: Random) -> Action:
+        """The candidate after which the evaluation scores the position highest for ``me``."""
+        sandbox = game.copy()
+        sandbox.journal.enabled = True
+        forget = getattr(self.evaluation, "forget", None)
+        if forget is not None:
+            forget()
+        scored: list[tuple[float, float, int]] = []
+        for n, action in enumerate(candidates):
+            try:
+                sandbox.push(as_recorded(action))
+            except IllegalAction:
+                continue
+            scored.append((self.evaluation(sandbox, me), rng.random(), n))
+            sandbox.pop()
+        return candidates[max(scored)[2]] if scored else candidates[-1]
+
+
+def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
+    """One par per company: greedy's (the highest whose float the player can pay)."""
+    best: dict[str, Action] = {}
+    for action in legal:
+        if action.type == "par" and not action.fields.get("purchase_for"):
+            sym = str(action.fields["corporation"])
+            if sym not in best or par_score(game, me, action) > par_score(game, me, best[sym]):
+                best[sym] = action
+    return list(best.values())
+
+
+def _last_chance_to_start(game: Game, me: PlayerId) -> bool:
+    """No company has a par yet and every other player has passed: the bot's pass would end the
+    stock round with nothing started. Before any run the evaluation sees nothing to earn, so a
+    table of strong bots would pass for ever; the bot starts a company by greedy's rule."""
+    if any(corp.par_price is not None for corp in game.corporations.values()):
+        return False
+    marked = getattr(game.round, "marked", None)
+    return marked is not None and all(pid in marked for pid in game.order if pid != me)
+
+
+def _floats_own(game: Game, me: PlayerId, action: Action) -> bool:
+    """A purchase of a share of a company the player leads and that has not floated yet."""
+    if action.type != "buy_shares" or action.fields.get("purchase_for"):
+        return False
+    sym = game.shares[str(action.fields["shares"][0])].corporation
+    return game.president(sym) == me and not game.corporations[sym].floated
+
+
+def _distinct(game: Game, actions: Sequence[Action]) -> list[Action]:
+    """One action per kind, company, source, size and price: buying either of two equal
+    certificates, or either of two trains of one type, leads to the same position."""
+    seen: dict[tuple[object, ...], Action] = {}
+    for action in actions:
+        seen.setdefault(_sameness(game, action), action)
+    return list(seen.values())
+
+
+def _sameness(game: Game, action: Action) -> tuple[object, ...]:
+    fields = action.fields
+    if action.type == "buy_train":
+        train = game.trains[str(fields["train"])]
+        return action.type, train.card, train.owner, fields.get("variant"), fields.get("price")
+    if action.type in ("buy_shares", "sell_shares"):
+        shares = [game.shares[str(s)] for s in fields["shares"]]
+        return (action.type, shares[0].corporation, tuple(sorted((s.owner, s.percent, s.president) for s in shares)),
+                fields.get("percent"))
+    return action.type, action.entity, tuple(sorted((k, repr(v)) for k, v in fields.items()))

@@ -1,0 +1,119 @@
+"""The strong bot: its games end and replay, it is deterministic for a seed, it chooses a legal
+action without changing the game, and it plays what its evaluation scores highest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from random import Random
+
+import pytest
+
+from railledger.ingest.model import Action, PlayerId
+from railledger.replay import Game
+from railledger.selfplay.bots import bot_named
+from railledger.selfplay.concrete import as_recorded
+from railledger.selfplay.evaluation import Standing
+from railledger.selfplay.menu import offered
+from railledger.selfplay.play import play
+from railledger.selfplay.seats import seat_to_act, waited_seat
+from railledger.selfplay.simulate import simulate
+from railledger.selfplay.strong import StrongBot
+
+TABLES = [
+    ("18MS", 3, ("strong", "greedy", "random")),
+    ("18Texas", 4, ("strong", "greedy", "random", "greedy")),
+    ("The Old Prince 1871", 5, ("strong", "random", "greedy", "random")),
+]
+
+
+@pytest.mark.parametrize(("title", "seed", "bots"), TABLES, ids=[t for t, _, _ in TABLES])
+def test_a_strong_bots_game_ends_by_its_rules_and_replays_with_no_flag(title: str, seed: int, bots: tuple[str, ...]) -> None:
+    game = simulate(title, seed, bots)
+    assert game.error is None and game.played is not None and game.replay is not None
+    assert game.replay.flags == [] and game.verified
+    assert game.replay.result == dict(game.played.record.result or {})
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    first = play("18MS", 11, [bot_named("strong"), bot_named("greedy"), bot_named("strong")])
+    again = play("18MS", 11, [bot_named("strong"), bot_named("greedy"), bot_named("strong")])
+    assert first.record.actions == again.record.actions and first.record.result == again.record.result
+
+
+def _stock_turns(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
+    """(game, the seat's legal actions) at every stock turn of a greedy game where the seat may
+    buy, par and pass: the moments the strong bot searches."""
+    record = play(title, seed, [bot_named("greedy")] * players).record
+    game = Game.from_record(record)
+    game.journal.enabled = False
+    for action in record.actions:
+        legal = offered(game, list)
+        turn = seat_to_act(game, legal, waited_seat(game))
+        if turn is not None and {"buy_shares", "pass"} <= {a.type for a in turn[1]}:
+            yield game, turn[1]
+        game.process(action)
+
+
+def test_the_bot_chooses_one_of_the_legal_actions_and_leaves_the_game_as_it_was() -> None:
+    bot, rng, asked = StrongBot(), Random(3), 0
+    for game, legal in _stock_turns("18MS", 4, 3):
+        before = game.fingerprint()
+        chosen = as_recorded(bot.choose(game, legal, rng))
+        assert chosen in [as_recorded(a) for a in legal]
+        assert game.fingerprint() == before
+        asked += 1
+    assert asked > 5
+
+
+class Cash:
+    """An evaluation that is the player's cash and nothing else."""
+
+    def __init__(self, sign: int) -> None:
+        self.sign = sign
+
+    def __call__(self, game: Game, me: PlayerId) -> float:
+        return self.sign * game.cash(me)
+
+
+def test_the_search_plays_what_the_evaluation_scores_highest() -> None:
+    """Scored by cash, passing keeps the most; scored against cash, the dearest purchase wins."""
+    game, legal = next(_stock_turns("18MS", 4, 3))
+    me = legal[0].entity.id
+    assert StrongBot(Cash(+1)).choose(game, legal, Random(1)).type == "pass"
+    spent = StrongBot(Cash(-1)).choose(game, legal, Random(1))
+    sandbox = game.copy()
+    sandbox.push(as_recorded(spent))
+    cheapest_left = sandbox.cash(me)
+    for action in legal:
+        if action.type in ("buy_shares", "par"):
+            other = game.copy()
+            other.push(as_recorded(action))
+            assert other.cash(me) >= cheapest_left
+
+
+def test_a_share_of_a_company_holding_cash_is_worth_more_than_passing() -> None:
+    """A floated company's treasury buys the trains that earn: a certificate of it carries its
+    part of the treasury, so the default evaluation buys rather than pass when it may."""
+    for game, legal in _stock_turns("18MS", 4, 3):
+        me = legal[0].entity.id
+        buys = [a for a in legal if a.type == "buy_shares" and a.entity.kind == "player"
+                and game.corporations[game.shares[str(a.fields["shares"][0])].corporation].cash >= 500]
+        if not buys:
+            continue
+        evaluation = Standing()
+        passing = game.copy()
+        passing.push(as_recorded(next(a for a in legal if a.type == "pass")))
+        buying = game.copy()
+        buying.push(as_recorded(buys[0]))
+        assert evaluation(buying, me) > evaluation(passing, me)
+        assert StrongBot().choose(game, legal, Random(2)).type != "pass"
+        return
+    pytest.fail("no stock turn of the game offered a share of a company holding 500")
+
+
+def test_a_table_of_strong_bots_starts_a_company() -> None:
+    """Before any run the evaluation sees nothing to earn; the last player who could start a
+    company before the stock round ends with none starts one, or 18MS would pass to its end."""
+    record = play("18MS", 2, [bot_named("strong")] * 3).record
+    assert any(action.type == "par" for action in record.actions)
+    assert any(action.type == "run_routes" for action in record.actions)

@@ -54,5 +54,7 @@ def test_the_command_prints_its_standings_as_json_and_refuses_an_unknown_bot() -
     assert {bot["bot"] for bot in found["bots"]} == {"greedy", "random"}
     assert sum(bot["seats"] for bot in found["bots"]) == 6
     refused = subprocess.run([*command[:-4], "--bots", "greedy,nobody,random"], capture_output=True, text=True)
+    shown = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert "games: median " in shown and "ended by: " in shown
     assert refused.returncode != 0
     assert "no bot 'nobody'" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1

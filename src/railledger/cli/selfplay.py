@@ -274,5 +274,10 @@ def ladder(
             say(out, f"{s.bot:<12} {s.seats:>6} {s.wins:>5} {s.win_rate:>9.1%}  {low:>6.1%}-{high:<8.1%} "
                      f"{s.mu:5.1f} ({bottom:.1f} to {top:.1f})")
         say(out, f"Chance alone wins {found.chance:.1%} of seats.")
+        if found.finished:
+            lengths = sorted(table.actions for table in found.finished)
+            ends = Counter(table.end_reason for table in found.finished)
+            say(out, f"games: median {lengths[len(lengths) // 2]} actions; ended by: "
+                     + ", ".join(f"{reason} ({n})" for reason, n in ends.most_common()))
     if len(found.finished) < len(found.tables):
         raise typer.Exit(code=1)

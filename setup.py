@@ -7,6 +7,7 @@ so the compiled build installs with ``--no-build-isolation`` (``make fast``).
 """
 
 import os
+import sys
 
 from setuptools import setup
 
@@ -16,8 +17,13 @@ classes no Python code subclasses and no code reads through ``vars()``, weak ref
 function attributes, which compiled classes do not have (docs/fast.md)."""
 
 
+METADATA_ONLY = {"egg_info", "dist_info"}
+"""The commands pip runs first, for the package's metadata alone: compiling for them would run
+mypyc once more for nothing (minutes)."""
+
+
 def compiled_engine() -> list:
-    if os.environ.get("RAILLEDGER_MYPYC") != "1":
+    if os.environ.get("RAILLEDGER_MYPYC") != "1" or METADATA_ONLY & set(sys.argv[1:]):
         return []
     from mypyc.build import mypycify
 

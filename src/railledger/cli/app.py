@@ -127,15 +127,18 @@ def games(
     Example: railledger games --title 18MS --player "Player 2" --limit 20
     """
     from railledger.cli.text import listing, plain
+    from railledger.ingest.identity import relabelled_games
 
     title = None if title is None else _titled(title)
     with _reading(db, wait) as archive:
         rows = archive.game_rows(title=title, player=player, newest=limit or None)
         matched = archive.count_games(title=title, player=player) if limit and len(rows) == limit else len(rows)
+        relabelled = relabelled_games({row["key"]: row["players"] for row in rows}, archive.seat_identities)
     shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
     if len(rows) < matched:
         shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
-    lines = ((row["key"], _title_text(row), ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
+    lines = ((row["key"], _title_text(row), ", ".join(relabelled.get(row["key"], row["players"])), row["status"] or "",
+              row["actions"], _verdict_text(row))
              for row in rows)
     table = listing(("key", "title", "players", "status", "actions", "verdict"), lines, right=frozenset({4}))
     sys.stdout.write(f"{plain(shown)}\n\n{table}\n")

@@ -859,6 +859,15 @@ class Archive:
         return [dict(zip(names, row)) for row in result.fetchall()]
 
     @_reading
+    def seat_identities(self, keys: Collection[str]) -> dict[str, list[str]]:
+        """Each of these games' players' identities (docs/identity.md) in seat order, by game key:
+        what tells apart two players of one game whose names look alike."""
+        rows = self._con.execute(
+            "SELECT game_key, list(identity ORDER BY seat) FROM players WHERE list_contains($keys, game_key) GROUP BY game_key",
+            {"keys": list(keys)}).fetchall()
+        return {key: list(found) for key, found in rows}
+
+    @_reading
     def count_games(self, title: str | None = None, player: str | None = None) -> int:
         """How many games :meth:`games` lists for this title and player, without listing them."""
         ((count,),) = self._con.execute(_GAMES_COUNT, {"title": title, "player": player}).fetchall()

@@ -58,7 +58,7 @@ edges: bytecode
 	RAILLEDGER_EDGE_EXAMPLES=$(EDGE_EXAMPLES) $(BIN)/python -m pytest -q tests/test_edges_property.py
 
 bench: bytecode  # times whole processes' starts: the code as installed
-	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000 --results docs/measurements
+	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-games 1000 --results docs/measurements
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
 # compared state by state; says "skipped" without them. Not part of CI.

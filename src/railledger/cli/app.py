@@ -422,8 +422,9 @@ def bench(
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
     ] = 3,
-    ingest_copies: Annotated[
-        int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
+    ingest_games: Annotated[
+        int, typer.Option("--ingest-games", min=0, help="Also time 'railledger ingest DIR' whole on this many distinct games: the records, "
+                          "then bots' games of every title on seeds of their own (0: skip).")
     ] = 0,
     results: Annotated[
         Optional[Path], typer.Option("--results", help="Also write the figures to a dated Markdown file in this folder, "
@@ -448,7 +449,7 @@ def bench(
         raise _fail("bench: no .json records found in " + " ".join(paths))
     say(out, f"railledger bench on {machine()}")
     sections = []
-    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_copies):
+    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_games):
         sections.append(section)
         if section.columns:
             table = Table(title=cell(section.title))

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 USER = "user:"
 """Prefix of an identity that is an 18xx.games user id: ``user:680``."""
+BOT = "bot:"
+"""Prefix of a bot as the ratings know it, one player over all its games: ``bot:greedy``."""
 SEAT = "seat:"
 """Prefix of an identity of one game's seat: ``seat:3:18xx.games/hs_hqrmcntr_1641188459``."""
 
@@ -61,10 +63,12 @@ def identities(record: Record) -> list[str]:
 
 
 def short_id(player_identity: str, within_game: bool = False) -> str:
-    """What tells a player apart from another of the same name: ``#680`` for a user; for a seat,
-    ``seat 3`` within its own game and ``seat 3 of 18xx.games/hs_x`` anywhere else."""
+    """What tells a player apart from another of the same name: ``#680`` for a user; ``bot`` for a
+    bot; for a seat, ``seat 3`` within its own game and ``seat 3 of 18xx.games/hs_x`` anywhere else."""
     if player_identity.startswith(USER):
         return "#" + player_identity.removeprefix(USER)
+    if player_identity.startswith(BOT):
+        return "bot"
     seat, _, game = player_identity.removeprefix(SEAT).partition(":")
     return f"seat {seat}" if within_game else f"seat {seat} of {game}"
 

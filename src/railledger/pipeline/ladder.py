@@ -22,12 +22,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from statistics import fmean
 
 from openskill.models import PlackettLuceRating
 
 from railledger.analytics.interval import Z_95, wilson_interval
-from railledger.analytics.ratings import MODEL
+from railledger.analytics.ratings import MODEL, per_player
 from railledger.pipeline.progress import Progress, silent
 from railledger.pipeline.simulating import seats_for
 from railledger.pipeline.workers import Workers, worker_pool
@@ -127,9 +126,7 @@ def rate_bots(tables: Sequence[Table]) -> dict[str, PlackettLuceRating]:
         before = [[current.get(bot) or MODEL.rating(name=bot)] for bot in table.bots]
         ranks = [float(sum(other > value for other in table.values) + 1) for value in table.values]
         after = MODEL.rate(before, ranks=ranks)
-        for bot in set(table.bots):
-            mine = [team[0] for team, seated in zip(after, table.bots) if seated == bot]
-            current[bot] = MODEL.rating(mu=fmean(r.mu for r in mine), sigma=fmean(r.sigma for r in mine), name=bot)
+        current.update(per_player(list(table.bots), [rating for (rating,) in after]))
     return current
 
 

@@ -165,12 +165,14 @@ _MATCHED_GAMES = f"FROM {_MATCHING} k JOIN games g ON g.key = k.game_key"
 number finds its rows in the per-game tables."""
 
 _RESULTS_QUERY = f"""
-SELECT k.*, s.seat, p.identity AS player, p.name, s.value, s.rank
+SELECT k.*, s.seat, coalesce('bot:' || b.bot, p.identity) AS player, coalesce(b.bot, p.name) AS name, s.value, s.rank
 {_MATCHED_GAMES}
 JOIN standings s ON s.game_number = g.number
 JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
+LEFT JOIN seat_bots b ON b.game_number = s.game_number AND b.seat = s.seat
 ORDER BY k."order", s.seat
 """
+"""Each seat's result; a bot's seat is the bot (``bot:greedy``), one player over all its games."""
 
 VALUE_SPREAD_SCHEMA: Columns = {
     "title": str, "players": int, "games": int, "mean": float, "std": float, "lowest": int, "highest": int,
@@ -907,8 +909,8 @@ class Archive:
     @_reading
     def results(self, games: pl.DataFrame) -> pl.DataFrame:
         """Every player's final value and rank in ``games`` (a frame of game_key and ``order``,
-        whose columns each row keeps): its columns, then seat, player (external id), name, value
-        and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
+        whose columns each row keeps): its columns, then seat, player (identity; a bot's seat is
+        ``bot:NAME``, docs/identity.md), name, value and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
         the standings and seats of 100,000 games in polars by their keys cost more than reading them."""
         with registered(self._con, {_MATCHING: games}):
             return self._arrow(_RESULTS_QUERY, {})

@@ -29,8 +29,6 @@ from railledger.replay.titles.base import Title
 class Game(GameState):
     """One game of a title, from setup to its end."""
 
-    title: Title
-
     def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
                  optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> None:
         roster = tuple(players)
@@ -193,12 +191,13 @@ class Game(GameState):
     def settle_rounds(self) -> None:
         """A finished round hands over at once: its end effects and the next round's opening
         belong to the action that ended it, as in 18xx.games."""
-        while self.round.finished and not self.finished:
-            with self.changing():
+        ended = False  # the title ended the game instead of opening a round
+        while self.round.finished and not self.finished and not ended:
+            with self.changing():  # no break out of it: a compiled build cannot take one (docs/fast.md)
                 following = self.title.next_round(self, self.round)
-                if following is self.round:
-                    break
-                self.round = following
+                ended = following is self.round
+                if not ended:
+                    self.round = following
 
     def _illegal(self, index: int, action: Action, violation: Violation) -> IllegalAction:
         return IllegalAction(index, action.label, self.title.rule(violation.key), violation.message, self.round.label)

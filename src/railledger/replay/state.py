@@ -21,7 +21,7 @@ from railledger.replay.network import GraphCache
 
 if TYPE_CHECKING:
     from railledger.replay.data import Phase
-    from railledger.replay.rules import Rules
+    from railledger.replay.titles.base import Title
 
 IPO = "ipo"  # the initial offering (or a company's treasury): shares never owned by a player
 MARKET = "market"  # the open market (bank pool)
@@ -227,9 +227,9 @@ TitleStateT = TypeVar("TitleStateT", bound=TitleState)
 class GameState:
     """Everything of a game but the round in progress."""
 
-    def __init__(self, title: Rules, players: Iterable[Player], seed: int | None = None,
+    def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
                  optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> None:
-        self.title = title
+        self.title = title  # a game's rounds as well as its rules: Game asks it for the next round
         self.seed = seed
         self.game_id = game_id
         self.created = created

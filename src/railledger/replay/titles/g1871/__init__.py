@@ -72,7 +72,7 @@ class Title1871(Title):
     ipo_at_market_price = True  # treasury shares of a split company sell at the market price
     buy_then_sell = False
     sale_drop_per_share = False
-    turn_sell_limit = 30  # 6.4
+    turn_sell_limit: int | None = 30  # 6.4
     one_sale_per_company = True
     discard_removes = True  # REF DISCARDED_TRAINS :remove
     top_price = 400

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from railledger.cli.options import ClusterOption, WorkersOption, fail, titled
+from railledger.cli.resemblance import comparison_json, comparison_lines
 from railledger.selfplay import MAX_ACTIONS
 
 if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, not for --help
@@ -229,6 +230,10 @@ def ladder(
     cluster: ClusterOption = None,
     max_actions: MaxActionsOption = MAX_ACTIONS,
     as_json: Annotated[bool, typer.Option("--json", help="Print the standings as JSON.")] = False,
+    people: Annotated[list[str] | None, typer.Option(
+        "--people", help="People's games to set the bots' games beside: an archive (.duckdb: its people's valid finished "
+                         "games of the title) or record files and folders (the valid finished records of the title); "
+                         "repeatable.")] = None,
 ) -> None:
     """Measure how strongly bots play: many games at one table, the seats turned one a game.
 
@@ -237,16 +242,29 @@ def ladder(
     mu with its 95% interval. Nothing is stored. Exit 1 when any game could not be played to its
     end (the others are counted).
 
+    With --people, also prints the bots' games beside people's games of the title: min, median
+    and max of the winner's final value, the operating rounds, the operating round of each phase
+    change and of the first rust, and how the games ended; and whether the bots' median winner
+    value and median operating rounds lie within the people's range widened by a quarter of its
+    width on each side (docs/selfplay.md).
+
     Example: railledger ladder --title 18MS --players 3 --bots greedy,random,random --games 200
     """
     import json
 
     from railledger.cli.output import consoles, progress_bars, say
     from railledger.pipeline.ladder import run_ladder
+    from railledger.pipeline.people import PeopleUnavailable, people_games
     from railledger.pipeline.workers import ClusterUnavailable
 
     title = titled(title)
     out, err = consoles(soft_wrap=True)
+    try:
+        real = people_games(title, people) if people else None
+    except PeopleUnavailable as exc:
+        raise fail(str(exc)) from None
+    for line in real.unreadable if real is not None else ():
+        say(err, line)
     try:
         with progress_bars(err) as progress:
             found = run_ladder(title, players, bots, games, first_seed=first_seed, workers=workers, cluster=cluster,
@@ -257,12 +275,14 @@ def ladder(
         if table.error is not None:
             say(err, f"seed {table.seed}: {table.error}")
     standings = found.standings()
+    comparison = found.beside(real.shapes) if real is not None else None
     if as_json:
         print(json.dumps({"title": title, "players": players, "games": len(found.tables),
                           "finished": len(found.finished), "chance": found.chance, "bots": [
                               {"bot": s.bot, "seats": s.seats, "wins": s.wins, "win_rate": s.win_rate,
                                "win_interval": s.win_interval, "mu": s.mu, "sigma": s.sigma,
-                               "rating_interval": s.rating_interval} for s in standings]}, indent=1))
+                               "rating_interval": s.rating_interval} for s in standings],
+                          **({"people": comparison_json(comparison)} if comparison is not None else {})}, indent=1))
     else:
         last = first_seed + games - 1
         say(out, f"{title}, {players} players: {len(found.finished)} of {len(found.tables)} games finished on seeds "
@@ -279,5 +299,8 @@ def ladder(
             ends = Counter(table.end_reason for table in found.finished)
             say(out, f"games: median {lengths[len(lengths) // 2]} actions; ended by: "
                      + ", ".join(f"{reason} ({n})" for reason, n in ends.most_common()))
+        if comparison is not None and real is not None:
+            for line in comparison_lines(comparison, real.left_out):
+                say(out, line)
     if len(found.finished) < len(found.tables):
         raise typer.Exit(code=1)

@@ -14,7 +14,9 @@ that every bot sits everywhere as often. Two numbers answer "how well does it pl
   then takes the mean of its seats' ratings after it.
 
 The games are played and not stored: a ladder measures bots, it does not feed the statistics of
-a title (``railledger simulate`` stores bots' games for that).
+a title (``railledger simulate`` stores bots' games for that). Each keeps its shape
+(:mod:`analytics.shape`), so that :meth:`Ladder.beside` can say whether the bots' games run like
+people's.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from openskill.models import PlackettLuceRating
 
 from railledger.analytics.interval import Z_95, wilson_interval
 from railledger.analytics.ratings import MODEL
+from railledger.analytics.shape import Comparison, GameShape, compare_shapes, game_shape
 from railledger.pipeline.progress import Progress, silent
 from railledger.pipeline.simulating import seats_for
 from railledger.pipeline.workers import Workers, worker_pool
+from railledger.replay.titles import title_named
 from railledger.selfplay import MAX_ACTIONS
 from railledger.selfplay.bots import bot_named
 from railledger.selfplay.play import SelfPlayError, play
@@ -47,6 +51,8 @@ class Table:
     error: str | None = None
     actions: int = 0
     end_reason: str = ""
+    shape: GameShape | None = None
+    """The game's shape (:mod:`analytics.shape`), to set beside people's games."""
 
     @property
     def winners(self) -> frozenset[int]:
@@ -103,6 +109,11 @@ class Ladder:
         """The seat win rate of a bot no better than its opponents."""
         return 1 / self.players
 
+    def beside(self, people: Sequence[GameShape]) -> Comparison:
+        """The finished games' shapes beside ``people``'s games of the title, measure by measure."""
+        phases = [phase.name for phase in title_named(self.title).phases]
+        return compare_shapes(self.title, phases, [t.shape for t in self.finished if t.shape is not None], people)
+
     def standings(self) -> list[BotStanding]:
         """Every bot of the table, the highest seat win rate first."""
         ratings = rate_bots(self.finished)
@@ -141,7 +152,7 @@ def ladder_game(title: str, seed: int, bots: tuple[str, ...], max_actions: int) 
         return Table(seed, bots, None, str(failed))
     result = played.record.result or {}
     return Table(seed, bots, tuple(result.get(player.id, 0) for player in played.record.players),
-                 actions=len(played.record.actions), end_reason=played.end_reason)
+                 actions=len(played.record.actions), end_reason=played.end_reason, shape=game_shape(played.record))
 
 
 def run_ladder(title: str, players: int, bots: str, games: int, *, first_seed: int = 1, workers: int = 1,

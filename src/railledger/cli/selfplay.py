@@ -304,3 +304,41 @@ def ladder(
                 say(out, line)
     if len(found.finished) < len(found.tables):
         raise typer.Exit(code=1)
+
+
+def predict(
+    paths: Annotated[list[str], typer.Argument(help="People's records (18xx.games JSON or notation) or folders of them.")],
+    bots: Annotated[str, typer.Option("--bots", help="The bots asked, comma-separated, weakest first.")] = "random,greedy,strong",
+) -> None:
+    """Predicting people: how often each bot's first choice, and its first three, is what the person did.
+
+    Replays each record; at every decision where more than one action was legal, each bot ranks the
+    legal actions of the seat and its first choice and first three are compared with the person's
+    action (the same type, entity and deciding fields: docs/selfplay.md). Prints per title and kind
+    of action the decisions and both rates with Wilson 95% intervals, and whether the last bot
+    named guesses first more often than the one before it. A file that cannot be read is named on
+    stderr with why, and the command then exits 1.
+
+    Example: railledger predict ../shared/fixtures --bots random,greedy,strong
+    """
+    from railledger.bench.predict import predict_section
+    from railledger.cli.output import consoles, print_section, say
+    from railledger.ingest.sources import expand, load
+    from railledger.selfplay.bots import bot_names
+
+    out, err = consoles(soft_wrap=True)
+    names = tuple(name.strip() for name in bots.split(","))
+    unknown = [name for name in names if name not in bot_names()]
+    if unknown:
+        raise fail(f"--bots: no bot {unknown[0]!r}; the bots are {', '.join(bot_names())}")
+    records, unreadable = [], 0
+    for origin in expand(paths):
+        for loaded in load(origin):
+            if loaded.record is None:
+                unreadable += 1
+                say(err, str(loaded.error))
+            else:
+                records.append(loaded.record)
+    print_section(out, predict_section(records, names))
+    if unreadable:
+        raise typer.Exit(code=1)

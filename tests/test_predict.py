@@ -84,6 +84,11 @@ def test_two_actions_are_the_same_choice_when_their_deciding_fields_agree() -> N
     run = Action("run_routes", one.entity, 1, 0, {"routes": [{"revenue": 40}, {"revenue": 30}]})
     other = Action("run_routes", one.entity, 2, 0, {"routes": [{"revenue": 70}], "extra_revenue": 0})
     assert deciding_fields(game, run) == deciding_fields(game, other)
+    token = Action("place_token", one.entity, 3, 0, {"city": "I1-0-0", "slot": 0})
+    recorded = Action("place_token", one.entity, 4, 0, {"city": "I1-0-0", "slot": 0, "tokener": str(one.entity.id)})
+    assert deciding_fields(game, token) == deciding_fields(game, recorded)
+    offered_price = Action("bid", one.entity, 5, 0, {"company": "AGS", "price": 30, "price_range": [30, 60]})
+    assert deciding_fields(game, offered_price) == deciding_fields(game, Action("bid", one.entity, 6, 0, {"company": "AGS", "price": 30}))
 
 
 def test_the_examples_decisions_are_guessed_by_every_bot_and_a_first_choice_is_in_the_top() -> None:

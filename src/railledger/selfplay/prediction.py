@@ -10,8 +10,9 @@ one and first three are compared with what the person did.
 
 Two actions are the same when their type, entity and deciding fields agree
 (:func:`deciding_fields`): hex, tile and rotation for a tile lay; company, source and percent for
-shares; company and price for a par; train and price for a purchase; kind for a dividend; a run
-by its revenue. Two certificates of one company from one holder, or two trains of one type, are
+shares; company and price for a par; train and price for a purchase; city and slot for a token
+(who places it is the entity); kind for a dividend; a run by its revenue; every field but a
+family's range otherwise. Two certificates of one company from one holder, or two trains of one type, are
 the same choice.
 """
 
@@ -25,6 +26,7 @@ from railledger.ingest.model import Action, Record
 from railledger.replay import Game, IllegalAction
 from railledger.replay.titles import SUPPORTED
 from railledger.selfplay.bots import Bot
+from railledger.selfplay.concrete import as_recorded
 from railledger.selfplay.menu import offered
 from railledger.selfplay.ranking import TOP, ranked
 from railledger.selfplay.seats import seat_to_act, waited_seat
@@ -44,7 +46,7 @@ class Guess:
 
 def deciding_fields(game: Game, action: Action) -> tuple[object, ...]:
     """What makes two actions the same choice now (``game`` before either is taken)."""
-    fields, head = action.fields, (action.type, action.entity)
+    fields, head = as_recorded(action).fields, (action.type, action.entity)
     if action.type == "lay_tile":
         return (*head, fields.get("hex"), str(fields.get("tile", "")).split("-")[0], fields.get("rotation"))
     if action.type in ("buy_shares", "sell_shares"):
@@ -57,6 +59,8 @@ def deciding_fields(game: Game, action: Action) -> tuple[object, ...]:
     if action.type == "buy_train":
         train = game.trains.get(str(fields.get("train")))
         return (*head, train.card if train else fields.get("train"), train.owner if train else None, fields.get("price"))
+    if action.type == "place_token":
+        return (*head, fields.get("city"), fields.get("slot"))
     if action.type == "dividend":
         return (*head, fields.get("kind"))
     if action.type == "run_routes":

@@ -234,13 +234,18 @@ def ladder(
         "--people", help="People's games to set the bots' games beside: an archive (.duckdb: its people's valid finished "
                          "games of the title) or record files and folders (the valid finished records of the title); "
                          "repeatable.")] = None,
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Also keep the standings in this archive, where the Balance page reads how strongly the bots "
+                     "of its games play (the games are not stored).")] = None,
+    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive.")] = 30.0,
 ) -> None:
     """Measure how strongly bots play: many games at one table, the seats turned one a game.
 
     Prints each bot's seat win rate (its seats that finished with the highest value) with a
     Wilson 95% interval beside what chance gives, and its openskill rating as players are rated,
-    mu with its 95% interval. Nothing is stored. Exit 1 when any game could not be played to its
-    end (the others are counted).
+    mu with its 95% interval. The games are not stored; with --db the standings are (one row per
+    bot, beside earlier runs'). Exit 1 when any game could not be played to its end (the others
+    are counted).
 
     With --people, also prints the bots' games beside people's games of the title: min, median
     and max of the winner's final value, the operating rounds, the operating round of each phase
@@ -302,6 +307,15 @@ def ladder(
         if comparison is not None and real is not None:
             for line in comparison_lines(comparison, real.left_out):
                 say(out, line)
+    if db is not None:
+        from railledger.pipeline.ladder import keep_standings
+        from railledger.pipeline.storing import ArchiveUnavailable
+
+        try:
+            kept = keep_standings(found, bots, first_seed, db, wait)
+        except ArchiveUnavailable as exc:
+            raise fail(str(exc)) from None
+        say(err, f"standings of {kept} bot{'' if kept == 1 else 's'} kept in {db}")
     if len(found.finished) < len(found.tables):
         raise typer.Exit(code=1)
 

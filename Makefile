@@ -96,14 +96,24 @@ selfplay: $(STAMP)
 # How strongly the bots play (docs/selfplay.md): LADDER_GAMES games of each title at its usual
 # table (18MS 3 players, 18Texas and 1871 4), the greedy bot in one seat and random ones in the
 # others, seats turned every game, on seeds from LADDER_SEED; each bot's seat win rate with its
-# interval and its rating. Nothing is stored.
+# interval and its rating. Then PEOPLE_GAMES games of each title by a table of strong bots, set
+# beside the people's games of LADDER_PEOPLE (the shared records and the archive DB when they
+# exist: every game pulled into it counts): the spread of the winner's value, the operating
+# rounds, each phase change's and the first rust's operating round, the ends, and whether the
+# target holds (docs/selfplay.md#games-that-look-like-peoples). Nothing is stored.
 LADDER_GAMES ?= 200
 LADDER_SEED ?= 1
+PEOPLE_GAMES ?= 100
+LADDER_PEOPLE ?= $(wildcard $(FIXTURES) $(DB))
+PEOPLE := $(foreach source,$(LADDER_PEOPLE),--people $(source))
 ladder: $(STAMP)
 	status=0; \
 	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
 	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
 	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
+	$(BIN)/railledger ladder --title 18MS --players 3 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) || status=1; \
+	$(BIN)/railledger ladder --title 18Texas --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) || status=1; \
+	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) || status=1; \
 	exit $$status
 
 # The latest schema the migrations build, kept (records/migrations/reference.json) so that opening

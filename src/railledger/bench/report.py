@@ -21,11 +21,12 @@ from railledger.ingest.sources import read_record
 
 
 def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_games: int = 0,
-              ingest_games: int = 0) -> Iterator[Section]:
+              ingest_games: int = 0, predict: bool = False) -> Iterator[Section]:
     """The bench's sections, each as soon as it is measured: the ingest stages and the replay of
     every record (beside 18xx.games' engine where it is installed), the route optimizer, a search's
     push, pop and copy, ingest throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
-    copies, the bots' games and a large archive's commands and pages."""
+    copies, the bots' games, how often each bot predicts the records' people, and a large archive's
+    commands and pages."""
     rows = [figures.bench_file(path, repeat) for path in files]
     yield _stages(rows)
     yield _replay(rows)
@@ -53,6 +54,10 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
         from railledger.bench.selfplay import selfplay_section
 
         yield selfplay_section(selfplay_games)
+    if predict:
+        from railledger.bench.predict import predict_section
+
+        yield predict_section(records)
     if scale_games:
         yield from _scale(records, scale_games)
 

@@ -271,6 +271,11 @@ RATING_TABLE_SCHEMA: Columns = {
     "mu": float, "sigma": float, "ordinal": float}
 """The columns of the stored leaderboard (``rating_table``)."""
 
+LADDER_SCHEMA: Columns = {
+    "recorded_at": datetime, "title": str, "players": int, "table_bots": str, "first_seed": int, "last_seed": int,
+    "games": int, "bot": str, "seats": int, "wins": int, "win_low": float, "win_high": float, "mu": float, "sigma": float}
+"""The columns of the stored ladder standings (``ladder_standings``)."""
+
 _GAMES_IDENTITY = "SELECT count(*), bit_xor(hash(key, content_hash, engine, replay_matches)) FROM games"
 """What decides every game's rated result: its record (by content hash), the engine that replayed
 it and whether that replay matched the recorded result, per key. A game's standings are its
@@ -670,6 +675,24 @@ class Archive:
                 self._con.execute(f"INSERT INTO {table} (manual_ends, {columns}) SELECT ?, {columns} FROM {table} "
                                   "WHERE manual_ends = ?", [manual_ends, other])
             self._keep_basis(basis, manual_ends)
+
+    @_reading
+    def store_ladder(self, standings: pl.DataFrame) -> None:
+        """Keep one ladder run's standings (rows of :data:`LADDER_SCHEMA` but ``recorded_at``,
+        which is now), beside those of earlier runs."""
+        import polars as pl
+
+        self._writable("store a ladder's standings")
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        rows = standings.with_columns(recorded_at=pl.lit(now)).select(list(LADDER_SCHEMA)).cast(LADDER_SCHEMA)  # type: ignore[arg-type]
+        with transaction(self._con):
+            self._insert_frame("ladder_standings", rows)
+
+    @_reading
+    def ladder_standings(self) -> pl.DataFrame:
+        """Every stored ladder run's standings (:data:`LADDER_SCHEMA`), the latest first."""
+        query = f"SELECT {', '.join(LADDER_SCHEMA)} FROM ladder_standings ORDER BY recorded_at DESC, title, mu DESC"
+        return self._frame(query, {}, LADDER_SCHEMA)
 
     def _keep_basis(self, basis: RatingBasis, manual_ends: bool) -> None:
         self._con.execute("DELETE FROM rating_basis WHERE manual_ends = ?", [manual_ends])

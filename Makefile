@@ -58,7 +58,7 @@ edges: bytecode
 	RAILLEDGER_EDGE_EXAMPLES=$(EDGE_EXAMPLES) $(BIN)/python -m pytest -q tests/test_edges_property.py
 
 bench: bytecode  # times whole processes' starts: the code as installed
-	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000 --results docs/measurements
+	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-games 1000 --results docs/measurements
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
 # compared state by state; says "skipped" without them. Not part of CI.
@@ -67,11 +67,13 @@ bench: bytecode  # times whole processes' starts: the code as installed
 # --shortfalls: every run the revenue audit finds short, in those games and in the shared records,
 # is sent to 18xx.games' engine with the audit's better routes in place of the declared ones; the
 # engine must accept them and pay what the audit claims (docs/optimizer.md).
-CROSSCHECK_GAMES ?= 200
+# CROSSCHECK_GAMES: games of every title played in 18xx.games' engine; unset, each title's own
+# count (200 of 18MS and of 18Texas, 50 of The Old Prince 1871).
+CROSSCHECK_GAMES ?=
 CROSSCHECK_SELFPLAY ?= 20
 CROSSCHECK_SEED ?= 1
 crosscheck: $(STAMP)
-	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED) --shortfalls $(wildcard $(FIXTURES))
+	$(BIN)/railledger crosscheck $(if $(CROSSCHECK_GAMES),--games $(CROSSCHECK_GAMES)) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED) --shortfalls $(wildcard $(FIXTURES))
 
 # 18xx.games' own undo and redo filtering asked about every case of tests/undo_reference.json,
 # compared with railledger's and with the answers recorded there for CI; says "skipped" without

@@ -9,7 +9,7 @@ from railledger.ingest.model import Action, Entity
 from railledger.replay import Game, IllegalAction
 from railledger.replay.routes import Route, build_route
 from railledger.replay.steps.tokens import Placement
-from railledger.replay.titles.g18ms.steps import NewOrleansBonus
+from railledger.replay.titles.g18ms.steps import MsToken
 from tests.mutations import corp
 from tests.test_replay_18ms import game_until
 
@@ -58,7 +58,7 @@ def test_new_orleans_bonus_only_for_the_company_holding_it(end_of_or3: Game) -> 
 
 def test_the_first_station_in_new_orleans_earns_100(end_of_or3: Game) -> None:
     game = end_of_or3
-    token_step = next(s for s in game.round.steps if isinstance(s, NewOrleansBonus))
+    token_step = next(s for s in game.round.steps if isinstance(s, MsToken))
     before = game.cash("WRA")
     token_step.after_placement(Placement("I1", 0, 0, 40))
     assert game.cash("WRA") == before + 100 and "new_orleans_bonus" in game.corporations["WRA"].abilities

@@ -21,7 +21,7 @@ from railledger.ingest.sources import read_record
 
 
 def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_games: int = 0,
-              ingest_copies: int = 0, predict: bool = False) -> Iterator[Section]:
+              ingest_games: int = 0, predict: bool = False) -> Iterator[Section]:
     """The bench's sections, each as soon as it is measured: the ingest stages and the replay of
     every record (beside 18xx.games' engine where it is installed), the route optimizer, a search's
     push, pop and copy, ingest throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
@@ -42,9 +42,10 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
     start = Section(f"railledger --help, whole process (the installed script, median of {figures.HELP_RUNS} runs)")
     start.lines.append(f"{help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")
     yield start
-    if ingest_copies:
-        rate = figures.ingest_rate(files, ingest_copies)
-        whole = Section(f"railledger ingest DIR of {rate.games} copies of the records, whole process")
+    if ingest_games:
+        rate = figures.ingest_rate(files, ingest_games)
+        whole = Section(f"railledger ingest DIR of {rate.games} distinct games ({rate.records} records given, "
+                        f"{rate.games - rate.records} bots' games of the three titles on seeds of their own), whole process")
         whole.lines.append(f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} "
                            f"games/s unchanged (known by their hash, not replayed); the archive file: "
                            f"{rate.kb_per_game:.1f} KB per game")

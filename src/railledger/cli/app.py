@@ -127,15 +127,18 @@ def games(
     Example: railledger games --title 18MS --player "Player 2" --limit 20
     """
     from railledger.cli.text import listing, plain
+    from railledger.ingest.identity import relabelled_games
 
     title = None if title is None else _titled(title)
     with _reading(db, wait) as archive:
         rows = archive.game_rows(title=title, player=player, newest=limit or None)
         matched = archive.count_games(title=title, player=player) if limit and len(rows) == limit else len(rows)
+        relabelled = relabelled_games({row["key"]: row["players"] for row in rows}, archive.seat_identities)
     shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
     if len(rows) < matched:
         shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
-    lines = ((row["key"], _title_text(row), ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
+    lines = ((row["key"], _title_text(row), ", ".join(relabelled.get(row["key"], row["players"])), row["status"] or "",
+              row["actions"], _verdict_text(row))
              for row in rows)
     table = listing(("key", "title", "players", "status", "actions", "verdict"), lines, right=frozenset({4}))
     sys.stdout.write(f"{plain(shown)}\n\n{table}\n")
@@ -419,8 +422,9 @@ def bench(
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
     ] = 3,
-    ingest_copies: Annotated[
-        int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
+    ingest_games: Annotated[
+        int, typer.Option("--ingest-games", min=0, help="Also time 'railledger ingest DIR' whole on this many distinct games: the records, "
+                          "then bots' games of every title on seeds of their own (0: skip).")
     ] = 0,
     predict: Annotated[
         bool, typer.Option("--predict/--no-predict", help="Also replay the records asking the random, greedy and strong "
@@ -449,7 +453,7 @@ def bench(
         raise _fail("bench: no .json records found in " + " ".join(paths))
     say(out, f"railledger bench on {machine()}")
     sections = []
-    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_copies, predict):
+    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_games, predict):
         sections.append(section)
         print_section(out, section)
     if results is not None:

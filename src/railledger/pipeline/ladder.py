@@ -27,13 +27,12 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import fmean
 
 import polars as pl
 from openskill.models import PlackettLuceRating
 
 from railledger.analytics.interval import Z_95, wilson_interval
-from railledger.analytics.ratings import MODEL
+from railledger.analytics.ratings import MODEL, per_player
 from railledger.analytics.shape import Comparison, GameShape, compare_shapes, game_shape
 from railledger.pipeline.progress import Progress, silent
 from railledger.pipeline.storing import ArchiveUnavailable
@@ -164,9 +163,7 @@ def rate_bots(tables: Sequence[Table]) -> dict[str, PlackettLuceRating]:
         before = [[current.get(bot) or MODEL.rating(name=bot)] for bot in table.bots]
         ranks = [float(sum(other > value for other in table.values) + 1) for value in table.values]
         after = MODEL.rate(before, ranks=ranks)
-        for bot in set(table.bots):
-            mine = [team[0] for team, seated in zip(after, table.bots) if seated == bot]
-            current[bot] = MODEL.rating(mu=fmean(r.mu for r in mine), sigma=fmean(r.sigma for r in mine), name=bot)
+        current.update(per_player(list(table.bots), [rating for (rating,) in after]))
     return current
 
 

@@ -165,12 +165,14 @@ _MATCHED_GAMES = f"FROM {_MATCHING} k JOIN games g ON g.key = k.game_key"
 number finds its rows in the per-game tables."""
 
 _RESULTS_QUERY = f"""
-SELECT k.*, s.seat, p.identity AS player, p.name, s.value, s.rank
+SELECT k.*, s.seat, coalesce('bot:' || b.bot, p.identity) AS player, coalesce(b.bot, p.name) AS name, s.value, s.rank
 {_MATCHED_GAMES}
 JOIN standings s ON s.game_number = g.number
 JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
+LEFT JOIN seat_bots b ON b.game_number = s.game_number AND b.seat = s.seat
 ORDER BY k."order", s.seat
 """
+"""Each seat's result; a bot's seat is the bot (``bot:greedy``), one player over all its games."""
 
 VALUE_SPREAD_SCHEMA: Columns = {
     "title": str, "players": int, "games": int, "mean": float, "std": float, "lowest": int, "highest": int,
@@ -882,6 +884,15 @@ class Archive:
         return [dict(zip(names, row)) for row in result.fetchall()]
 
     @_reading
+    def seat_identities(self, keys: Collection[str]) -> dict[str, list[str]]:
+        """Each of these games' players' identities (docs/identity.md) in seat order, by game key:
+        what tells apart two players of one game whose names look alike."""
+        rows = self._con.execute(
+            "SELECT game_key, list(identity ORDER BY seat) FROM players WHERE list_contains($keys, game_key) GROUP BY game_key",
+            {"keys": list(keys)}).fetchall()
+        return {key: list(found) for key, found in rows}
+
+    @_reading
     def count_games(self, title: str | None = None, player: str | None = None) -> int:
         """How many games :meth:`games` lists for this title and player, without listing them."""
         ((count,),) = self._con.execute(_GAMES_COUNT, {"title": title, "player": player}).fetchall()
@@ -921,8 +932,8 @@ class Archive:
     @_reading
     def results(self, games: pl.DataFrame) -> pl.DataFrame:
         """Every player's final value and rank in ``games`` (a frame of game_key and ``order``,
-        whose columns each row keeps): its columns, then seat, player (external id), name, value
-        and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
+        whose columns each row keeps): its columns, then seat, player (identity; a bot's seat is
+        ``bot:NAME``, docs/identity.md), name, value and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
         the standings and seats of 100,000 games in polars by their keys cost more than reading them."""
         with registered(self._con, {_MATCHING: games}):
             return self._arrow(_RESULTS_QUERY, {})

@@ -18,7 +18,7 @@ runs, so nothing a record says is silently ignored.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from railledger.ingest.model import Action, Entity
 from railledger.replay.errors import Violation
@@ -32,6 +32,11 @@ Effects = Generator[None, None, None]
 """An action handler: checks, then ``yield``, then effects."""
 
 Handler = TypeVar("Handler", bound=Callable[..., Effects])
+
+RoundKind = TypeVar("RoundKind", bound="Round")
+"""The kind of round a step belongs to: a step's type names it (``Step[OperatingRound]``), so
+its code reads that round's own fields with their types, and no subclass narrows an attribute
+(which a compiled build cannot take, docs/fast.md)."""
 
 DEFAULT_VALUES: tuple[Any, ...] = (None, "", 0, False, [], {})
 """Values that declare nothing: 18xx.games writes ``subsidy: 0`` or ``extra_due: false`` on
@@ -83,7 +88,7 @@ def check_declared_range(action: Action, name: str, low: int, high: int, rule: s
         raise Violation(rule, f"{what} may be ${low} to ${high}, not {declared}")
 
 
-class Step:
+class Step(Generic[RoundKind]):
     """One part of a round (a track step, a dividend step, a stock turn's buying and selling)."""
 
     blocks: ClassVar[bool] = True
@@ -99,7 +104,8 @@ class Step:
     None: only the round's entity on turn."""
 
     def __init__(self, round_: Round) -> None:
-        self.round = round_
+        # A round builds its own steps (Round.add_steps), so a step's round is of its kind.
+        self.round: RoundKind = cast(RoundKind, round_)
         self.game: GameState = round_.game
         self.passed = False
         self.acted = False

@@ -29,8 +29,6 @@ from railledger.replay.titles.base import Title
 class Game(GameState):
     """One game of a title, from setup to its end."""
 
-    title: Title
-
     def __init__(self, title: Title, players: Iterable[Player], seed: int | None = None,
                  optional_rules: Iterable[str] = (), game_id: str | None = None, created: str | None = None) -> None:
         roster = tuple(players)
@@ -43,6 +41,7 @@ class Game(GameState):
         with self.changing():
             title.setup(self)
             self.round: Round = title.first_round(self)
+        self.count_entity_changes()
         self.settle_rounds()
         self.applying = False
 
@@ -118,6 +117,8 @@ class Game(GameState):
             undo = self.journal.begin(self, [self.round, *self.round.steps, self.extra],
                                       [self.moves, self.events, self.players, self.corporations, self.companies, self.trains])
             undo.attributes.update(index=index, acted_in=acted_in)
+            if not self.mutating:
+                undo.keep_answers(self.moment, [self.memo, *(step.memo for step in self.round.steps)], self.entity_answers)
             self.journal.save(self.graph, self.graph.kept())
         self.moves.append(action)
         self.applying = True
@@ -193,12 +194,13 @@ class Game(GameState):
     def settle_rounds(self) -> None:
         """A finished round hands over at once: its end effects and the next round's opening
         belong to the action that ended it, as in 18xx.games."""
-        while self.round.finished and not self.finished:
-            with self.changing():
+        ended = False  # the title ended the game instead of opening a round
+        while self.round.finished and not self.finished and not ended:
+            with self.changing():  # no break out of it: a compiled build cannot take one (docs/fast.md)
                 following = self.title.next_round(self, self.round)
-                if following is self.round:
-                    break
-                self.round = following
+                ended = following is self.round
+                if not ended:
+                    self.round = following
 
     def _illegal(self, index: int, action: Action, violation: Violation) -> IllegalAction:
         return IllegalAction(index, action.label, self.title.rule(violation.key), violation.message, self.round.label)

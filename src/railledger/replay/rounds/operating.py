@@ -82,17 +82,20 @@ class OperatingRound(Round):
         game = self.game
         while self.position < len(self.queue):
             sym = self.queue[self.position]
-            with game.changing():
-                if game.corporations[sym].closed:
+            closed = game.corporations[sym].closed
+            with game.changing():  # no continue out of it: a compiled build cannot take one (docs/fast.md)
+                if closed:
                     self.position += 1
-                    continue
-                self.turn = OperatingTurn(sym, game.title.first_turn(game, sym))
-                if not game.title.home_token_at_float:
-                    game.title.place_home_token(game, sym)
-                for step in self.steps:
-                    step.passed = False
-                    step.acted = False
-                    step.setup()
+                else:
+                    self.turn = OperatingTurn(sym, game.title.first_turn(game, sym))
+                    if not game.title.home_token_at_float:
+                        game.title.place_home_token(game, sym)
+                    for step in self.steps:
+                        step.passed = False
+                        step.acted = False
+                        step.setup()
+            if closed:
+                continue
             self.skip_steps()
             if self.active_step() is not None:
                 return

@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING
 from railledger.ingest.model import Entity
 from railledger.replay.abilities import held_for
 from railledger.replay.flow import Step
+from railledger.replay.rounds.operating import OperatingRound
 
 if TYPE_CHECKING:
     from railledger.replay.data import Ability
-    from railledger.replay.rounds.operating import OperatingRound
 
 
-class OperatingStep(Step):
-    round: OperatingRound
+class OperatingStep(Step[OperatingRound]):
 
     @property
     def corporation(self) -> str:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
 from railledger.replay.flow import Effects, Round, Step, check_declared_range, make_action, reads
+from railledger.replay.rounds.privates import PrivatesRound
 
 if TYPE_CHECKING:
-    from railledger.replay.rounds.privates import PrivatesRound
     from railledger.replay.state import GameState
 
 
@@ -28,11 +28,10 @@ def unsold(game: GameState) -> list[str]:
     return [sym for sym, c in game.companies.items() if c.owner is None and not c.closed]
 
 
-class Draft(Step):
+class Draft(Step[PrivatesRound]):
     name = "draft"
     can_pass = False
     answered_kind = "player"
-    round: PrivatesRound
 
     def __init__(self, round_: Round) -> None:
         super().__init__(round_)
@@ -83,11 +82,10 @@ class Draft(Step):
                     other.closed = True  # never in play: not an event
 
 
-class BidAuction(Step):
+class BidAuction(Step[PrivatesRound]):
     name = "auction"
     can_pass = False
     answered_kind = "player"
-    round: PrivatesRound
     increment = 5
 
     def __init__(self, round_: Round) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from railledger.ingest.model import Action, Entity, PlayerId
 from railledger.replay.errors import Violation
@@ -23,6 +23,9 @@ from railledger.replay.state import IPO, MARKET, GameState, Share
 
 if TYPE_CHECKING:
     from railledger.replay.rounds.stock import StockRound
+
+OfStockRound = TypeVar("OfStockRound", bound="StockRound")
+"""The stock round a stock turn belongs to: a title's own (1871's) brings its own fields."""
 
 SOURCES = (IPO, MARKET)
 
@@ -60,11 +63,10 @@ def player_entity(pid: PlayerId) -> Entity:
     return Entity("player", pid)
 
 
-class BuySellParShares(Step):
+class BuySellParShares(Step[OfStockRound]):
     """Buy, sell and par in a stock turn."""
 
     name = "stock"
-    round: StockRound
 
     def setup(self) -> None:
         self.round.turn = StockTurn()

@@ -72,7 +72,7 @@ class Title1871(Title):
     ipo_at_market_price = True  # treasury shares of a split company sell at the market price
     buy_then_sell = False
     sale_drop_per_share = False
-    turn_sell_limit = 30  # 6.4
+    turn_sell_limit: int | None = 30  # 6.4
     one_sale_per_company = True
     discard_removes = True  # REF DISCARDED_TRAINS :remove
     top_price = 400
@@ -426,6 +426,10 @@ class Title1871(Title):
 
     def counts_for_limit(self, game: GameState, train: Train) -> bool:
         return train.id not in self.state(game).obsolete
+
+    def train_limit_version(self, game: GameState) -> int:
+        """The obsolete trains only grow in number (a takeback moves the game's tally on)."""
+        return len(self.state(game).obsolete)
 
     def on_phase(self, game: GameState, phase: Phase) -> None:
         super().on_phase(game, phase)

@@ -159,8 +159,11 @@ class BuyHunslet(HunsletForSale):
     pass
 
 
-class BuyHunsletLast(HunsletForSale, BuyCompanyLast):
-    pass
+class BuyHunsletLast(HunsletForSale):
+    """The turn's last step, holding the turn as :class:`BuyCompanyLast` does."""
+
+    blocks = BuyCompanyLast.blocks
+    can_pass = BuyCompanyLast.can_pass
 
 
 class BuyTrain1871(BuyTrain):

@@ -64,7 +64,7 @@ class StockRound1871(StockRound):
         game.priority = game.order[0]
 
 
-class Exchange1871(Step):
+class Exchange1871(Step[StockRound1871]):
     """A private exchanged for a share in its owner's stock turn (6.2, 11.3): the Merchants, the
     Bridge and the Shipbuilding for a reserved Shortline share, the Ice Boats for a pool share of
     a started company but the Mainline, Shortline and PEIR. Extra to the turn's action; it may
@@ -74,7 +74,6 @@ class Exchange1871(Step):
     can_pass = False
     blocks = False
     answered_kind = "company"
-    round: StockRound1871
 
     def shares_for(self, company: str) -> list[Share]:
         """The certificates a private's ``exchange`` ability (companies.json) may take now: one
@@ -148,14 +147,13 @@ class Exchange1871(Step):
         self.round.acted(player)
 
 
-class SplitChoices(Step):
+class SplitChoices(Step[StockRound1871]):
     """The answers of a split in progress (6.7.4), in 18xx.games' order: the branch, the
     station(s) it takes (asked only when there is a choice), its start price (likewise), the
     trains, the cash, the Hunslet."""
 
     name = "split"
     can_pass = False
-    round: StockRound1871
 
     @property
     def title(self) -> Title1871:
@@ -341,12 +339,10 @@ class SplitChoices(Step):
             step.passed = True
 
 
-class BuySellParSplit(BuySellParShares):
+class BuySellParSplit(BuySellParShares[StockRound1871]):
     """1871's stock turn: sell first (the title's limits), then one of: buy a share (or the
     Union Bank does, once a round, its owner paying what it lacks), start a PEIR company at a
     start price in an open tranche place, or split a company."""
-
-    round: StockRound1871
 
     @property
     def title(self) -> Title1871:

@@ -29,33 +29,37 @@ def title_of(step: TrackLaying | Tokening | RunRoutes | BuyTrain | companies.Buy
     return step.game.title  # type: ignore[return-value]
 
 
-class ChattanoogaBonus(TrackLaying):
-    """11.4.5: the first company whose lay on the approach hex reaches Chattanooga gets $50."""
+def chattanooga_bonus(step: TrackLaying, lay: Lay) -> None:
+    """11.4.5: the first company whose lay on the approach hex reaches Chattanooga gets $50 (a
+    function both track steps call, the company's own lays and its privates', as a step class
+    has one base)."""
+    title = title_of(step)
+    state = title.state(step.game)
+    if state.chattanooga is not None or lay.hex_id != title.chattanooga_approach:
+        return
+    edge = shared_edge(title.chattanooga_approach, title.chattanooga_hex, title.layout)
+    if edge is None or edge not in step.game.board.tile(lay.hex_id).edges:
+        return
+    if not any(h == title.chattanooga_hex for h, _ in network_of(step.game, step.corporation).nodes):
+        return
+    state.chattanooga = step.corporation
+    step.game.pay(None, step.corporation, title.chattanooga_bonus)
 
-    def after_lay(self, lay: Lay) -> None:
-        title = title_of(self)
-        state = title.state(self.game)
-        if state.chattanooga is not None or lay.hex_id != title.chattanooga_approach:
-            return
-        edge = shared_edge(title.chattanooga_approach, title.chattanooga_hex, title.layout)
-        if edge is None or edge not in self.game.board.tile(lay.hex_id).edges:
-            return
-        if not any(h == title.chattanooga_hex for h, _ in network_of(self.game, self.corporation).nodes):
-            return
-        state.chattanooga = self.corporation
-        self.game.pay(None, self.corporation, title.chattanooga_bonus)
 
-
-class MsTrack(ChattanoogaBonus, Track):
+class MsTrack(Track):
     def tile_lays(self) -> tuple[TileLay, ...]:
         return FIRST_TURN_LAYS if self.round.turn.first else ONE_LAY
 
+    def after_lay(self, lay: Lay) -> None:
+        chattanooga_bonus(self, lay)
 
-class MsCompanyTrack(ChattanoogaBonus, CompanyTrack):
-    pass
+
+class MsCompanyTrack(CompanyTrack):
+    def after_lay(self, lay: Lay) -> None:
+        chattanooga_bonus(self, lay)
 
 
-class NewOrleansBonus(Tokening):
+class MsToken(Token):
     """11.5.1: the first station in New Orleans earns $100 and, until the first 6-train, $10
     more for each of that company's runs there (recorded games decide: notes.md)."""
 
@@ -68,10 +72,6 @@ class NewOrleansBonus(Tokening):
         self.game.pay(None, self.corporation, title.new_orleans_bonus)
         corp = self.game.corporations[self.corporation]
         corp.abilities = corp.abilities | {"new_orleans_bonus"}
-
-
-class MsToken(NewOrleansBonus, Token):
-    pass
 
 
 class MsCompanyToken(CompanyToken):
@@ -138,8 +138,12 @@ class BuyCompanyFirst(PrivatesByRoundOfPlay):
     """At any moment of the turn (18xx.games' own 18MS step: no phase condition)."""
 
 
-class BuyCompanyLast(PrivatesByRoundOfPlay, companies.BuyCompanyLast):
-    """The last step: only while the phase lets companies buy privates (phase 3)."""
+class BuyCompanyLast(PrivatesByRoundOfPlay):
+    """The last step, holding the turn as :class:`companies.BuyCompanyLast` does: only while the
+    phase lets companies buy privates (phase 3)."""
+
+    blocks = companies.BuyCompanyLast.blocks
+    can_pass = companies.BuyCompanyLast.can_pass
 
     def phase_allows(self) -> bool:
         return self.game.phase.name == "3"

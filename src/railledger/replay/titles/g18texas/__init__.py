@@ -44,7 +44,7 @@ class EighteenTexas(Title):
     buy_then_sell = False
     player_privates_act = True
     one_token_per_hex = True  # 12.3: no two stations of a company in one hex (Dallas/Fort Worth)
-    dividend_kinds = ("payout", "half", "withhold")
+    dividend_kinds: tuple[str, ...] = ("payout", "half", "withhold")
     discard_removes = True  # REF DISCARDED_TRAINS :remove
 
     def __init__(self, variant: Variant | None = None) -> None:

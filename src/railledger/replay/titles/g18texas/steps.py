@@ -19,7 +19,7 @@ from railledger.replay.state import CompanyState, GameState
 from railledger.replay.steps.draft import BidAuction
 from railledger.replay.steps.shares import parse_share_price
 from railledger.replay.steps.tokens import Tokening
-from railledger.replay.steps.track import CompanyTrack, Lay, TileLay, Track, TrackLaying
+from railledger.replay.steps.track import CompanyTrack, Lay, TileLay, Track
 from railledger.replay.steps.trains import BuyTrain
 
 if TYPE_CHECKING:
@@ -115,30 +115,33 @@ class JayGouldPar(Step):
         game.note("par", sym, price, owner)
 
 
-class PrivateBlocks(TrackLaying):
-    """Hexes a private blocks while it is open (``blocks_hexes``), except for its own lays."""
+def check_private_blocks(game: GameState, action: Action, hex_id: str) -> None:
+    """Hexes a private blocks while it is open (``blocks_hexes``), except for its own lays (a
+    function both track steps call, the company's own lays and its privates', as a step class
+    has one base)."""
+    for sym in title_of(game).hex_blockers.get(hex_id, ()):
+        company = game.companies[sym]
+        if not company.closed and company.owner is not None and action.entity.id != sym:
+            raise Violation("private-block", f"{hex_id} is reserved while {company.name} is open")
 
-    def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
-        for sym in title_of(self.game).hex_blockers.get(hex_id, ()):
-            company = self.game.companies[sym]
-            if not company.closed and company.owner is not None and action.entity.id != sym:
-                raise Violation("private-block", f"{hex_id} is reserved while {company.name} is open")
 
-
-class TexasTrack(PrivateBlocks, Track):
+class TexasTrack(Track):
     def tile_lays(self) -> tuple[TileLay, ...]:
         return TWO_YELLOW_OR_ONE_UPGRADE
 
     def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
-        super().check_rules(action, hex_id, geometry, upgrade)
+        check_private_blocks(self.game, action, hex_id)
         home = self.game.title.corporation_spec(self.corporation).home_hex
         if hex_id != home and not self.game.board.tile(home).paths:
             raise Violation("tile-home-first", f"{self.corporation} must lay its first tile in its home hex {home}")
 
 
-class TexasCompanyTrack(PrivateBlocks, CompanyTrack):
+class TexasCompanyTrack(CompanyTrack):
     """The I&GN's two extra lays on its hexes, and the teleports of the GRRRC and NOPR, which lay
     the 511 where they name without a route, as the company's tile lay (16)."""
+
+    def check_rules(self, action: Action, hex_id: str, geometry: TileGeometry, upgrade: bool) -> None:
+        check_private_blocks(self.game, action, hex_id)
 
     def abilities(self, entity: Entity) -> list[tuple[CompanyState, Ability]]:
         if entity.kind != "company" or self.round.corporation is None:

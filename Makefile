@@ -100,20 +100,23 @@ selfplay: $(STAMP)
 # beside the people's games of LADDER_PEOPLE (the shared records and the archive DB when they
 # exist: every game pulled into it counts): the spread of the winner's value, the operating
 # rounds, each phase change's and the first rust's operating round, the ends, and whether the
-# target holds (docs/selfplay.md#games-that-look-like-peoples). Nothing is stored.
+# target holds (docs/selfplay.md#games-that-look-like-peoples). The games are not stored; with
+# LADDER_DB set, every run's standings are kept in that archive for the Balance page.
 LADDER_GAMES ?= 200
 LADDER_SEED ?= 1
 PEOPLE_GAMES ?= 100
 LADDER_PEOPLE ?= $(wildcard $(FIXTURES) $(DB))
 PEOPLE := $(foreach source,$(LADDER_PEOPLE),--people $(source))
+LADDER_DB ?=
+KEEP := $(if $(LADDER_DB),--db $(LADDER_DB))
 ladder: $(STAMP)
 	status=0; \
-	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
-	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
-	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
-	$(BIN)/railledger ladder --title 18MS --players 3 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) || status=1; \
-	$(BIN)/railledger ladder --title 18Texas --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) || status=1; \
-	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) || status=1; \
+	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title 18MS --players 3 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title 18Texas --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
 	exit $$status
 
 # The latest schema the migrations build, kept (records/migrations/reference.json) so that opening

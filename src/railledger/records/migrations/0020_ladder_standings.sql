@@ -2,7 +2,8 @@
 -- played at one table with the seats turned, not stored as games), so that a page counting bots'
 -- games can say how strongly each bot plays. One row per ladder run and bot; a run is known by
 -- the moment it was recorded, and a newer run of the same title, table and seeds does not replace
--- an older one (both are kept: the reader takes the latest per title and bot).
+-- an older one (both are kept: the reader takes the latest per title and bot). No key: the table is
+-- read whole, a few rows a run.
 
 CREATE TABLE ladder_standings (
     recorded_at TIMESTAMP NOT NULL,  -- UTC, when the run's standings were stored
@@ -18,6 +19,5 @@ CREATE TABLE ladder_standings (
     win_low     DOUBLE    NOT NULL,  -- Wilson 95% interval of wins / seats
     win_high    DOUBLE    NOT NULL,
     mu          DOUBLE    NOT NULL,  -- its rating (openskill Plackett-Luce), as players are rated
-    sigma       DOUBLE    NOT NULL,
-    PRIMARY KEY (recorded_at, title, bot)
+    sigma       DOUBLE    NOT NULL
 );

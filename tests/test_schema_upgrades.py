@@ -154,14 +154,13 @@ def test_a_version_11_archive_converts_to_the_same_rows_and_answers(fresh: Path,
 
 
 def test_the_per_game_tables_have_no_primary_key(fresh: Path) -> None:
-    """Only ``games`` (looked up by key), the ratings' history, the ladders' standings (a row per
-    ladder run and bot, none per game) and the migrations' own table keep an index: the per-game
-    tables' keys were a third of a small archive's file, rewritten at every checkpoint, and no read
-    used them."""
+    """Only ``games`` (looked up by key), the ratings' history and the migrations' own table keep
+    an index: the per-game tables' keys were a third of a small archive's file, rewritten at every
+    checkpoint, and no read used them."""
     con = duckdb.connect(str(fresh), read_only=True)
     try:
         keyed = {table for (table,) in con.execute(
             "SELECT table_name FROM duckdb_constraints() WHERE constraint_type IN ('PRIMARY KEY', 'UNIQUE')").fetchall()}
     finally:
         con.close()
-    assert keyed == {"games", "rating_history", "ladder_standings", "schema_version"}
+    assert keyed == {"games", "rating_history", "schema_version"}

@@ -87,7 +87,7 @@ edges: bytecode
 	RAILLEDGER_EDGE_EXAMPLES=$(EDGE_EXAMPLES) $(BIN)/python -m pytest -q tests/test_edges_property.py
 
 bench: bytecode  # times whole processes' starts: the code as installed
-	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-copies 1000 --results docs/measurements
+	$(BIN)/railledger bench $(wildcard $(FIXTURES)) --scale-games 1000 --ingest-games 1000 --results docs/measurements
 
 # Games played by 18xx.games' own engine (../shared/tools/ref18xx, ruby, TOBYMAO_GIT), replayed and
 # compared state by state; says "skipped" without them. Not part of CI.
@@ -96,11 +96,13 @@ bench: bytecode  # times whole processes' starts: the code as installed
 # --shortfalls: every run the revenue audit finds short, in those games and in the shared records,
 # is sent to 18xx.games' engine with the audit's better routes in place of the declared ones; the
 # engine must accept them and pay what the audit claims (docs/optimizer.md).
-CROSSCHECK_GAMES ?= 200
+# CROSSCHECK_GAMES: games of every title played in 18xx.games' engine; unset, each title's own
+# count (200 of 18MS and of 18Texas, 50 of The Old Prince 1871).
+CROSSCHECK_GAMES ?=
 CROSSCHECK_SELFPLAY ?= 20
 CROSSCHECK_SEED ?= 1
 crosscheck: $(STAMP)
-	$(BIN)/railledger crosscheck --games $(CROSSCHECK_GAMES) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED) --shortfalls $(wildcard $(FIXTURES))
+	$(BIN)/railledger crosscheck $(if $(CROSSCHECK_GAMES),--games $(CROSSCHECK_GAMES)) --selfplay $(CROSSCHECK_SELFPLAY) --first-seed $(CROSSCHECK_SEED) --shortfalls $(wildcard $(FIXTURES))
 
 # 18xx.games' own undo and redo filtering asked about every case of tests/undo_reference.json,
 # compared with railledger's and with the answers recorded there for CI; says "skipped" without
@@ -123,14 +125,27 @@ selfplay: $(STAMP)
 # How strongly the bots play (docs/selfplay.md): LADDER_GAMES games of each title at its usual
 # table (18MS 3 players, 18Texas and 1871 4), the greedy bot in one seat and random ones in the
 # others, seats turned every game, on seeds from LADDER_SEED; each bot's seat win rate with its
-# interval and its rating. Nothing is stored.
+# interval and its rating. Then PEOPLE_GAMES games of each title by a table of strong bots, set
+# beside the people's games of LADDER_PEOPLE (the shared records and the archive DB when they
+# exist: every game pulled into it counts): the spread of the winner's value, the operating
+# rounds, each phase change's and the first rust's operating round, the ends, and whether the
+# target holds (docs/selfplay.md#games-that-look-like-peoples). The games are not stored; with
+# LADDER_DB set, every run's standings are kept in that archive for the Balance page.
 LADDER_GAMES ?= 200
 LADDER_SEED ?= 1
+PEOPLE_GAMES ?= 100
+LADDER_PEOPLE ?= $(wildcard $(FIXTURES) $(DB))
+PEOPLE := $(foreach source,$(LADDER_PEOPLE),--people $(source))
+LADDER_DB ?=
+KEEP := $(if $(LADDER_DB),--db $(LADDER_DB))
 ladder: $(STAMP)
 	status=0; \
-	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
-	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
-	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) || status=1; \
+	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title 18MS --players 3 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title 18Texas --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
+	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
 	exit $$status
 
 # The latest schema the migrations build, kept (records/migrations/reference.json) so that opening

@@ -173,7 +173,7 @@ def test_help_lists_every_command_once_archive_work_first() -> None:
     listed = [line.split()[0] for line in run("--help").stdout.split("Commands:", 1)[1].splitlines() if line.strip()]
     assert listed == ["ingest", "pull", "games", "show", "report", "stats", "ratings", "dashboard", "export",
                       "replay", "conformance", "audit", "legal", "convert",
-                      "play", "simulate", "ladder", "crosscheck", "bench", "event"]
+                      "play", "simulate", "ladder", "predict", "crosscheck", "bench", "event"]
 
 
 def _hold_lock(db: str, seconds: float) -> "subprocess.Popen[str]":

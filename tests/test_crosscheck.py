@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from railledger.cli.app import app
-from railledger.crosscheck import PLAYER_COUNTS
+from railledger.crosscheck import PLAYER_COUNTS, REFERENCE_GAMES
 from railledger.crosscheck.reference import Verdict, batches, bots_of, find_tools, objection, parse_comparison, selfplay_batches
 
 runner = CliRunner()
@@ -38,6 +38,13 @@ def test_seeds_cover_every_title_and_player_count_once() -> None:
         assert {b.players for b in mine} == set(counts)
     seeds = [(b.title, s) for b in planned for s in b.seeds]
     assert len(seeds) == len(set(seeds))
+
+
+def test_each_title_plays_its_own_count_of_reference_games() -> None:
+    planned = batches(REFERENCE_GAMES, first_seed=1, jobs=2)
+    played = {title: sum(len(b.seeds) for b in planned if b.title == title) for title in PLAYER_COUNTS}
+    assert played == REFERENCE_GAMES
+    assert played["The Old Prince 1871"] == 50 and played["18MS"] == played["18Texas"] == 200
 
 
 def test_the_comparison_line_is_read() -> None:

@@ -284,6 +284,23 @@ def test_games_stats_and_ratings_take_the_short_names(db: Path) -> None:
         assert refused.exit_code == 1 and refused.output.startswith("unknown title 'Texas 2'; the titles are 18MS")
 
 
+def test_the_games_listing_and_archive_page_show_two_players_of_one_name_apart(tmp_path: Path) -> None:
+    from railledger.analytics.review import archive_overview
+
+    path, db = tmp_path / "cafe.rln", tmp_path / "cafe.duckdb"
+    path.write_text(notation.write(cafe_game()), encoding="utf-8")
+    (tmp_path / "short.rln").write_text(notation.write(short_game()), encoding="utf-8")
+    assert runner.invoke(app, ["ingest", str(path), str(tmp_path / "short.rln"), "--db", str(db)]).exit_code == 0
+    listed = runner.invoke(app, ["games", "--db", str(db)])
+    assert f"{CAFE_NFC} (seat 1), {CAFE_NFD} (seat 2)" in listed.output
+    plain = ", ".join(p.name for p in short_game().players)
+    assert plain in listed.output  # names told apart as they are stay as they are
+    with Archive.open(db, read_only=True) as archive:
+        shown = dict(archive_overview(archive).select("key", "players").iter_rows())
+    assert shown["railledger/test-cafe"].startswith(f"{CAFE_NFC} (seat 1), {CAFE_NFD} (seat 2)")
+    assert shown[f"railledger/{short_game().game_id}"] == plain
+
+
 def test_replay_and_report_show_two_players_of_one_name_apart(tmp_path: Path) -> None:
     path = tmp_path / "cafe.rln"
     path.write_text(notation.write(cafe_game()), encoding="utf-8")

@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
+from railledger.analytics.ratings import ratings
 from railledger.analytics.scope import BOTH, BOTS, COMMAND, PEOPLE, SELFPLAY, Population, counted_games
 from railledger.cli.app import app
 from railledger.dashboard.population import SIDEBAR
@@ -122,9 +123,16 @@ def test_every_page_counts_the_same_games(db: Path, population: Population, monk
         listed = counted_games(archive, Population(population.games, every_verdict=True))
     note = md(scope.note(SIDEBAR))
     page = sidebar_set(AppTest.from_file(APP, default_timeout=60).run(), population)
-    for path in ("views/titles.py", "views/players.py", "views/rush.py", "views/balance.py"):
+    for path in ("views/titles.py", "views/players.py", "views/rush.py"):
         shown = open_page(page, path)
         assert shown.caption[0].value == note, path
+    balance = open_page(page, "views/balance.py")
+    if population.games == PEOPLE:
+        assert balance.caption[0].value == note
+    else:  # bots' games count when the strongest bot played every seat: these are greedy's and random's
+        assert balance.caption[0].value.endswith(md('2 other bots\' games not counted ("Every bot\'s games" on the page counts them).'))
+        balance.toggle(key="balance_every_bot").set_value(True).run()
+        assert balance.caption[0].value.startswith(note)
     titles = open_page(page, "views/titles.py").dataframe[0].value
     assert titles["counted"].sum() == scope.count
     validation = open_page(page, "views/validation.py")
@@ -165,3 +173,14 @@ def test_a_table_size_narrows_every_command_alike(db: Path) -> None:
     for command in ("stats", "ratings"):
         shown = runner.invoke(app, [command, "--db", str(db), "--players", "4", *options(population)], env={"COLUMNS": "400"})
         assert shown.exit_code == 0 and shown.output.splitlines()[0] == scope.note(COMMAND), command
+
+
+def test_bots_are_rated_as_one_player_each_over_their_games(db: Path) -> None:
+    with Archive.open(db, read_only=True) as archive:
+        board = ratings(archive, Population(BOTS)).table.filter(pl.col("scope") == "18MS")
+    assert sorted(board["player"].to_list()) == ["bot:greedy", "bot:random"]
+    by_bot = {row["player"]: row for row in board.iter_rows(named=True)}
+    assert by_bot["bot:greedy"]["games"] == by_bot["bot:random"]["games"] == 2  # random holds two seats a game
+    assert by_bot["bot:greedy"]["wins"] + by_bot["bot:random"]["wins"] >= 2
+    shown = runner.invoke(app, ["ratings", "--games", "bots", "--title", "18ms", "--db", str(db)])
+    assert shown.exit_code == 0 and "greedy" in shown.output and "seat 1 of" not in shown.output

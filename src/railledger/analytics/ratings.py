@@ -24,6 +24,7 @@ import hashlib
 from array import array
 from dataclasses import dataclass
 from importlib.metadata import version
+from statistics import fmean
 
 import polars as pl
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -279,7 +280,7 @@ def _history(results: pl.DataFrame, pooled: bool, current: dict[tuple[str, str],
         for scope in (title, POOLED) if pooled else (title,):
             before = [[current.get((scope, p)) or MODEL.rating()] for p in players]
             after = MODEL.rate(before, ranks=ranks)
-            for player, (rating,) in zip(players, after):
+            for player, rating in per_player(players, [rating for (rating,) in after]).items():
                 current[scope, player] = rating
                 played[scope, player] = played.get((scope, player), 0) + 1
                 history.append((scope, player, played[scope, player], game_key, created,
@@ -287,12 +288,24 @@ def _history(results: pl.DataFrame, pooled: bool, current: dict[tuple[str, str],
     return pl.DataFrame(history, orient="row", schema=RATING_HISTORY_SCHEMA)
 
 
+def per_player(players: list[str], after: list[PlackettLuceRating]) -> dict[str, PlackettLuceRating]:
+    """Each player's rating after a game from their seats' ratings: a bot holding several seats of
+    one table (each seat rated from the bot's rating before the game) takes their mean, as the
+    ladder rates bots (:mod:`railledger.pipeline.ladder`); a person holds one seat."""
+    seats: dict[str, list[PlackettLuceRating]] = {}
+    for player, rating in zip(players, after):
+        seats.setdefault(player, []).append(rating)
+    return {player: held[0] if len(held) == 1 else MODEL.rating(mu=fmean(r.mu for r in held), sigma=fmean(r.sigma for r in held))
+            for player, held in seats.items()}
+
+
 def _table(results: pl.DataFrame, history: pl.DataFrame, pooled: bool) -> pl.DataFrame:
     """The last rating of each player per scope, with games, wins and the name used last."""
     scopes = [results.with_columns(scope=pl.col("title"))]
     per_scope = pl.concat([*scopes, results.with_columns(scope=pl.lit(POOLED))] if pooled else scopes)
-    counts = per_scope.group_by("scope", "player").agg(
-        games=pl.len().cast(pl.Int64), wins=(pl.col("rank") == 1).sum().cast(pl.Int64),
+    counts = per_scope.group_by("scope", "player").agg(  # a bot may hold several seats of one game
+        games=pl.col("game_key").n_unique().cast(pl.Int64),
+        wins=pl.col("game_key").filter(pl.col("rank") == 1).n_unique().cast(pl.Int64),
         name=pl.col("name").sort_by("order").last())
     last = history.group_by("scope", "player").agg(pl.all().sort_by("game").last()).select(
         "scope", "player", "mu", "sigma", "ordinal")

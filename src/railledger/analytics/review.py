@@ -17,6 +17,7 @@ from railledger.analytics.frames import game_rows
 from railledger.analytics.position import can_replay
 from railledger.analytics.scope import NOT_JUDGED
 from railledger.ingest.model import Record
+from railledger.ingest.identity import relabelled_games
 from railledger.ingest.notation import write_action
 from railledger.records import Archive
 from railledger.replay.sentences import narrate
@@ -211,7 +212,8 @@ def archive_overview(archive: Archive) -> pl.DataFrame:
     actions, verdict, why (the verdict's detail), replayed, flags (root causes)].
     ``replayed`` means the engine stored standings for it; a game stored before verdicts were
     kept shows ``not judged``."""
-    games = archive.games().with_columns(pl.col("players").list.join(", "))
+    games = archive.games()
+    games = games.with_columns(_shown_players(archive, games).list.join(", ").alias("players"))
     flags = (archive.select("flags", ["game_key", "follows"]).filter(pl.col("follows").is_null())
              .group_by("game_key").agg(flags=pl.len().cast(pl.Int64)))
     replayed = archive.select("standings", ["game_key"]).unique().with_columns(replayed=pl.lit(True))
@@ -223,6 +225,21 @@ def archive_overview(archive: Archive) -> pl.DataFrame:
                 pl.col("verdict_detail").fill_null("stored before verdicts were kept; ingest it again").alias("why"),
                 pl.col("replayed").fill_null(False), pl.col("flags").fill_null(0))
     )
+
+
+def _shown_players(archive: Archive, games: pl.DataFrame) -> pl.Series:
+    """Each game's players as shown (docs/identity.md): where two names of one game compare equal,
+    each with its short id. Only games with two names equal ignoring case, or any name beyond
+    ASCII (whose comparison NFKC decides), are looked at in Python: at 100,000 games the rest
+    would cost a page a second."""
+    maybe = games.filter(
+        (pl.col("players").list.eval(pl.element().str.to_lowercase()).list.n_unique() < pl.col("players").list.len())
+        | pl.col("players").list.eval(~pl.element().str.contains(r"^[\x20-\x7e]*$")).list.any())
+    relabelled = relabelled_games(dict(zip(maybe["key"].to_list(), maybe["players"].to_list())), archive.seat_identities)
+    if not relabelled:
+        return games["players"]
+    return pl.Series("players", [relabelled.get(key, names) for key, names in zip(games["key"].to_list(), games["players"].to_list())],
+                     dtype=pl.List(pl.Utf8))
 
 
 def flag_list(archive: Archive) -> pl.DataFrame:

@@ -423,27 +423,61 @@ def optimizer_section(records: list[Record], repeat: int = 5) -> Section:
     return section
 
 
+INGEST_TABLES = (("18MS", 3, "greedy,random,random"), ("18Texas", 4, "greedy,random,greedy,random"),
+                 ("The Old Prince 1871", 4, "greedy,random,greedy,random"))
+"""The bots' games the whole-process ingest is timed on, in turn: each title at its usual table,
+greedy and random bots, the table turned one seat a game."""
+
+
 @dataclass(frozen=True)
 class IngestRate:
-    """``railledger ingest DIR`` timed whole, as a user runs it, on copies of the records."""
+    """``railledger ingest DIR`` timed whole, as a user runs it, on distinct games."""
 
     games: int  # stored by the first run
+    records: int  # of them, the records given (the rest are bots' games)
     new_per_s: float  # the first run: every game new, replayed in worker processes and stored
     unchanged_per_s: float  # the same DIR again: every game known by its hash, none replayed
     kb_per_game: float  # the archive file's size after both runs, per game stored
 
 
-def ingest_rate(files: list[Path], copies: int) -> IngestRate:
-    """Write ``copies`` records (the files again under new ids, ``<id>-copy<n>``) into a folder and
-    time ``railledger ingest`` over it in a new process, into a new archive, then again; and
-    measure the archive's file then."""
+def _bots_game(game: int) -> dict[str, object] | None:
+    """The ``game``-th bots' game of :data:`INGEST_TABLES` as 18xx.games writes it (seed ``game``:
+    no two alike), or None when the bots could not play it to its end."""
+    from railledger.pipeline.simulating import seats_for
+    from railledger.selfplay.play import SelfPlayError, play_game
+
+    title, players, bots = INGEST_TABLES[game % len(INGEST_TABLES)]
+    try:
+        return play_game(title, seats_for(title, players, bots, game, rotate=True), seed=game + 1).export
+    except SelfPlayError:
+        return None
+
+
+def distinct_games(files: list[Path], games: int, into: Path, workers: int = 2) -> int:
+    """Write ``games`` distinct 18xx.games records into ``into``: the files once each, then bots'
+    games of every title on seeds of their own (played here by ``workers`` processes). Distinct
+    games, not copies: no cache keyed on a record's content can serve one of them. How many of them
+    are the files."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    given = files[:games]
+    for n, path in enumerate(given):
+        shutil.copyfile(path, into / f"{n:06d}{path.suffix}")
+    with ProcessPoolExecutor(workers) as pool:
+        played = [export for export in pool.map(_bots_game, range(games - len(given)), chunksize=8) if export is not None]
+    for n, export in enumerate(played, start=len(given)):
+        (into / f"{n:06d}.json").write_text(json.dumps(export), encoding="utf-8")
+    return len(given)
+
+
+def ingest_rate(files: list[Path], games: int) -> IngestRate:
+    """Write ``games`` distinct games (:func:`distinct_games`) into a folder and time ``railledger
+    ingest`` over it in a new process, into a new archive, then again; and measure the archive's
+    file then."""
     with tempfile.TemporaryDirectory() as folder:
         records = Path(folder) / "records"
         records.mkdir()
-        texts = [json.loads(path.read_text(encoding="utf-8")) for path in files]
-        for n in range(copies):
-            data = dict(texts[n % len(texts)], id=f"{texts[n % len(texts)]['id']}-copy{n // len(texts)}")
-            (records / f"{n:06d}.json").write_text(json.dumps(data), encoding="utf-8")
+        given = distinct_games(files, games, records)
         db = Path(folder) / "ingested.duckdb"
         command = [sys.executable, "-m", "railledger", "ingest", str(records), "--db", str(db), "--allow-invalid"]
         seconds = []
@@ -452,6 +486,6 @@ def ingest_rate(files: list[Path], copies: int) -> IngestRate:
             subprocess.run(command, capture_output=True, check=True)
             seconds.append(time.perf_counter() - start)
         with Archive.open(db, read_only=True) as archive:
-            games = int(archive.summary()["games"].sum())
+            stored = int(archive.summary()["games"].sum())
         size = db.stat().st_size + (wal.stat().st_size if (wal := db.with_name(db.name + ".wal")).exists() else 0)
-    return IngestRate(games, games / seconds[0], games / seconds[1], size / 1024 / games)
+    return IngestRate(stored, given, stored / seconds[0], stored / seconds[1], size / 1024 / stored)

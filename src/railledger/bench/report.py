@@ -21,11 +21,12 @@ from railledger.ingest.sources import read_record
 
 
 def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_games: int = 0,
-              ingest_copies: int = 0) -> Iterator[Section]:
+              ingest_games: int = 0, predict: bool = False) -> Iterator[Section]:
     """The bench's sections, each as soon as it is measured: the ingest stages and the replay of
     every record (beside 18xx.games' engine where it is installed), the route optimizer, a search's
     push, pop and copy, ingest throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
-    copies, the bots' games and a large archive's commands and pages."""
+    copies, the bots' games, how often each bot predicts the records' people, and a large archive's
+    commands and pages."""
     rows = [figures.bench_file(path, repeat) for path in files]
     yield _stages(rows)
     yield _replay(rows)
@@ -41,9 +42,10 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
     start = Section(f"railledger --help, whole process (the installed script, median of {figures.HELP_RUNS} runs)")
     start.lines.append(f"{help_s:.3f} s wall, {help_cpu_s:.3f} s CPU")
     yield start
-    if ingest_copies:
-        rate = figures.ingest_rate(files, ingest_copies)
-        whole = Section(f"railledger ingest DIR of {rate.games} copies of the records, whole process")
+    if ingest_games:
+        rate = figures.ingest_rate(files, ingest_games)
+        whole = Section(f"railledger ingest DIR of {rate.games} distinct games ({rate.records} records given, "
+                        f"{rate.games - rate.records} bots' games of the three titles on seeds of their own), whole process")
         whole.lines.append(f"{rate.new_per_s:.1f} games/s new (replayed in worker processes), {rate.unchanged_per_s:.1f} "
                            f"games/s unchanged (known by their hash, not replayed); the archive file: "
                            f"{rate.kb_per_game:.1f} KB per game")
@@ -52,6 +54,10 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
         from railledger.bench.selfplay import selfplay_section
 
         yield selfplay_section(selfplay_games)
+    if predict:
+        from railledger.bench.predict import predict_section
+
+        yield predict_section(records)
     if scale_games:
         yield from _scale(records, scale_games)
 

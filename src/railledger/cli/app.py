@@ -27,7 +27,7 @@ from railledger.cli.options import reading as _reading
 from railledger.cli.pull import pull
 from railledger.cli.options import waiting as _waiting
 from railledger.cli.report import report
-from railledger.cli.selfplay import ladder, play, simulate
+from railledger.cli.selfplay import ladder, play, predict, simulate
 from railledger.ingest import DEFAULT_MAX_SIZE
 
 if TYPE_CHECKING:
@@ -127,15 +127,18 @@ def games(
     Example: railledger games --title 18MS --player "Player 2" --limit 20
     """
     from railledger.cli.text import listing, plain
+    from railledger.ingest.identity import relabelled_games
 
     title = None if title is None else _titled(title)
     with _reading(db, wait) as archive:
         rows = archive.game_rows(title=title, player=player, newest=limit or None)
         matched = archive.count_games(title=title, player=player) if limit and len(rows) == limit else len(rows)
+        relabelled = relabelled_games({row["key"]: row["players"] for row in rows}, archive.seat_identities)
     shown = f"{matched:,} game{'' if matched == 1 else 's'} in {db}"
     if len(rows) < matched:
         shown = f"the newest {len(rows):,} of {shown} (--limit 0 lists every one)"
-    lines = ((row["key"], _title_text(row), ", ".join(row["players"]), row["status"] or "", row["actions"], _verdict_text(row))
+    lines = ((row["key"], _title_text(row), ", ".join(relabelled.get(row["key"], row["players"])), row["status"] or "",
+              row["actions"], _verdict_text(row))
              for row in rows)
     table = listing(("key", "title", "players", "status", "actions", "verdict"), lines, right=frozenset({4}))
     sys.stdout.write(f"{plain(shown)}\n\n{table}\n")
@@ -419,24 +422,29 @@ def bench(
     selfplay_games: Annotated[
         int, typer.Option("--selfplay-games", min=0, help="Whole games each bot plays per title, timed (0: skip).")
     ] = 3,
-    ingest_copies: Annotated[
-        int, typer.Option("--ingest-copies", min=0, help="Also time 'railledger ingest DIR' whole on this many copies of the records (0: skip).")
+    ingest_games: Annotated[
+        int, typer.Option("--ingest-games", min=0, help="Also time 'railledger ingest DIR' whole on this many distinct games: the records, "
+                          "then bots' games of every title on seeds of their own (0: skip).")
     ] = 0,
+    predict: Annotated[
+        bool, typer.Option("--predict/--no-predict", help="Also replay the records asking the random, greedy and strong "
+                           "bots at every decision: how often the person's action is each bot's first choice and among "
+                           "its first three (railledger predict alone).")
+    ] = True,
     results: Annotated[
         Optional[Path], typer.Option("--results", help="Also write the figures to a dated Markdown file in this folder, "
                                                        "the machine and commit named (make bench: docs/measurements).")
     ] = None,
 ) -> None:
     """Print speed figures: per-record medians of each ingest stage, the replay beside 18xx.games'
-    engine, and as asked whole commands, bots' games and a large archive's pages.
+    engine, and as asked whole commands, bots' games and a large archive's pages; and how often
+    each bot's first choice (and first three) is what the people of the records did.
 
     Example: railledger bench ../shared/fixtures --repeat 50 --results docs/measurements
     """
-    from rich.table import Table
-
     from railledger.bench.figures import machine
     from railledger.bench.report import run_bench, write_results
-    from railledger.cli.output import cell, consoles, say
+    from railledger.cli.output import consoles, print_section, say
     from railledger.ingest.sources import expand
 
     out = consoles()[0]
@@ -445,19 +453,9 @@ def bench(
         raise _fail("bench: no .json records found in " + " ".join(paths))
     say(out, f"railledger bench on {machine()}")
     sections = []
-    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_copies):
+    for section in run_bench(files, repeat, scale_games, selfplay_games, ingest_games, predict):
         sections.append(section)
-        if section.columns:
-            table = Table(title=cell(section.title))
-            for n, column in enumerate(section.columns):
-                table.add_column(column, justify="left" if n in section.left else "right", overflow="fold")
-            for row in section.rows:
-                table.add_row(*map(cell, row))
-            out.print(table)
-        else:
-            say(out, section.title + ":")
-        for line in section.lines:
-            say(out, line)
+        print_section(out, section)
     if results is not None:
         say(out, f"written to {write_results(sections, results, 'railledger bench ' + ' '.join(sys.argv[2:]))}")
 
@@ -705,7 +703,7 @@ def _export_game(game: str, output: Path | None, db: Path, wait: float, anonymiz
 COMMANDS = (
     ingest, pull, games, show, report, stats, ratings, dashboard, export,  # the archive: fill it, read it
     replay_command, conformance, audit, legal, convert,  # records through the engine, nothing stored
-    play, simulate, ladder, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
+    play, simulate, ladder, predict, crosscheck, bench,  # games played by bots or by 18xx.games' engine; speed
 )
 """Every command, in the order ``railledger --help`` lists them: what a user does first (store
 records, then read the archive), then the engine's tools, then generated games and the bench.

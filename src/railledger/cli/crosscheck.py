@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from railledger.cli.options import titled
-from railledger.crosscheck import DEFAULT_TOOLS, PLAYER_COUNTS, TOOLS_ENV
+from railledger.crosscheck import DEFAULT_TOOLS, PLAYER_COUNTS, REFERENCE_GAMES, TOOLS_ENV
 
 if TYPE_CHECKING:
     from railledger.crosscheck.reference import Verdict
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 def crosscheck(
     records: Annotated[Optional[list[Path]], typer.Argument(metavar="[RECORD|FOLDER]...", help="18xx.games records (.json; a folder: every one in it) whose revenue audit --shortfalls checks too.", show_default=False)] = None,
-    games: Annotated[int, typer.Option("--games", help="Games per title played in 18xx.games' engine, spread over its player counts.", min=0)] = 200,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games per title played in 18xx.games' engine, spread over its player counts (default: 200 of 18MS, 200 of 18Texas, 50 of The Old Prince 1871).", min=0, show_default=False)] = None,
     selfplay: Annotated[int, typer.Option("--selfplay", help="Games per title played by railledger's bots (railledger play), spread the same way.", min=0)] = 0,
     first_seed: Annotated[int, typer.Option("--first-seed", help="First seed; each player count adds 100000.")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", help="Reference runs at once.", min=1)] = os.cpu_count() or 1,
@@ -81,7 +81,7 @@ def crosscheck(
         work = keep or Path(scratch)
         for folder in ("records", "selfplay", "traces"):
             (work / folder).mkdir(parents=True, exist_ok=True)
-        planned = batches(games, first_seed, jobs, chosen) if games else []
+        planned = batches(REFERENCE_GAMES if games is None else games, first_seed, jobs, chosen) if games != 0 else []
         generated = selfplay_batches(selfplay, first_seed, chosen) if selfplay else []
         engine = extracted_engine(tools) if shortfalls else None
         if isinstance(engine, str):

@@ -18,12 +18,30 @@ from rich.text import Text
 from railledger.cli.text import plain
 
 if TYPE_CHECKING:
+    from railledger.bench.sections import Section
     from railledger.pipeline.progress import Progress
 
 
 def cell(value: object) -> Text:
     """A table cell (or title) of outside text: escaped, and never read as markup."""
     return Text(plain(value))
+
+
+def print_section(console: Console, section: Section) -> None:
+    """A bench section as a table (figures right-aligned, text left) or its title, then its lines."""
+    from rich.table import Table
+
+    if section.columns:
+        table = Table(title=cell(section.title))
+        for n, column in enumerate(section.columns):
+            table.add_column(column, justify="left" if n in section.left else "right", overflow="fold")
+        for row in section.rows:
+            table.add_row(*map(cell, row))
+        console.print(table)
+    else:
+        say(console, section.title + ":")
+    for line in section.lines:
+        say(console, line)
 
 
 def say(console: Console, value: object) -> None:

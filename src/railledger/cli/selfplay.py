@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from railledger.cli.options import ClusterOption, WorkersOption, fail, titled
+from railledger.cli.resemblance import comparison_json, comparison_lines
 from railledger.selfplay import MAX_ACTIONS
 
 if TYPE_CHECKING:  # the engine, the archive and rich load when a command runs, not for --help
@@ -229,13 +230,28 @@ def ladder(
     cluster: ClusterOption = None,
     max_actions: MaxActionsOption = MAX_ACTIONS,
     as_json: Annotated[bool, typer.Option("--json", help="Print the standings as JSON.")] = False,
+    people: Annotated[list[str] | None, typer.Option(
+        "--people", help="People's games to set the bots' games beside: an archive (.duckdb: its people's valid finished "
+                         "games of the title) or record files and folders (the valid finished records of the title); "
+                         "repeatable.")] = None,
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Also keep the standings in this archive, where the Balance page reads how strongly the bots "
+                     "of its games play (the games are not stored).")] = None,
+    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait while another process holds the archive.")] = 30.0,
 ) -> None:
     """Measure how strongly bots play: many games at one table, the seats turned one a game.
 
     Prints each bot's seat win rate (its seats that finished with the highest value) with a
     Wilson 95% interval beside what chance gives, and its openskill rating as players are rated,
-    mu with its 95% interval. Nothing is stored. Exit 1 when any game could not be played to its
-    end (the others are counted).
+    mu with its 95% interval. The games are not stored; with --db the standings are (one row per
+    bot, beside earlier runs'). Exit 1 when any game could not be played to its end (the others
+    are counted).
+
+    With --people, also prints the bots' games beside people's games of the title: min, median
+    and max of the winner's final value, the operating rounds, the operating round of each phase
+    change and of the first rust, and how the games ended; and whether the bots' median winner
+    value and median operating rounds lie within the people's range widened by a quarter of its
+    width on each side (docs/selfplay.md).
 
     Example: railledger ladder --title 18MS --players 3 --bots greedy,random,random --games 200
     """
@@ -243,10 +259,17 @@ def ladder(
 
     from railledger.cli.output import consoles, progress_bars, say
     from railledger.pipeline.ladder import run_ladder
+    from railledger.pipeline.people import PeopleUnavailable, people_games
     from railledger.pipeline.workers import ClusterUnavailable
 
     title = titled(title)
     out, err = consoles(soft_wrap=True)
+    try:
+        real = people_games(title, people) if people else None
+    except PeopleUnavailable as exc:
+        raise fail(str(exc)) from None
+    for line in real.unreadable if real is not None else ():
+        say(err, line)
     try:
         with progress_bars(err) as progress:
             found = run_ladder(title, players, bots, games, first_seed=first_seed, workers=workers, cluster=cluster,
@@ -257,12 +280,14 @@ def ladder(
         if table.error is not None:
             say(err, f"seed {table.seed}: {table.error}")
     standings = found.standings()
+    comparison = found.beside(real.shapes) if real is not None else None
     if as_json:
         print(json.dumps({"title": title, "players": players, "games": len(found.tables),
                           "finished": len(found.finished), "chance": found.chance, "bots": [
                               {"bot": s.bot, "seats": s.seats, "wins": s.wins, "win_rate": s.win_rate,
                                "win_interval": s.win_interval, "mu": s.mu, "sigma": s.sigma,
-                               "rating_interval": s.rating_interval} for s in standings]}, indent=1))
+                               "rating_interval": s.rating_interval} for s in standings],
+                          **({"people": comparison_json(comparison)} if comparison is not None else {})}, indent=1))
     else:
         last = first_seed + games - 1
         say(out, f"{title}, {players} players: {len(found.finished)} of {len(found.tables)} games finished on seeds "
@@ -279,5 +304,55 @@ def ladder(
             ends = Counter(table.end_reason for table in found.finished)
             say(out, f"games: median {lengths[len(lengths) // 2]} actions; ended by: "
                      + ", ".join(f"{reason} ({n})" for reason, n in ends.most_common()))
+        if comparison is not None and real is not None:
+            for line in comparison_lines(comparison, real.left_out):
+                say(out, line)
+    if db is not None:
+        from railledger.pipeline.ladder import keep_standings
+        from railledger.pipeline.storing import ArchiveUnavailable
+
+        try:
+            kept = keep_standings(found, bots, first_seed, db, wait)
+        except ArchiveUnavailable as exc:
+            raise fail(str(exc)) from None
+        say(err, f"standings of {kept} bot{'' if kept == 1 else 's'} kept in {db}")
     if len(found.finished) < len(found.tables):
+        raise typer.Exit(code=1)
+
+
+def predict(
+    paths: Annotated[list[str], typer.Argument(help="People's records (18xx.games JSON or notation) or folders of them.")],
+    bots: Annotated[str, typer.Option("--bots", help="The bots asked, comma-separated, weakest first.")] = "random,greedy,strong",
+) -> None:
+    """Predicting people: how often each bot's first choice, and its first three, is what the person did.
+
+    Replays each record; at every decision where more than one action was legal, each bot ranks the
+    legal actions of the seat and its first choice and first three are compared with the person's
+    action (the same type, entity and deciding fields: docs/selfplay.md). Prints per title and kind
+    of action the decisions and both rates with Wilson 95% intervals, and whether the last bot
+    named guesses first more often than the one before it. A file that cannot be read is named on
+    stderr with why, and the command then exits 1.
+
+    Example: railledger predict ../shared/fixtures --bots random,greedy,strong
+    """
+    from railledger.bench.predict import predict_section
+    from railledger.cli.output import consoles, print_section, say
+    from railledger.ingest.sources import expand, load
+    from railledger.selfplay.bots import bot_names
+
+    out, err = consoles(soft_wrap=True)
+    names = tuple(name.strip() for name in bots.split(","))
+    unknown = [name for name in names if name not in bot_names()]
+    if unknown:
+        raise fail(f"--bots: no bot {unknown[0]!r}; the bots are {', '.join(bot_names())}")
+    records, unreadable = [], 0
+    for origin in expand(paths):
+        for loaded in load(origin):
+            if loaded.record is None:
+                unreadable += 1
+                say(err, str(loaded.error))
+            else:
+                records.append(loaded.record)
+    print_section(out, predict_section(records, names))
+    if unreadable:
         raise typer.Exit(code=1)

@@ -10,6 +10,9 @@ from pathlib import Path
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"18MS": (2, 3, 4), "18Texas": (3, 4, 5), "The Old Prince 1871": (3, 4)}
 """The titles 18xx.games' engine plays here, and the player counts each is played with."""
+REFERENCE_GAMES: dict[str, int] = {"18MS": 200, "18Texas": 200, "The Old Prince 1871": 50}
+"""How many games of each title ``make crosscheck`` has 18xx.games' engine play when not told: fewer
+of 1871, whose games the reference's random players take minutes each to finish."""
 
 TOOLS_ENV = "RAILLEDGER_REF18XX"
 """The environment variable naming the ref18xx tools' folder."""

@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,14 +75,17 @@ class Batch:
     seeds: range
 
 
-def batches(games: int, first_seed: int, jobs: int, titles: Sequence[str] = tuple(PLAYER_COUNTS)) -> list[Batch]:
-    """``games`` seeds per title spread over its player counts, cut into runs that keep ``jobs``
-    workers busy. Seeds are ``first_seed`` on, different for every player count."""
+def batches(games: int | Mapping[str, int], first_seed: int, jobs: int,
+            titles: Sequence[str] = tuple(PLAYER_COUNTS)) -> list[Batch]:
+    """``games`` seeds per title (one number for every title, or each title's own) spread over its
+    player counts, cut into runs that keep ``jobs`` workers busy. Seeds are ``first_seed`` on,
+    different for every player count."""
     found = []
     for title in titles:
         counts = PLAYER_COUNTS[title]
+        share_of_title = games if isinstance(games, int) else games[title]
         for position, players in enumerate(counts):
-            share = games // len(counts) + (1 if position < games % len(counts) else 0)
+            share = share_of_title // len(counts) + (1 if position < share_of_title % len(counts) else 0)
             start = first_seed + 100_000 * players
             size = max(1, -(-share // max(1, jobs // len(counts))))
             for low in range(start, start + share, size):

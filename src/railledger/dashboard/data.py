@@ -33,6 +33,7 @@ import polars as pl
 import streamlit as st
 
 from railledger.analytics.balance import winner_correlations
+from railledger.analytics.bot_strength import strongest_bots
 from railledger.analytics.prices import prices_by_step, worth_by_step
 from railledger.analytics.ratings import PlayerRatings, Ratings, StoredRatings, player_games, ratings
 from railledger.analytics.position import Position, position_at
@@ -44,7 +45,7 @@ from railledger.analytics.titles import TitleStatistics, title_statistics
 from railledger.analytics.variants import archived_variants, archived_variants_schema, compare_variant
 from railledger.analytics.variants import game_variant as variant_of_game
 from railledger.analytics.validation import games_not_valid, shortfalls_by_game, shortfalls_by_player, validation_summary
-from railledger.dashboard.population import SIDEBAR
+from railledger.dashboard.population import EVERY_BOT, SIDEBAR
 from railledger.dashboard.text import md
 from railledger.events.checking import EventCheck, check_event
 from railledger.events.file import EventError
@@ -174,11 +175,14 @@ def game_rush(db: str, key: str) -> pl.DataFrame:
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
-def correlations(db: str, population: Population) -> tuple[pl.DataFrame, str]:
-    """(winner correlations, what was counted and left out) over the games of ``population``."""
+def correlations(db: str, population: Population, every_bot: bool = False) -> tuple[pl.DataFrame, str, pl.DataFrame]:
+    """(winner correlations, what was counted and left out, the bots of the bots' games counted
+    with their ladder figures) over the games of ``population``; of its bots' games only those
+    the strongest bot played at every seat unless ``every_bot`` (analytics.bot_strength)."""
     with _archive(db) as archive:
-        scope = counted_games(archive, population)
-        return winner_correlations(archive, scope), scope.note(SIDEBAR)
+        bots = strongest_bots(archive, counted_games(archive, population), every_bot)
+        note = " ".join(filter(None, [bots.counted.note(SIDEBAR), bots.note(f'"{EVERY_BOT}" on the page')]))
+        return winner_correlations(archive, bots.counted), note, bots.bots
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)

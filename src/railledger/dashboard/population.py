@@ -20,6 +20,8 @@ MANUAL_ENDS = "Games ended by hand"
 VARIANT = "Variant"
 PUBLISHED = "the titles as published"
 """The variant choice that counts no variant's games (the default)."""
+EVERY_BOT = "Every bot's games"
+"""The Balance page's control counting the bots' games of every bot, not only the strongest's."""
 SIDEBAR = Switches(f'"{GAMES}" on the sidebar', f'"{EVERY_VERDICT}" on the sidebar', f'"{VARIANT}" on the sidebar')
 """The controls a page's note names: the same on every page."""
 _KEYS = {"games": "scope_games", "every_verdict": "scope_every_verdict", "manual_ends": "scope_manual_ends",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 USER = "user:"
 """Prefix of an identity that is an 18xx.games user id: ``user:680``."""
+BOT = "bot:"
+"""Prefix of a bot as the ratings know it, one player over all its games: ``bot:greedy``."""
 SEAT = "seat:"
 """Prefix of an identity of one game's seat: ``seat:3:18xx.games/hs_hqrmcntr_1641188459``."""
 
@@ -61,10 +63,12 @@ def identities(record: Record) -> list[str]:
 
 
 def short_id(player_identity: str, within_game: bool = False) -> str:
-    """What tells a player apart from another of the same name: ``#680`` for a user; for a seat,
-    ``seat 3`` within its own game and ``seat 3 of 18xx.games/hs_x`` anywhere else."""
+    """What tells a player apart from another of the same name: ``#680`` for a user; ``bot`` for a
+    bot; for a seat, ``seat 3`` within its own game and ``seat 3 of 18xx.games/hs_x`` anywhere else."""
     if player_identity.startswith(USER):
         return "#" + player_identity.removeprefix(USER)
+    if player_identity.startswith(BOT):
+        return "bot"
     seat, _, game = player_identity.removeprefix(SEAT).partition(":")
     return f"seat {seat}" if within_game else f"seat {seat} of {game}"
 
@@ -80,8 +84,33 @@ def labels(pairs: Iterable[tuple[str, str]], within_game: bool = False) -> dict[
 
 def seat_labels(record: Record) -> dict[PlayerId, str]:
     """Each player id of ``record`` with the name shown for it in that game (:func:`labels`)."""
-    shown = labels(zip(identities(record), (p.name for p in record.players)), within_game=True)
-    return {player.id: shown[who] for player, who in zip(record.players, identities(record))}
+    shown = game_labels(identities(record), [p.name for p in record.players])
+    return {player.id: label for player, label in zip(record.players, shown)}
+
+
+def game_labels(seat_identities: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The name shown for each seat of one game, in seat order: its name, and its short id too where
+    another seat's name compares equal (``Café (seat 1)``, ``Player 3 (#686)``)."""
+    shown = labels(zip(seat_identities, names), within_game=True)
+    return [shown[who] for who in seat_identities]
+
+
+def names_clash(names: Sequence[str]) -> bool:
+    """Whether two of one game's names compare equal, so that the game's listing needs short ids."""
+    return len({compared(name) for name in names}) < len(names)
+
+
+def relabelled_games(players_by_game: Mapping[str, Sequence[str]],
+                     seat_identities: Callable[[Collection[str]], Mapping[str, Sequence[str]]]) -> dict[str, list[str]]:
+    """The names to show instead for the games of a listing (game key: names in seat order) where
+    two names compare equal, each with its short id (:func:`game_labels`); ``seat_identities``
+    gives those games' identities in seat order (the archive's :meth:`seat_identities`). Games
+    whose names are told apart as they are are left out."""
+    clashing = [key for key, names in players_by_game.items() if names_clash(names)]
+    if not clashing:
+        return {}
+    found = seat_identities(clashing)
+    return {key: game_labels(found[key], players_by_game[key]) for key in clashing if key in found}
 
 
 def name_clashes(players: Sequence[Player]) -> list[tuple[int, ...]]:

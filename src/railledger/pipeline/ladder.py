@@ -14,7 +14,11 @@ that every bot sits everywhere as often. Two numbers answer "how well does it pl
   then takes the mean of its seats' ratings after it.
 
 The games are played and not stored: a ladder measures bots, it does not feed the statistics of
-a title (``railledger simulate`` stores bots' games for that).
+a title (``railledger simulate`` stores bots' games for that). Its standings may be kept in an
+archive (:func:`keep_standings`), where a page counting bots' games reads how strongly each bot
+plays. Each keeps its shape
+(:mod:`analytics.shape`), so that :meth:`Ladder.beside` can say whether the bots' games run like
+people's.
 """
 
 from __future__ import annotations
@@ -22,15 +26,21 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from statistics import fmean
+from pathlib import Path
 
+import polars as pl
 from openskill.models import PlackettLuceRating
 
 from railledger.analytics.interval import Z_95, wilson_interval
-from railledger.analytics.ratings import MODEL
+from railledger.analytics.ratings import MODEL, per_player
+from railledger.analytics.shape import Comparison, GameShape, compare_shapes, game_shape
 from railledger.pipeline.progress import Progress, silent
+from railledger.pipeline.storing import ArchiveUnavailable
 from railledger.pipeline.simulating import seats_for
 from railledger.pipeline.workers import Workers, worker_pool
+from railledger.records import Archive
+from railledger.records.errors import ArchiveError
+from railledger.replay.titles import title_named
 from railledger.selfplay import MAX_ACTIONS
 from railledger.selfplay.bots import bot_named
 from railledger.selfplay.play import SelfPlayError, play
@@ -47,6 +57,8 @@ class Table:
     error: str | None = None
     actions: int = 0
     end_reason: str = ""
+    shape: GameShape | None = None
+    """The game's shape (:mod:`analytics.shape`), to set beside people's games."""
 
     @property
     def winners(self) -> frozenset[int]:
@@ -103,6 +115,11 @@ class Ladder:
         """The seat win rate of a bot no better than its opponents."""
         return 1 / self.players
 
+    def beside(self, people: Sequence[GameShape]) -> Comparison:
+        """The finished games' shapes beside ``people``'s games of the title, measure by measure."""
+        phases = [phase.name for phase in title_named(self.title).phases]
+        return compare_shapes(self.title, phases, [t.shape for t in self.finished if t.shape is not None], people)
+
     def standings(self) -> list[BotStanding]:
         """Every bot of the table, the highest seat win rate first."""
         ratings = rate_bots(self.finished)
@@ -116,6 +133,25 @@ class Ladder:
         return sorted(standings, key=lambda standing: (-standing.win_rate, -standing.mu, standing.bot))
 
 
+def keep_standings(ladder: Ladder, table: str, first_seed: int, db: Path, wait: float = 30.0) -> int:
+    """Store the ladder's standings in the archive ``db`` (one row per bot, beside earlier runs'),
+    ``table`` the bots of its seats as given; how many rows were stored. Raises
+    :class:`~railledger.pipeline.storing.ArchiveUnavailable` when the archive cannot be written."""
+    rows = pl.DataFrame([{
+        "title": ladder.title, "players": ladder.players, "table_bots": table, "first_seed": first_seed,
+        "last_seed": first_seed + len(ladder.tables) - 1, "games": len(ladder.finished), "bot": s.bot, "seats": s.seats,
+        "wins": s.wins, "win_low": s.win_interval[0], "win_high": s.win_interval[1], "mu": s.mu, "sigma": s.sigma}
+        for s in ladder.standings()])
+    if rows.is_empty():
+        return 0
+    try:
+        with Archive.open(db, wait=wait) as archive:
+            archive.store_ladder(rows)
+    except ArchiveError as exc:
+        raise ArchiveUnavailable(exc) from exc
+    return rows.height
+
+
 def rate_bots(tables: Sequence[Table]) -> dict[str, PlackettLuceRating]:
     """Each bot's rating after ``tables`` in seed order: every game a free-for-all ranked by final
     value (equal values share a rank), each seat rated from its bot's rating before the game, the
@@ -127,9 +163,7 @@ def rate_bots(tables: Sequence[Table]) -> dict[str, PlackettLuceRating]:
         before = [[current.get(bot) or MODEL.rating(name=bot)] for bot in table.bots]
         ranks = [float(sum(other > value for other in table.values) + 1) for value in table.values]
         after = MODEL.rate(before, ranks=ranks)
-        for bot in set(table.bots):
-            mine = [team[0] for team, seated in zip(after, table.bots) if seated == bot]
-            current[bot] = MODEL.rating(mu=fmean(r.mu for r in mine), sigma=fmean(r.sigma for r in mine), name=bot)
+        current.update(per_player(list(table.bots), [rating for (rating,) in after]))
     return current
 
 
@@ -141,7 +175,7 @@ def ladder_game(title: str, seed: int, bots: tuple[str, ...], max_actions: int) 
         return Table(seed, bots, None, str(failed))
     result = played.record.result or {}
     return Table(seed, bots, tuple(result.get(player.id, 0) for player in played.record.players),
-                 actions=len(played.record.actions), end_reason=played.end_reason)
+                 actions=len(played.record.actions), end_reason=played.end_reason, shape=game_shape(played.record))
 
 
 def run_ladder(title: str, players: int, bots: str, games: int, *, first_seed: int = 1, workers: int = 1,

@@ -165,12 +165,14 @@ _MATCHED_GAMES = f"FROM {_MATCHING} k JOIN games g ON g.key = k.game_key"
 number finds its rows in the per-game tables."""
 
 _RESULTS_QUERY = f"""
-SELECT k.*, s.seat, p.identity AS player, p.name, s.value, s.rank
+SELECT k.*, s.seat, coalesce('bot:' || b.bot, p.identity) AS player, coalesce(b.bot, p.name) AS name, s.value, s.rank
 {_MATCHED_GAMES}
 JOIN standings s ON s.game_number = g.number
 JOIN players p ON p.game_number = s.game_number AND p.seat = s.seat
+LEFT JOIN seat_bots b ON b.game_number = s.game_number AND b.seat = s.seat
 ORDER BY k."order", s.seat
 """
+"""Each seat's result; a bot's seat is the bot (``bot:greedy``), one player over all its games."""
 
 VALUE_SPREAD_SCHEMA: Columns = {
     "title": str, "players": int, "games": int, "mean": float, "std": float, "lowest": int, "highest": int,
@@ -268,6 +270,11 @@ RATING_TABLE_SCHEMA: Columns = {
     "scope": str, "place": int, "player": str, "name": str, "games": int, "wins": int,
     "mu": float, "sigma": float, "ordinal": float}
 """The columns of the stored leaderboard (``rating_table``)."""
+
+LADDER_SCHEMA: Columns = {
+    "recorded_at": datetime, "title": str, "players": int, "table_bots": str, "first_seed": int, "last_seed": int,
+    "games": int, "bot": str, "seats": int, "wins": int, "win_low": float, "win_high": float, "mu": float, "sigma": float}
+"""The columns of the stored ladder standings (``ladder_standings``)."""
 
 _GAMES_IDENTITY = "SELECT count(*), bit_xor(hash(key, content_hash, engine, replay_matches)) FROM games"
 """What decides every game's rated result: its record (by content hash), the engine that replayed
@@ -669,6 +676,24 @@ class Archive:
                                   "WHERE manual_ends = ?", [manual_ends, other])
             self._keep_basis(basis, manual_ends)
 
+    @_reading
+    def store_ladder(self, standings: pl.DataFrame) -> None:
+        """Keep one ladder run's standings (rows of :data:`LADDER_SCHEMA` but ``recorded_at``,
+        which is now), beside those of earlier runs."""
+        import polars as pl
+
+        self._writable("store a ladder's standings")
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        rows = standings.with_columns(recorded_at=pl.lit(now)).select(list(LADDER_SCHEMA)).cast(LADDER_SCHEMA)  # type: ignore[arg-type]
+        with transaction(self._con):
+            self._insert_frame("ladder_standings", rows)
+
+    @_reading
+    def ladder_standings(self) -> pl.DataFrame:
+        """Every stored ladder run's standings (:data:`LADDER_SCHEMA`), the latest first."""
+        query = f"SELECT {', '.join(LADDER_SCHEMA)} FROM ladder_standings ORDER BY recorded_at DESC, title, mu DESC"
+        return self._frame(query, {}, LADDER_SCHEMA)
+
     def _keep_basis(self, basis: RatingBasis, manual_ends: bool) -> None:
         self._con.execute("DELETE FROM rating_basis WHERE manual_ends = ?", [manual_ends])
         self._con.execute("INSERT INTO rating_basis (manual_ends, fingerprint, results, games_digest, rated_at) "
@@ -859,6 +884,15 @@ class Archive:
         return [dict(zip(names, row)) for row in result.fetchall()]
 
     @_reading
+    def seat_identities(self, keys: Collection[str]) -> dict[str, list[str]]:
+        """Each of these games' players' identities (docs/identity.md) in seat order, by game key:
+        what tells apart two players of one game whose names look alike."""
+        rows = self._con.execute(
+            "SELECT game_key, list(identity ORDER BY seat) FROM players WHERE list_contains($keys, game_key) GROUP BY game_key",
+            {"keys": list(keys)}).fetchall()
+        return {key: list(found) for key, found in rows}
+
+    @_reading
     def count_games(self, title: str | None = None, player: str | None = None) -> int:
         """How many games :meth:`games` lists for this title and player, without listing them."""
         ((count,),) = self._con.execute(_GAMES_COUNT, {"title": title, "player": player}).fetchall()
@@ -898,8 +932,8 @@ class Archive:
     @_reading
     def results(self, games: pl.DataFrame) -> pl.DataFrame:
         """Every player's final value and rank in ``games`` (a frame of game_key and ``order``,
-        whose columns each row keeps): its columns, then seat, player (external id), name, value
-        and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
+        whose columns each row keeps): its columns, then seat, player (identity; a bot's seat is
+        ``bot:NAME``, docs/identity.md), name, value and rank, by ``order``, then seat. Joined inside DuckDB on the games' numbers: joining
         the standings and seats of 100,000 games in polars by their keys cost more than reading them."""
         with registered(self._con, {_MATCHING: games}):
             return self._arrow(_RESULTS_QUERY, {})

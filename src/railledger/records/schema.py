@@ -373,8 +373,9 @@ def _kept_reference() -> Reference | None:
     return Catalog(kept["definitions"]), kept["columns"]
 
 
-WHOLE_ARCHIVE_TABLES = frozenset({"rating_history", "rating_table", "rating_basis"})
-"""Tables holding a result of every game together (the stored ratings), not rows of one game,
+WHOLE_ARCHIVE_TABLES = frozenset({"rating_history", "rating_table", "rating_basis", "ladder_standings"})
+"""Tables holding a result of every game together (the stored ratings), or of no stored game (the
+ladders' standings, whose games were played and not stored), not rows of one game,
 although ``rating_history`` names a game per row: copying a game must not copy them (a copy's
 ratings are not its original's, they depend on every game before it), and deleting one must not
 delete part of them. They say what they were computed from, so a change to the games leaves

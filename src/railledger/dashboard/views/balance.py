@@ -3,6 +3,9 @@
 Every rate is shown with its 95% interval and sample size: an archive of a few games proves
 little, and the bars say so. Games people played and games bots played (railledger simulate)
 are shown apart; mixing them is a choice the sidebar makes for every page (dashboard/population.py).
+Where bots' games count, the page names the bots that played them with their ladder figures and
+counts only the strongest bot's games unless asked (analytics/bot_strength.py): a weak bot's games
+say how a title plays badly.
 With a variant chosen on the sidebar, its games are set beside the title's as published, measure
 by measure, each difference said to be within noise or not (analytics/variants.py).
 """
@@ -13,6 +16,7 @@ import polars as pl
 import streamlit as st
 
 from railledger.analytics.balance import FACTORS
+from railledger.analytics.scope import PEOPLE
 from railledger.analytics.variants import WIN_RATE_FACTORS
 from railledger.dashboard import charts, data, population
 from railledger.dashboard.text import md
@@ -57,8 +61,31 @@ def beside_published(variant_hash: str) -> None:
                "type was first bought in, which starts its phase).")
 
 
-correlations, counted = data.load(data.correlations, db, chosen_population)
+every_bot = chosen_population.games != PEOPLE and st.toggle(
+    population.EVERY_BOT, key="balance_every_bot",
+    help="Bots' games count only when the strongest bot (the highest ladder rating: railledger ladder --db) "
+         "played every seat, unless this is on.")
+correlations, counted, bots = data.load(data.correlations, db, chosen_population, every_bot)
 st.caption(md(counted))
+if not bots.is_empty():
+    st.subheader("Bots of the bots' games")
+    shown = bots.with_columns(
+        ladder=pl.when(pl.col("mu").is_null()).then(pl.lit("not on a ladder yet")).otherwise(
+            pl.format("{} games at {} ({})", pl.col("ladder_games"), pl.col("table_bots"),
+                      pl.col("recorded_at").dt.strftime("%Y-%m-%d"))),
+        win_rate=pl.col("wins") / pl.col("seats"))
+    st.dataframe(shown.select("title", "bot", "games", "strongest", "mu", "sigma", "win_rate", "win_low", "win_high", "ladder"),
+                 hide_index=True, width="stretch", column_config={
+                     "title": "Title", "bot": "Bot", "games": "Games here", "strongest": "Strongest",
+                     "mu": st.column_config.NumberColumn("Rating", format="%.1f"),
+                     "sigma": st.column_config.NumberColumn("± sigma", format="%.1f"),
+                     "win_rate": st.column_config.NumberColumn("Ladder win rate", format="percent"),
+                     "win_low": st.column_config.NumberColumn("95% from", format="percent"),
+                     "win_high": st.column_config.NumberColumn("to", format="percent"),
+                     "ladder": "Ladder"})
+    st.caption("Games here: bots' games of the sidebar's choice with the bot in a seat. Rating and win rate: the "
+               "bot's latest ladder of the title (railledger ladder --db), seats turned every game; a rating "
+               "compares bots met at one table.")
 if chosen_population.variant is not None:
     beside_published(chosen_population.variant)
     st.header("The variant's games by factor")

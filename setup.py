@@ -11,10 +11,10 @@ import sys
 
 from setuptools import setup
 
-COMPILED = ("geometry", "hexgrid", "market", "memo", "names", "network", "routes", "shape", "shares", "snapshot")
+COMPILED = ("geometry", "hexgrid", "memo", "names", "network", "routes", "shape", "shares", "snapshot")
 """The modules of ``replay/`` mypyc compiles: the ones a replay spends most of its time in whose
-classes no Python code subclasses and no code reads through ``vars()``, weak references or
-function attributes, which compiled classes do not have (docs/fast.md)."""
+classes no Python code subclasses and no code copies or reads through ``vars()``, weak references
+or function attributes, which compiled classes do not have (docs/fast.md)."""
 
 
 METADATA_ONLY = {"egg_info", "dist_info"}

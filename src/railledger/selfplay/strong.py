@@ -68,6 +68,8 @@ class StrongBot(GreedyBot):
             searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}
             stock = [a for a in legal if a.type in searched and not a.fields.get("purchase_for")]
             return _distinct(game, stock) + _pars(game, me, legal) + passing
+        if "dividend" in kinds and _end_is_timed(game):
+            return _distinct(game, [a for a in legal if a.type == "dividend"])
         if "buy_train" in kinds and passing and game.title.last_or is not None:
             bank = [a for a in legal if a.type == "buy_train" and bounds(a) is None]
             return _distinct(game, bank) + passing
@@ -89,6 +91,15 @@ class StrongBot(GreedyBot):
             scored.append((self.evaluation(sandbox, me), rng.random(), n))
             sandbox.pop()
         return candidates[max(scored)[2]] if scored else candidates[-1]
+
+
+def _end_is_timed(game: Game) -> bool:
+    """Whether the game ends after a given operating round (18MS) or when the bank breaks
+    (18Texas), rather than when a train is first bought (1871's Diesel). Where the end waits for
+    a purchase, a company that pays out what greedy saves for a train can leave a table whose
+    companies all sit at their train limit with no train to buy, and the game never ends; there
+    the dividend is greedy's."""
+    return game.title.last_or is not None or game.title.bank_breaks
 
 
 def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:

@@ -14,8 +14,11 @@ also one sale per company and size in a stock turn and, for a company's train pu
 train per type and the pass. Elsewhere the rounds a holding or a train still pays are the
 evaluation's estimate from the bank's cash, and searching sales and trains against it lost to
 greedy's rules on the ladder (a company buys the train that raises its run most, a player sells
-only when it must). A train purchase the company must make, its runs, dividends, track, stations,
-auctions and everything else are greedy's (:mod:`selfplay.greedy`).
+only when it must). A company's dividend is searched among the kinds on offer where the game ends
+after a given round or when the bank breaks (18MS, 18Texas); where it waits for a train purchase
+(1871's Diesel) it is greedy's, which saves for the trains that bring the end. A train purchase
+the company must make, its runs, track, stations, auctions and everything else are greedy's
+(:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
 position and its random source, as every bot is.

@@ -41,7 +41,6 @@ class Game(GameState):
         with self.changing():
             title.setup(self)
             self.round: Round = title.first_round(self)
-        self.count_entity_changes()
         self.settle_rounds()
         self.applying = False
 
@@ -117,8 +116,6 @@ class Game(GameState):
             undo = self.journal.begin(self, [self.round, *self.round.steps, self.extra],
                                       [self.moves, self.events, self.players, self.corporations, self.companies, self.trains])
             undo.attributes.update(index=index, acted_in=acted_in)
-            if not self.mutating:
-                undo.keep_answers(self.moment, [self.memo, *(step.memo for step in self.round.steps)], self.entity_answers)
             self.journal.save(self.graph, self.graph.kept())
         self.moves.append(action)
         self.applying = True

@@ -15,13 +15,9 @@ its start for every pop costs the whole game each time. The journal keeps, per a
 
 ``pop`` restores them: the entity fields newest first, then the board's and market's
 containers, the round, steps and title state, the lengths, and the game's attributes. Answers kept per moment of the game (:class:`~replay.memo.Memo`)
-are keyed by a counter that only grows, counts of entities by the game's count of entity changes,
-which only grows too, and what is kept of the map is keyed by lists of the board's changes that
-only grow (a hex put back counts as changed), so nothing remembered of the popped state is read
-again. An undo for the map's memos is thus a change like any other. What the game and its steps
-answered about the state before the action is kept in its undo (:meth:`Undo.keep_answers`) and
-put back with that state: a search that pushes an action, looks and pops it finds the answers
-about its position as it left them.
+are keyed by a counter that only grows, and what is kept of the map is keyed by lists of the
+board's changes that only grow (a hex put back counts as changed), so nothing remembered of the
+popped state is read again. An undo for the map's memos is thus a change like any other.
 
 Entities set fields only while an action is applied (everything else happens at setup); a change
 made outside an action (a test editing a game by hand inside ``changing()``, the end of a
@@ -32,10 +28,7 @@ is popped by replaying the game without it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
-
-from railledger.replay.memo import Memo, Versioned
 
 if TYPE_CHECKING:
     from railledger.replay.state import GameState
@@ -74,7 +67,7 @@ def kept(value: Any) -> Any:
 class Undo:
     """What one applied action changed (see the module's docstring)."""
 
-    __slots__ = ("attributes", "parts", "sets", "saved", "sizes", "answers", "counts")
+    __slots__ = ("attributes", "parts", "sets", "saved", "sizes")
 
     def __init__(self, attributes: dict[str, Any], parts: list[tuple[object, dict[str, Any]]],
                  sizes: list[tuple[Any, int]]) -> None:
@@ -83,15 +76,6 @@ class Undo:
         self.sets: list[tuple[object, str, Any]] = []  # (entity, field, old value), in order
         self.saved: dict[int, tuple[object, dict[str, Any]]] = {}  # id -> (board or market, its containers)
         self.sizes = sizes  # (append-only list or entity dict, its length before)
-        self.answers: list[tuple[Memo, dict[Hashable, object]]] = []  # each memo's answers about the state before
-        self.counts: dict[Hashable, tuple[int, Hashable, object]] = {}  # the entity counts kept before
-
-    def keep_answers(self, moment: int, memos: list[Memo], counts: Versioned) -> None:
-        """Keep what the game and its steps answered about the state before the action (the
-        answers of ``moment``, the game's moment then): a takeback puts that state back, and
-        with it these answers, so a search that pushes, looks and pops asks nothing twice."""
-        self.answers = [(memo, memo.answers) for memo in memos if memo.moment == moment]
-        self.counts = counts.current()
 
 
 class _Applying(threading.local):
@@ -167,10 +151,6 @@ class Journal:
         moment = game.moment
         _replace_vars(game, undo.attributes)
         game.moment = moment + 1  # answers remembered since belong to moments that are over
-        game.entity_changes.count += 1  # so do answers kept while the entities stood: fields were put back
-        for memo, answers in undo.answers:  # but the state before the action is back, and its answers
-            memo.moment, memo.answers = game.moment, answers
-        game.entity_answers.resume(undo.counts)
         return True
 
 

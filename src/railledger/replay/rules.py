@@ -220,19 +220,13 @@ class Rules(TitleData):
         """Whether a train counts against its company's train limit."""
         return True
 
-    def train_limit_version(self, game: GameState) -> int:
-        """What :meth:`counts_for_limit` reads beyond the trains and the phase, as a number that
-        changes when it does: the count of companies over their limit is kept while it stands."""
-        return 0
-
     def bank_trains(self, game: GameState) -> list[Train]:
         """The trains the bank sells now: the next new train, new trains of types an earlier
         purchase unlocked, and one of each type given back to it (18xx.games' depot).
 
-        Steps and bots ask it several times per action (each a walk of every train), and it reads
-        only the trains and the title's data, so it is kept while the entities stand
-        (:class:`~replay.memo.Versioned`)."""
-        return list(game.entity_answers.recall(game, None, "bank trains", self.find_bank_trains, game))
+        Steps and bots ask it several times per action (each a walk of every train), so it is
+        remembered for the moment of the game (:class:`~replay.memo.Memo`)."""
+        return list(game.memo.recall(game, "bank trains", self.find_bank_trains, game))
 
     def find_bank_trains(self, game: GameState) -> list[Train]:
         """:meth:`bank_trains`, computed: most trains left are copies of the next one, so a

@@ -427,10 +427,6 @@ class Title1871(Title):
     def counts_for_limit(self, game: GameState, train: Train) -> bool:
         return train.id not in self.state(game).obsolete
 
-    def train_limit_version(self, game: GameState) -> int:
-        """The obsolete trains only grow in number (a takeback moves the game's count of entity changes on)."""
-        return len(self.state(game).obsolete)
-
     def on_phase(self, game: GameState, phase: Phase) -> None:
         super().on_phase(game, phase)
         if phase.name == "4+":

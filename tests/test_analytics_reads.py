@@ -193,12 +193,18 @@ def test_a_scope_is_the_games_of_its_kind_by_verdict(archive: Archive) -> None:
 
 def test_game_results_are_the_whole_standings_and_seats_of_the_games(archive: Archive) -> None:
     """Every player's value and rank in the games asked for (joined inside DuckDB on the games'
-    numbers) is what joining the whole standings and players tables by key gives, in play order."""
+    numbers) is what joining the whole standings and players tables by key gives, in play order;
+    a bot's seat is the bot (``bot:NAME``)."""
     facts = archive.game_facts()
     games = facts.filter(pl.col("key").is_in(facts["key"].gather_every(2).implode()))  # not every game
     standings = archive.table("standings").select(
         "game_key", pl.col("seat").cast(pl.Int64), pl.col("value").cast(pl.Int64), pl.col("rank").cast(pl.Int64))
-    seats = archive.table("players").select("game_key", pl.col("seat").cast(pl.Int64), player="identity", name="name")
+    bots = archive.table("seat_bots").select("game_key", pl.col("seat").cast(pl.Int64), "bot")
+    seats = (archive.table("players").select("game_key", pl.col("seat").cast(pl.Int64), "identity", "name")
+             .join(bots, on=["game_key", "seat"], how="left")
+             .select("game_key", "seat", player=pl.coalesce(pl.lit("bot:") + pl.col("bot"), "identity"),
+                     name=pl.coalesce("bot", "name")))
+    assert bots.height and bots["game_key"].is_in(games["key"].implode()).any()  # bots' seats among them
     expected = (
         games.select(game_key="key", title="title", order="order", created="created", players="players")
         .join(standings, on="game_key").join(seats, on=["game_key", "seat"])

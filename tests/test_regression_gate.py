@@ -5,10 +5,12 @@ and self-play games on fixed seeds."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from railledger.replay import engine_build
 from tests.conftest import fixture_files
 from tests.perft import name_of, record_of
 from tests.regression_gate import GATE, SELFPLAY_SEEDS, record_entry, selfplay_entry, selfplay_name, recorded_games
@@ -38,3 +40,9 @@ def test_the_gate_holds_every_game_and_record() -> None:
     """A record added to the test folders or the shared fixtures is in the gate too."""
     names = {name_of(p) for p in [*recorded_games(), *fixture_files()]}
     assert names <= set(KEPT), f"not in the gate: {sorted(names - set(KEPT))} (python -m tests.regression_gate)"
+
+
+def test_the_engine_is_the_build_the_run_asks_for() -> None:
+    """The gate on the compiled engine (make fast-gate) names the build it means to test, so a
+    failed or skipped compile never passes for a compiled run; any other run tests the pure one."""
+    assert engine_build() == os.environ.get("RAILLEDGER_ENGINE_BUILD", "pure")

@@ -117,3 +117,38 @@ def test_a_table_of_strong_bots_starts_a_company() -> None:
     record = play("18MS", 2, [bot_named("strong")] * 3).record
     assert any(action.type == "par" for action in record.actions)
     assert any(action.type == "run_routes" for action in record.actions)
+
+
+def _dividends(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
+    """(game, the seat's legal actions) at every dividend of a greedy game offering more than one
+    kind."""
+    record = play(title, seed, [bot_named("greedy")] * players).record
+    game = Game.from_record(record)
+    game.journal.enabled = False
+    for action in record.actions:
+        legal = offered(game, list)
+        turn = seat_to_act(game, legal, waited_seat(game))
+        if turn is not None and len([a for a in turn[1] if a.type == "dividend"]) > 1:
+            yield game, turn[1]
+        game.process(action)
+
+
+def test_where_the_end_is_timed_the_dividend_is_searched() -> None:
+    """18Texas ends when the bank breaks: scored by its president's cash, the company pays out;
+    scored against it, it withholds."""
+    game, legal = next(_dividends("18Texas", 4, 4))
+    me = game.president(str(legal[0].entity.id))
+    assert me is not None
+    assert StrongBot(Cash(+1)).choose(game, legal, Random(1)).fields["kind"] == "payout"
+    assert StrongBot(Cash(-1)).choose(game, legal, Random(1)).fields["kind"] == "withhold"
+
+
+def test_where_the_end_waits_for_a_train_the_dividend_is_greedys() -> None:
+    """1871 ends when the first Diesel is bought: a company that paid out what greedy saves for a
+    train could leave the game without an end, so the strong bot's dividend is greedy's."""
+    kinds = set()
+    for game, legal in _dividends("The Old Prince 1871", 5, 4):
+        greedy = bot_named("greedy").choose(game, legal, Random(1))
+        assert StrongBot(Cash(+1)).choose(game, legal, Random(1)) == greedy
+        kinds.add(greedy.fields["kind"])
+    assert "withhold" in kinds

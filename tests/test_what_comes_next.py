@@ -95,19 +95,19 @@ def entities_of(game: Game) -> list[Any]:
 @pytest.mark.parametrize("path", [pytest.param(p, id=f"{p.parent.name}/{p.stem}") for p in recorded_games()[:3]])
 def test_every_entity_counts_its_changes_in_its_own_games_tally(path: Path) -> None:
     """A count kept while the entities stand is right only if every change of every entity, a
-    title's own ones included, moves the tally of the game it belongs to (a copy's its own)."""
+    title's own ones included, moves the count of changes of the game it belongs to (a copy's its own)."""
     record = record_of(path)
     game = Game.from_record(record)
     for action in record.actions[: len(record.actions) // 2]:
         game.push(action)
     twin = game.copy()
     for one in (game, twin):
-        assert one.market.tally is one.tally
-        assert all(entity.tally is one.tally for entity in entities_of(one))
-    before = game.tally.count
+        assert one.market.entity_changes is one.entity_changes
+        assert all(entity.entity_changes is one.entity_changes for entity in entities_of(one))
+    before = game.entity_changes.count
     for action in record.actions[len(record.actions) // 2:]:
         twin.push(action)
-    assert game.tally.count == before and twin.tally.count > 0
+    assert game.entity_changes.count == before and twin.entity_changes.count > 0
 
 
 def test_a_count_kept_while_the_entities_stand_follows_a_change_made_by_hand() -> None:

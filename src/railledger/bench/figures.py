@@ -29,7 +29,7 @@ from railledger.ingest.schema import check_record
 from railledger.ingest.model import Record
 from railledger.pipeline.storing import store_record
 from railledger.records import Archive
-from railledger.replay import Game, replay_record
+from railledger.replay import Game, engine_build, replay_record
 from railledger.replay.optimizer import best_run
 from railledger.replay.optimizer.engine import process
 from railledger.replay.titles import SUPPORTED
@@ -65,7 +65,8 @@ class Decisions:
 
 
 def machine() -> str:
-    """One line naming the machine the figures were measured on."""
+    """One line naming the machine the figures were measured on, and the engine's build (pure
+    Python or compiled with ``make fast``), which changes every replay figure."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -74,7 +75,7 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {engine_build()} engine"
 
 
 def median_ms(work: Callable[[], object], repeat: int) -> float:

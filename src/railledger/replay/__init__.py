@@ -7,6 +7,8 @@ its modules (a verdict's kinds, the titles with an engine) does not import every
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,10 +42,20 @@ def engine_version(title: str, variant: str | None = None) -> str:
     return version if variant is None else f"{version}+variant.{recorded_variant(variant).short_hash}"
 
 
+def engine_build() -> str:
+    """"compiled" when the engine's modules that mypyc compiles (setup.py, ``make fast``,
+    docs/fast.md) load as C extensions, else "pure": the bench names the build beside its figures,
+    and CI's compiled regression gate asks it, so that the gate never runs the pure engine
+    unawares."""
+    spec = importlib.util.find_spec("railledger.replay.network")
+    origin = spec.origin if spec is not None else None
+    return "compiled" if origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
+
+
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'replay' has no attribute {name!r}")
 
 
-__all__ = ["ENGINE_VERSION", "Flag", "Game", "IllegalAction", "Replay", "Rule", "engine_version", "replay_record"]
+__all__ = ["ENGINE_VERSION", "Flag", "Game", "IllegalAction", "Replay", "Rule", "engine_build", "engine_version", "replay_record"]

@@ -15,7 +15,7 @@ edited), so a copy copies exactly the containers and objects that change:
   dicts, sets and changeable dataclasses copied (:func:`replay.journal.kept`).
 
 Answers remembered for a moment (:class:`~replay.memo.Memo`) or kept while the entities stand
-(:class:`~replay.memo.Versioned`, with the copy's own tally) start empty; so do the journal and
+(:class:`~replay.memo.Versioned`, with the copy's own count of changes) start empty; so do the journal and
 the snapshots.
 """
 
@@ -25,7 +25,7 @@ import copy
 from typing import TYPE_CHECKING, TypeVar
 
 from railledger.replay.journal import Journal, kept
-from railledger.replay.memo import Memo, Tally, Versioned
+from railledger.replay.memo import EntityChanges, Memo, Versioned
 
 if TYPE_CHECKING:
     from railledger.replay.game import Game
@@ -38,7 +38,7 @@ def twin_of(part: Part) -> Part:
     twin = object.__new__(type(part))
     vars(twin).update(vars(part))
     vars(twin).pop("change_log", None)  # an entity notes changes for the original's snapshots only
-    vars(twin).pop("tally", None)  # and counts them in the original's tally: the copy counts its own
+    vars(twin).pop("entity_changes", None)  # and counts them in the original's count: the copy keeps its own
     return twin
 
 
@@ -68,10 +68,10 @@ def copy_game(game: Game) -> Game:
     for step in twin.round.steps:
         vars(step).update(kept(_own(step)), game=twin, round=twin.round, memo=Memo())
     twin.memo, twin.journal, twin.snapshots = Memo(), Journal(), None
-    twin.tally = Tally()
-    twin.entity_answers = Versioned(twin.tally)
+    twin.entity_changes = EntityChanges()
+    twin.entity_answers = Versioned(twin.entity_changes)
     twin.count_entity_changes()
-    twin.market.tally = twin.tally
+    twin.market.entity_changes = twin.entity_changes
     return twin
 
 

@@ -85,14 +85,18 @@ class TileGeometry:
     """Edge 0..5 -> the paths leaving by it: ``paths_at`` by number, for the network walk."""
     node_ids: Mapping[str | None, tuple[str, ...]] = field(init=False, compare=False, repr=False)
     """Kind prefix ("c", "t", "o"; None for all) -> the node ids of that kind: :meth:`nodes`."""
-    _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False, default=())
+    _turns: tuple[TileGeometry, ...] = field(init=False, compare=False, repr=False)
     _upgrades: dict[tuple[int, str | None], tuple[TileGeometry, tuple[int, ...]]] = field(
-        init=False, compare=False, repr=False, default_factory=dict)
+        init=False, compare=False, repr=False)
     """(id of a new tile, label) -> (that tile, the rotations it may replace this one at): the
     answer never changes (both are immutable), and bots and ``legal_actions`` ask it thousands
     of times a game. The tile is kept in the value so that its id is not reused."""
 
     def __post_init__(self) -> None:
+        # Set here rather than as the fields' defaults, which the compiled class does not apply
+        # to fields left out of __init__ (docs/fast.md).
+        object.__setattr__(self, "_turns", ())
+        object.__setattr__(self, "_upgrades", {})
         stops = {"c": self.cities, "t": self.towns, "o": self.offboards}
         by_kind: dict[str | None, tuple[str, ...]] = {k: tuple(f"{k}{i}" for i in range(len(stops[k]))) for k in NODE_KINDS}
         by_kind[None] = tuple(node for k in NODE_KINDS for node in by_kind[k])

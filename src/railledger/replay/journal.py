@@ -15,7 +15,7 @@ its start for every pop costs the whole game each time. The journal keeps, per a
 
 ``pop`` restores them: the entity fields newest first, then the board's and market's
 containers, the round, steps and title state, the lengths, and the game's attributes. Answers kept per moment of the game (:class:`~replay.memo.Memo`)
-are keyed by a counter that only grows, counts of entities by the game's tally of entity changes,
+are keyed by a counter that only grows, counts of entities by the game's count of entity changes,
 which only grows too, and what is kept of the map is keyed by lists of the board's changes that
 only grow (a hex put back counts as changed), so nothing remembered of the popped state is read
 again. An undo for the map's memos is thus a change like any other. What the game and its steps
@@ -167,7 +167,7 @@ class Journal:
         moment = game.moment
         _replace_vars(game, undo.attributes)
         game.moment = moment + 1  # answers remembered since belong to moments that are over
-        game.tally.count += 1  # so do answers kept while the entities stood: fields were put back
+        game.entity_changes.count += 1  # so do answers kept while the entities stood: fields were put back
         for memo, answers in undo.answers:  # but the state before the action is back, and its answers
             memo.moment, memo.answers = game.moment, answers
         game.entity_answers.resume(undo.counts)

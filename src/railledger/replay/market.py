@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from railledger.replay.journal import APPLYING
-from railledger.replay.memo import Tally
+from railledger.replay.memo import EntityChanges
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +32,8 @@ class StockMarket:
         self.moved: set[str] | None = None
         """Companies whose token was placed, moved or removed, noted once a snapshot asks
         (:meth:`replay.state.GameState.track_changes`); None: nobody asks."""
-        self.tally: Tally | None = None
-        """The game's count of changes (:class:`~replay.memo.Tally`): a token's move is one."""
+        self.entity_changes: EntityChanges | None = None
+        """The game's count of changes (:class:`~replay.memo.EntityChanges`): a token's move is one."""
 
     def cell(self, row: int, column: int) -> Cell | None:
         if 0 <= row < len(self.rows) and 0 <= column < len(self.rows[row]):
@@ -99,8 +99,8 @@ class StockMarket:
     def before_change(self) -> None:
         """A token is about to move: the undo journal keeps the positions and stacks as they are
         (once per action)."""
-        if self.tally is not None:
-            self.tally.count += 1
+        if self.entity_changes is not None:
+            self.entity_changes.count += 1
         journal = APPLYING.journal
         if journal is not None:
             journal.save(self, {"position": dict(self.position),

@@ -7,7 +7,7 @@ the game changes: a game counts its changes (``moment``) and says while it is ch
 
 Some answers read the game's entities (certificates, trains, the stock market) and nothing of
 the round: a turn handed on or a step passed leaves them as they were, while it ends every
-moment. The game's :class:`Tally` counts every change to its entities and the market, and a
+moment. The game's :class:`EntityChanges` counts every change to its entities and the market, and a
 :class:`Versioned` keeps such an answer with the count (and whatever else it reads, such as the
 phase) it was computed at, until that changes.
 """
@@ -52,7 +52,7 @@ class Memo:
         return known  # type: ignore[return-value]
 
 
-class Tally:
+class EntityChanges:
     """How many times a field of the game's entities was set, a company's token moved on the
     stock market, or the undo journal put either back: it only grows, so an answer computed at
     one count holds while the count stands."""
@@ -65,13 +65,13 @@ class Tally:
 
 class Versioned:
     """Answers read from the game's entities alone, each kept with the entities' count of changes
-    (the game's :class:`Tally`) and whatever else it reads (``reads``, such as the phase), and
+    (the game's :class:`EntityChanges`) and whatever else it reads (``reads``, such as the phase), and
     computed again only when either differs; nothing is kept while the game changes."""
 
-    __slots__ = ("tally", "answers")
+    __slots__ = ("entity_changes", "answers")
 
-    def __init__(self, tally: Tally) -> None:
-        self.tally = tally
+    def __init__(self, entity_changes: EntityChanges) -> None:
+        self.entity_changes = entity_changes
         self.answers: dict[Hashable, tuple[int, Hashable, object]] = {}
 
     def recall(self, game: Changing, reads: Hashable, question: Hashable, answer: Callable[..., Answer],
@@ -79,7 +79,7 @@ class Versioned:
         """``answer(*arguments)``, kept while the entities and ``reads`` stand."""
         if game.mutating:
             return answer(*arguments)
-        count = self.tally.count
+        count = self.entity_changes.count
         known = self.answers.get(question)
         if known is not None and known[0] == count and known[1] == reads:
             return known[2]  # type: ignore[return-value]
@@ -89,12 +89,12 @@ class Versioned:
 
     def current(self) -> dict[Hashable, tuple[int, Hashable, object]]:
         """The answers computed since the entities last changed (what an action's undo keeps)."""
-        count = self.tally.count
+        count = self.entity_changes.count
         return {question: known for question, known in self.answers.items() if known[0] == count}
 
     def resume(self, kept: dict[Hashable, tuple[int, Hashable, object]]) -> None:
         """Answers :meth:`current` gave before an action, good again once the undo journal has
         put the entities back as they were then: kept at the count the takeback moved on to."""
-        count = self.tally.count
+        count = self.entity_changes.count
         for question, (_, reads, found) in kept.items():
             self.answers[question] = (count, reads, found)

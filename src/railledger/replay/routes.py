@@ -21,13 +21,13 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from railledger.replay.data import TrainType  # at run time: the compiled Route's field types are looked up then
 from railledger.replay.errors import Violation
 from railledger.replay.hexgrid import opposite, shared_edge
 
 if TYPE_CHECKING:
     from railledger.replay.board import Board
     from railledger.replay.state import GameState
-    from railledger.replay.data import TrainType
 
 Node = tuple[str, str]  # (hex, node id such as "c0", "t0", "o0")
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from railledger.ingest.model import Player, PlayerId
 from railledger.replay.board import Board
 from railledger.replay.journal import APPLYING, Journal
-from railledger.replay.memo import Memo, Tally, Versioned
+from railledger.replay.memo import EntityChanges, Memo, Versioned
 from railledger.replay.network import GraphCache
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class Tracked:
     """An entity that tells a :class:`ChangeLog` when one of its ``watched`` fields is set, once
     :meth:`GameState.track_changes` gave it one (before that, a set costs one attribute read more).
     ``touch`` runs before and after the set, so a train's old owner and its new one are both noted.
-    Every field set also counts in the game's :class:`Tally` (``GameState.count_entity_changes``).
+    Every field set also counts in the game's :class:`EntityChanges` (``GameState.count_entity_changes``).
 
     While an action is applied, every field set is noted with its old value in the game's
     undo journal (:mod:`replay.journal`); an entity made during the action has nothing to note.
@@ -68,12 +68,12 @@ class Tracked:
     watched: ClassVar[frozenset[str]] = frozenset()
     restored_by_field: ClassVar[bool] = True  # the journal shares it where a step refers to it
     change_log: ClassVar[ChangeLog | None] = None  # an instance's own, set by track_changes
-    tally: ClassVar[Tally | None] = None  # an instance's own, set by count_entity_changes
+    entity_changes: ClassVar[EntityChanges | None] = None  # an instance's own, set by count_entity_changes
 
     def __setattr__(self, name: str, value: object) -> None:
-        tally = self.tally
-        if tally is not None:
-            tally.count += 1
+        entity_changes = self.entity_changes
+        if entity_changes is not None:
+            entity_changes.count += 1
         journal = APPLYING.journal
         if journal is not None:
             own = self.__dict__
@@ -263,9 +263,9 @@ class GameState:
         for train_type in title.trains:
             for i in range(train_type.count):
                 self.trains[f"{train_type.name}-{i}"] = Train(f"{train_type.name}-{i}", train_type.name)
-        self.tally = Tally()  # every field set on an entity counts in it once count_entity_changes ran
+        self.entity_changes = EntityChanges()  # every field set on an entity counts in it once count_entity_changes ran
         self.market = title.new_market()
-        self.market.tally = self.tally
+        self.market.entity_changes = self.entity_changes
         self.board = Board(title, title.printed_for(created))
         self.phase_index = 0
         self.or_number = 0  # operating rounds started so far
@@ -281,7 +281,7 @@ class GameState:
         self.moment = 0  # counts the game's changes: a step's remembered answers hold for one
         self.mutating = False  # inside :meth:`changing`: answers are not kept
         self.memo = Memo()  # counts asked often of one state
-        self.entity_answers = Versioned(self.tally)  # counts read from entities alone (certificates, trains over the limit)
+        self.entity_answers = Versioned(self.entity_changes)  # counts read from entities alone (certificates, trains over the limit)
         self.graph = GraphCache()
         self.journal = Journal()  # what each applied action changed, for Game.pop
 
@@ -297,11 +297,11 @@ class GameState:
 
     def count_entity_changes(self) -> None:
         """Every player, corporation, company, certificate and train of the game counts its
-        changes in the game's tally from now on. Entities are made at setup (a title's own ones
+        changes in the game's :class:`~replay.memo.EntityChanges` from now on. Entities are made at setup (a title's own ones
         included), so :class:`~replay.game.Game` calls this once its title is set up."""
         for entities in (self.players, self.corporations, self.companies, self.shares, self.trains):
             for entity in entities.values():
-                object.__setattr__(entity, "tally", self.tally)
+                object.__setattr__(entity, "entity_changes", self.entity_changes)
 
     def changing(self) -> Change:
         """The state changes inside this block: what steps remembered of it no longer holds,

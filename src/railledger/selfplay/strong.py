@@ -14,8 +14,11 @@ also one sale per company and size in a stock turn and, for a company's train pu
 train per type and the pass. Elsewhere the rounds a holding or a train still pays are the
 evaluation's estimate from the bank's cash, and searching sales and trains against it lost to
 greedy's rules on the ladder (a company buys the train that raises its run most, a player sells
-only when it must). A train purchase the company must make, its runs, dividends, track, stations,
-auctions and everything else are greedy's (:mod:`selfplay.greedy`).
+only when it must). A company's dividend is searched among the kinds on offer where the game ends
+after a given round or when the bank breaks (18MS, 18Texas); where it waits for a train purchase
+(1871's Diesel) it is greedy's, which saves for the trains that bring the end. A train purchase
+the company must make, its runs, track, stations, auctions and everything else are greedy's
+(:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
 position and its random source, as every bot is.
@@ -68,6 +71,8 @@ class StrongBot(GreedyBot):
             searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}
             stock = [a for a in legal if a.type in searched and not a.fields.get("purchase_for")]
             return _distinct(game, stock) + _pars(game, me, legal) + passing
+        if "dividend" in kinds and _end_is_timed(game):
+            return _distinct(game, [a for a in legal if a.type == "dividend"])
         if "buy_train" in kinds and passing and game.title.last_or is not None:
             bank = [a for a in legal if a.type == "buy_train" and bounds(a) is None]
             return _distinct(game, bank) + passing
@@ -89,6 +94,15 @@ class StrongBot(GreedyBot):
             scored.append((self.evaluation(sandbox, me), rng.random(), n))
             sandbox.pop()
         return candidates[max(scored)[2]] if scored else candidates[-1]
+
+
+def _end_is_timed(game: Game) -> bool:
+    """Whether the game ends after a given operating round (18MS) or when the bank breaks
+    (18Texas), rather than when a train is first bought (1871's Diesel). Where the end waits for
+    a purchase, a company that pays out what greedy saves for a train can leave a table whose
+    companies all sit at their train limit with no train to buy, and the game never ends; there
+    the dividend is greedy's."""
+    return game.title.last_or is not None or game.title.bank_breaks
 
 
 def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:

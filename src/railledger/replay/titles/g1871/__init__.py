@@ -428,7 +428,7 @@ class Title1871(Title):
         return train.id not in self.state(game).obsolete
 
     def train_limit_version(self, game: GameState) -> int:
-        """The obsolete trains only grow in number (a takeback moves the game's tally on)."""
+        """The obsolete trains only grow in number (a takeback moves the game's count of entity changes on)."""
         return len(self.state(game).obsolete)
 
     def on_phase(self, game: GameState, phase: Phase) -> None:

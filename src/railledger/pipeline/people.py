@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from railledger.analytics.scope import Population, counted_games
+from railledger.analytics.scope import SELFPLAY, Population, counted_games
 from railledger.analytics.shape import GameShape, game_shape
 from railledger.ingest.sources import expand, load
 from railledger.records import Archive
@@ -75,7 +75,7 @@ def _from_files(found: PeopleGames, paths: list[str]) -> None:
             if loaded.record is None:
                 found.unreadable.append(str(loaded.error) if loaded.error is not None else f"{origin}: no record")
                 continue
-            if loaded.record.title.lower() != found.title.lower() or loaded.record.source == "selfplay":
+            if loaded.record.title.lower() != found.title.lower() or loaded.record.source == SELFPLAY:
                 continue
             shape = game_shape(loaded.record)
             if shape is None:

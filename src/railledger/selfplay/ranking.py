@@ -43,7 +43,7 @@ def ranked(bot: Bot, game: Game, legal: Sequence[Action], rng: Random) -> list[A
 def _choice_first(bot: Bot, game: Game, legal: Sequence[Action], rng: Random) -> list[Action]:
     """A bot that only chooses: its choice, then the rest as listed."""
     choice = bot.choose(game, legal, rng)
-    return [choice, *(action for action in legal if action is not choice and action != choice)]
+    return [choice, *(action for action in legal if action != choice)]
 
 
 def _shuffled(bot: Bot, game: Game, legal: Sequence[Action], rng: Random) -> list[Action]:

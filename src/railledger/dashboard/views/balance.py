@@ -67,6 +67,9 @@ every_bot = chosen_population.games != PEOPLE and st.toggle(
          "played every seat, unless this is on.")
 correlations, counted, bots = data.load(data.correlations, db, chosen_population, every_bot)
 st.caption(md(counted))
+if chosen_population.variant is not None:
+    beside_published(chosen_population.variant)
+    st.header("The variant's games by factor")
 if not bots.is_empty():
     st.subheader("Bots of the bots' games")
     shown = bots.with_columns(
@@ -86,9 +89,6 @@ if not bots.is_empty():
     st.caption("Games here: bots' games of the sidebar's choice with the bot in a seat. Rating and win rate: the "
                "bot's latest ladder of the title (railledger ladder --db), seats turned every game; a rating "
                "compares bots met at one table.")
-if chosen_population.variant is not None:
-    beside_published(chosen_population.variant)
-    st.header("The variant's games by factor")
 if correlations.is_empty():
     st.info("No game counted here has a result yet: the sidebar chooses which games count.")
     st.stop()

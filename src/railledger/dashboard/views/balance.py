@@ -72,19 +72,21 @@ if chosen_population.variant is not None:
     st.header("The variant's games by factor")
 if not bots.is_empty():
     st.subheader("Bots of the bots' games")
+    percent = "{:.1%}".format
     shown = bots.with_columns(
         ladder=pl.when(pl.col("mu").is_null()).then(pl.lit("not on a ladder yet")).otherwise(
             pl.format("{} games at {} ({})", pl.col("ladder_games"), pl.col("table_bots"),
                       pl.col("recorded_at").dt.strftime("%Y-%m-%d"))),
-        win_rate=pl.col("wins") / pl.col("seats"))
-    st.dataframe(shown.select("title", "bot", "games", "strongest", "mu", "sigma", "win_rate", "win_low", "win_high", "ladder"),
+        rating=pl.when(pl.col("mu").is_null()).then(pl.lit("")).otherwise(
+            pl.format("{} ± {}", pl.col("mu").round(1), pl.col("sigma").round(1))),
+        win_rate=pl.when(pl.col("seats").is_null() | (pl.col("seats") == 0)).then(pl.lit("")).otherwise(
+            pl.format("{} ({} to {})", (pl.col("wins") / pl.col("seats")).map_elements(percent, return_dtype=pl.Utf8),
+                      pl.col("win_low").map_elements(percent, return_dtype=pl.Utf8),
+                      pl.col("win_high").map_elements(percent, return_dtype=pl.Utf8))))
+    st.dataframe(shown.select("title", "bot", "games", "strongest", "rating", "win_rate", "ladder"),
                  hide_index=True, width="stretch", column_config={
                      "title": "Title", "bot": "Bot", "games": "Games here", "strongest": "Strongest",
-                     "mu": st.column_config.NumberColumn("Rating", format="%.1f"),
-                     "sigma": st.column_config.NumberColumn("± sigma", format="%.1f"),
-                     "win_rate": st.column_config.NumberColumn("Ladder win rate", format="percent"),
-                     "win_low": st.column_config.NumberColumn("95% from", format="percent"),
-                     "win_high": st.column_config.NumberColumn("to", format="percent"),
+                     "rating": "Rating (mu ± sigma)", "win_rate": "Ladder seat win rate (95% interval)",
                      "ladder": "Ladder"})
     st.caption("Games here: bots' games of the sidebar's choice with the bot in a seat. Rating and win rate: the "
                "bot's latest ladder of the title (railledger ladder --db), seats turned every game; a rating "

@@ -122,10 +122,10 @@ selfplay: $(STAMP)
 	$(BIN)/railledger simulate --title "The Old Prince 1871" --players 4 --games $(SELFPLAY_GAMES) --bots greedy,random,greedy,random --rotate --db $(SELFPLAY_DB) || status=1; \
 	exit $$status
 
-# How strongly the bots play (docs/selfplay.md): LADDER_GAMES games of each title at its usual
-# table (18MS 3 players, 18Texas and 1871 4), the greedy bot in one seat and random ones in the
-# others, seats turned every game, on seeds from LADDER_SEED; each bot's seat win rate with its
-# interval and its rating. Then PEOPLE_GAMES games of each title by a table of strong bots, set
+# How strongly the bots play (docs/selfplay.md): LADDER_GAMES games of each pairing at each title's
+# usual table (18MS 3 players, 18Texas and 1871 4), one bot in one seat and another in the others
+# (greedy against random, strong against greedy, strong against random), seats turned every game,
+# on seeds from LADDER_SEED; each bot's seat win rate with its interval and its rating. Then PEOPLE_GAMES games of each title by a table of strong bots, set
 # beside the people's games of LADDER_PEOPLE (the shared records and the archive DB when they
 # exist: every game pulled into it counts): the spread of the winner's value, the operating
 # rounds, each phase change's and the first rust's operating round, the ends, and whether the
@@ -143,6 +143,11 @@ ladder: $(STAMP)
 	$(BIN)/railledger ladder --title 18MS --players 3 --bots greedy,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
 	$(BIN)/railledger ladder --title 18Texas --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
 	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots greedy,random,random,random --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	for other in greedy random; do \
+	  $(BIN)/railledger ladder --title 18MS --players 3 --bots strong,$$other,$$other --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	  $(BIN)/railledger ladder --title 18Texas --players 4 --bots strong,$$other,$$other,$$other --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	  $(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots strong,$$other,$$other,$$other --games $(LADDER_GAMES) --first-seed $(LADDER_SEED) $(KEEP) || status=1; \
+	done; \
 	$(BIN)/railledger ladder --title 18MS --players 3 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
 	$(BIN)/railledger ladder --title 18Texas --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \
 	$(BIN)/railledger ladder --title "The Old Prince 1871" --players 4 --bots strong --games $(PEOPLE_GAMES) --first-seed $(LADDER_SEED) $(PEOPLE) $(KEEP) || status=1; \

@@ -83,9 +83,8 @@ AUDIT_COLUMNS = {
 st.subheader("By president")
 st.caption("Each president is one player by 18xx.games user id (a hotseat game's by game and seat), shown by name, "
            "and by name and id where two names compare equal.")
-st.dataframe(by_player.select("title", "shown", "short_id", *by_player.columns[3:-2]), hide_index=True, width="stretch",
-             column_config={**AUDIT_COLUMNS, "shown": st.column_config.TextColumn("President"),
-                            "short_id": st.column_config.TextColumn("Id")})
+st.dataframe(by_player.select("title", "shown", *by_player.columns[3:-2]), hide_index=True, width="stretch",
+             column_config={**AUDIT_COLUMNS, "shown": st.column_config.TextColumn("President")})
 st.subheader("By game")
 by_game = first_rows(by_game, "most left on the table first; review a game")
 st.dataframe(

@@ -3,7 +3,7 @@ action without changing the game, and it plays what its evaluation scores highes
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from random import Random
 
 import pytest
@@ -40,18 +40,24 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert first.record.actions == again.record.actions and first.record.result == again.record.result
 
 
-def _stock_turns(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
-    """(game, the seat's legal actions) at every stock turn of a greedy game where the seat may
-    buy, par and pass: the moments the strong bot searches."""
+def _moments(title: str, seed: int, players: int, wanted: Callable[[list[Action]], bool]) -> Iterator[tuple[Game, list[Action]]]:
+    """(game, the seat's legal actions) at every moment of a greedy game whose seat's legal
+    actions are ``wanted``."""
     record = play(title, seed, [bot_named("greedy")] * players).record
     game = Game.from_record(record)
     game.journal.enabled = False
     for action in record.actions:
         legal = offered(game, list)
         turn = seat_to_act(game, legal, waited_seat(game))
-        if turn is not None and {"buy_shares", "pass"} <= {a.type for a in turn[1]}:
+        if turn is not None and wanted(turn[1]):
             yield game, turn[1]
         game.process(action)
+
+
+def _stock_turns(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
+    """Every stock turn of a greedy game where the seat may buy, par and pass: the moments the
+    strong bot searches."""
+    return _moments(title, seed, players, lambda legal: {"buy_shares", "pass"} <= {a.type for a in legal})
 
 
 def test_the_bot_chooses_one_of_the_legal_actions_and_leaves_the_game_as_it_was() -> None:
@@ -120,17 +126,8 @@ def test_a_table_of_strong_bots_starts_a_company() -> None:
 
 
 def _dividends(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
-    """(game, the seat's legal actions) at every dividend of a greedy game offering more than one
-    kind."""
-    record = play(title, seed, [bot_named("greedy")] * players).record
-    game = Game.from_record(record)
-    game.journal.enabled = False
-    for action in record.actions:
-        legal = offered(game, list)
-        turn = seat_to_act(game, legal, waited_seat(game))
-        if turn is not None and len([a for a in turn[1] if a.type == "dividend"]) > 1:
-            yield game, turn[1]
-        game.process(action)
+    """Every dividend of a greedy game offering more than one kind."""
+    return _moments(title, seed, players, lambda legal: len([a for a in legal if a.type == "dividend"]) > 1)
 
 
 def test_where_the_end_is_timed_the_dividend_is_searched() -> None:

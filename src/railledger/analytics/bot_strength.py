@@ -80,6 +80,7 @@ def strongest_bots(archive: Archive, scope: Scope, every_bot: bool = False) -> B
 def _strongest(ratings: pl.DataFrame, titles: list[str]) -> pl.DataFrame:
     """[title, bot]: each title's bot with the highest ladder rating, else :data:`DEFAULT_STRONGEST`."""
     rated = ratings.sort("mu", descending=True).unique("title", keep="first").select("title", "bot")
-    missing = [title for title in titles if title not in set(rated["title"].to_list())]
+    laddered = set(rated["title"].to_list())
+    missing = [title for title in titles if title not in laddered]
     return pl.concat([rated, pl.DataFrame({"title": missing, "bot": [DEFAULT_STRONGEST] * len(missing)},
                                           schema={"title": pl.Utf8, "bot": pl.Utf8})])

@@ -115,7 +115,9 @@ RUN_COLUMNS = ("seq", "action_id", "company", "round", "seat", "declared", "engi
 
 
 def encode_runs(runs: Sequence[RunAudit], seats: Mapping[PlayerId, int]) -> Columns:
-    """One row per audited run: the declared routes as the engine read them, and the best run."""
+    """One row per audited run: the declared routes as the engine read them, and the best run's
+    routes where they differ from those (none where the declared run is the best one, as at
+    nearly every run: the archive reads them back as the declared ones, records.archive.READ_AS)."""
     table: Columns = {name: [] for name in RUN_COLUMNS}
     for run in runs:
         declared = [{"train": route.get("train"), "revenue": revenue, "stops": [list(stop) for stop in stops],
@@ -123,9 +125,11 @@ def encode_runs(runs: Sequence[RunAudit], seats: Mapping[PlayerId, int]) -> Colu
                     for route, revenue, stops in zip(run.routes, run.route_revenues, run.route_stops)]
         optimal = [{"train": r.train, "revenue": r.revenue, "stops": [list(stop) for stop in r.stops],
                     "connections": [list(c) for c in r.connections]} for r in run.optimum.routes]
+        declared_text, optimal_text = json.dumps(declared), json.dumps(optimal)
         for name, value in (("seq", run.index), ("action_id", run.action_id), ("company", run.company),
                             ("round", run.round), ("seat", None if run.president is None else seats.get(run.president)), ("declared", run.declared),
                             ("engine", run.engine), ("optimum", run.optimum.revenue), ("proven", run.optimum.proven),
-                            ("declared_routes", json.dumps(declared)), ("optimal_routes", json.dumps(optimal))):
+                            ("declared_routes", declared_text),
+                            ("optimal_routes", None if optimal_text == declared_text else optimal_text)):
             table[name].append(value)
     return table

@@ -216,6 +216,8 @@ class StateChanges:
         columns.rounds.append(game.acted_in or game.round.label)
         columns.phases.append(game.phase.name)
         log, everything = self.log, self.everything
+        if not (everything or log.players or log.corporations or log.companies or log.shares or log.trains or log.prices):
+            return  # nothing a state shows changed: no row
         corporations = game.corporations
         touched_corps = set(corporations) if everything else set(log.corporations)
         touched_holders: set[Holder] = set(game.players) if everything else set(log.players)

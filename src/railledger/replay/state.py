@@ -423,12 +423,16 @@ class GameState:
         return self.memo.recall(self, "over train limit", self.count_over_train_limit)
 
     def count_over_train_limit(self) -> tuple[str, ...]:
+        """Every train held is counted first, and the title asked which count against the
+        limit only for a company holding more than it: a title's exemption only lowers a count,
+        and the question is asked after every change of an operating round."""
         held: dict[str, int] = {}
         for train in self.trains.values():
-            if train.owner is not None and not train.rusted and self.title.counts_for_limit(self, train):
-                held[train.owner] = held.get(train.owner, 0) + 1
+            owner = train.owner
+            if owner is not None and not train.rusted:
+                held[owner] = held.get(owner, 0) + 1
         limit = self.phase.train_limit
-        return tuple(sym for sym in self.corporations if held.get(sym, 0) > limit)
+        return tuple(sym for sym in self.corporations if held.get(sym, 0) > limit and self.trains_for_limit(sym) > limit)
 
     def floated_in_order(self) -> list[str]:
         floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]

@@ -14,6 +14,7 @@ import pytest
 
 from railledger.pipeline.ingesting import OUTCOMES
 from railledger.records.schema import game_tables
+from railledger.replay.snapshot import Snapshot, StateColumns
 from tests.title_data import catalogue_tiles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -146,3 +147,31 @@ def fifo_guard(tmp_path: Path) -> Iterator[None]:
     yield
     done.set()
     thread.join(timeout=5)
+
+
+def state_columns(snapshots: list[Snapshot]) -> StateColumns:
+    """The columns a replay notes for these snapshots (made by hand): each snapshot's round and
+    phase, and a row of a player or company wherever its place or state differs from the
+    previous snapshot's."""
+    columns = StateColumns()
+    players: dict[object, tuple[object, ...]] = {}
+    companies: dict[object, tuple[object, ...]] = {}
+    for seq, snapshot in enumerate(snapshots):
+        columns.rounds.append(snapshot.round)
+        columns.phases.append(snapshot.phase)
+        for position, (pid, view) in enumerate(snapshot.players):
+            row = (position, view.cash, view.value, view.shares)
+            if players.get(pid) != row:
+                players[pid] = row
+                columns.player_seq.append(seq)
+                columns.player.append(pid)
+                columns.player_state.append(row)
+        for position, (sym, company) in enumerate(snapshot.corporations):
+            state = (position, company.price, company.cell, company.cash, company.trains, company.tokens,
+                     company.president, company.floated, company.closed)
+            if companies.get(sym) != state:
+                companies[sym] = state
+                columns.company_seq.append(seq)
+                columns.company.append(sym)
+                columns.company_state.append(state)
+    return columns

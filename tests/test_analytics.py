@@ -25,6 +25,7 @@ from railledger.records import Archive
 from railledger.replay import Flag, Replay, replay_record
 from railledger.replay.snapshot import CorporationView, PlayerView, Snapshot
 from railledger.replay.state import Event
+from tests.conftest import state_columns
 
 Company = dict[str, list[tuple[int | None, PlayerId | None]]]
 """Company symbol -> (price, president id) after each action."""
@@ -65,7 +66,7 @@ def replayed(
         )
         for seq, label in enumerate(rounds)
     ]
-    return record, Replay(record, flags=flags, result=result, snapshots=snapshots, events=events)
+    return record, Replay(record, flags=flags, result=result, states=state_columns(snapshots), events=events)
 
 
 # Game A (18MS): Ann (seat 1, id 11) beats Bob (seat 2, id 12), 500 to 350.

@@ -27,6 +27,7 @@ from railledger.records import Archive
 from railledger.replay import Flag, Replay
 from railledger.replay.snapshot import PlayerView, Snapshot
 from railledger.replay.state import Event
+from tests.conftest import state_columns
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
 LATER = {**NAMES, 4: "Diana"}
@@ -48,7 +49,8 @@ def game(game_id: str, values: dict[int, int], title: str = "18MS", created: str
     snapshot = Snapshot("OR 1.1", "2", tuple((p.id, PlayerView(values[p.id], (), values[p.id])) for p in seated), ())
     events = [] if end is None else [Event(len(actions) - 1, "game_end", end)]
     flags = [Flag(0, "1", "18MS/10.4-cert-limit", "10.4", "too many certificates")] if flagged else []
-    return record, Replay(record, flags=flags, result=dict(values), snapshots=[snapshot] * len(actions), events=events)
+    return record, Replay(record, flags=flags, result=dict(values), states=state_columns([snapshot] * len(actions)),
+                          events=events)
 
 
 # Rated 18MS games, in play order (by creation day, whatever the order they are stored in):

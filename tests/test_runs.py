@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -62,6 +63,27 @@ def test_every_run_is_stored_with_the_audit_of_a_fresh_replay(db: Path, poor_gam
     declared, best = json.loads(poor["declared_routes"]), json.loads(poor["optimal_routes"])
     assert [r["train"] for r in declared] == ["2+-2"] and [s[0] for s in declared[0]["stops"]] == ["E11", "E15"]
     assert sum(r["revenue"] for r in best) == 100 and len(best) == 2
+
+
+def test_best_routes_are_stored_only_where_they_differ_from_the_declared_ones(db: Path, poor_game: Path) -> None:
+    """The file holds the best routes of the poor run only; every reader sees each run's best
+    routes, the declared ones where they are the best: as a whole table, one game's, and selected."""
+    audited = audit_record(read_record(str(poor_game)))
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        kept = con.execute("SELECT action_id FROM runs WHERE optimal_routes IS NOT NULL").fetchall()
+        runs = con.execute("SELECT count(*) FROM runs").fetchone()
+    finally:
+        con.close()
+    assert kept == [("690",)] and runs == (len(audited),)
+    with Archive.open(db, read_only=True) as archive:
+        whole, one = archive.table("runs").sort("seq"), archive.table("runs", KEY).sort("seq")
+        selected = archive.select("runs", ["seq", "optimal_routes"]).sort("seq")
+    best = [[route.revenue for route in run.optimum.routes] for run in audited]
+    for read in (whole, one, selected):
+        assert [[route["revenue"] for route in json.loads(text)] for text in read["optimal_routes"]] == best
+    assert whole.filter(whole["action_id"] != "690")["optimal_routes"].to_list() == \
+        whole.filter(whole["action_id"] != "690")["declared_routes"].to_list()
 
 
 def test_shortfalls_are_counted_per_game_and_per_president(db: Path) -> None:

@@ -56,6 +56,13 @@ RANKED_BEFORE = {
 }
 """The standings' rank and winner as versions before :data:`UNRANKED` stored them for every game:
 by value, ties sharing the best rank, the best value winning."""
+BEST_WHEN_OTHER = next(migration.version for migration in migrations() if migration.name == "runs_best_when_other")
+"""The version from which a run's best routes are stored only where they differ from the declared ones."""
+STORED_BEFORE = {
+    **{("standings", column): (UNRANKED, expression) for column, expression in RANKED_BEFORE.items()},
+    ("runs", "optimal_routes"): (BEST_WHEN_OTHER, 'coalesce("optimal_routes", "declared_routes")'),
+}
+"""(table, column) -> (the version that changed how it is stored, the column as earlier versions stored it)."""
 
 
 def written_at(version: int, source: Path, target: Path) -> None:
@@ -63,7 +70,8 @@ def written_at(version: int, source: Path, target: Path) -> None:
     of its columns at that version) in the order ``source`` holds them. Only for versions whose
     tables hold the same rows as the latest's (from 10 on), but for the stored ratings: before
     version 15 they were kept for the default count only (the games ended by hand left out); and
-    for the standings: before :data:`UNRANKED` a game without a result ranked its players too."""
+    for the standings: before :data:`UNRANKED` a game without a result ranked its players too; and
+    for the runs: before :data:`BEST_WHEN_OTHER` every run kept its best routes."""
     con = duckdb.connect(str(target))
     try:
         con.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
@@ -81,7 +89,7 @@ def written_at(version: int, source: Path, target: Path) -> None:
             source_names = {c for (c,) in con.execute(
                 "SELECT column_name FROM duckdb_columns() WHERE database_name = 'source' AND table_name = ?", [table]).fetchall()}
             one_count = "WHERE NOT manual_ends" if "manual_ends" in source_names and "manual_ends" not in names else ""
-            selected = ", ".join(RANKED_BEFORE.get(c, f'"{c}"') if table == "standings" and version < UNRANKED else f'"{c}"'
+            selected = ", ".join(stored[1] if (stored := STORED_BEFORE.get((table, c))) and version < stored[0] else f'"{c}"'
                                  for c in names)
             con.execute(f"INSERT INTO {table} ({columns}) SELECT {selected} FROM source.{table} {one_count} ORDER BY rowid")
         con.execute("DETACH source")

@@ -119,7 +119,7 @@ def play_for_archive(title: str, seed: int, seats: tuple[str, ...], max_actions:
         encoded = encode_game(game.played.record, game.replay, game.runs)
     except ValueError:
         return game, None
-    return replace(game, replay=replace(game.replay, snapshots=[])), encoded
+    return replace(game, replay=replace(game.replay, states=None)), encoded
 
 
 def _played(title: str, todo: list[tuple[int, tuple[str, ...]]], pool: Workers,

@@ -63,6 +63,22 @@ ARCHIVE_TABLES = (
 state tables among them are rebuilt from the tables of changes that store them (:mod:`records.states`);
 the last four are per-game summaries (:mod:`records.summaries`)."""
 
+READ_AS: Mapping[str, Mapping[str, str]] = {
+    "runs": {"optimal_routes": "coalesce(optimal_routes, declared_routes)"},
+}
+"""Columns stored in a shorter form than readers see them, by table: the expression that gives
+each back. A run's best routes are stored only where they differ from the declared ones (schema
+version 21): the declared run is the best one at nearly every run, and the two texts were a
+tenth of an archive."""
+
+
+def _read_columns(table: str) -> str:
+    """The SQL select list of a table's columns as readers see them (:data:`READ_AS`)."""
+    stored_as = READ_AS.get(table, {})
+    return ", ".join(f"{stored_as[column]} AS {column}" if column in stored_as else column
+                     for column in schema.shown_columns()[table])
+
+
 SUMMARY_SCHEMA: Columns = {"title": str, "games": int, "actions": int}
 
 _GAME_ORDER = "g.title, try_cast(g.source_id AS BIGINT) NULLS LAST, g.source_id"
@@ -779,7 +795,7 @@ class Archive:
             if game is None:
                 return self._arrow(state_query(name), {})
             return self._arrow(state_query(name, f"{schema.GAME_NUMBER} = $number"), {"number": self._resolve(game)[1]})
-        query = f"SELECT {', '.join(schema.shown_columns()[name])} FROM {name}"
+        query = f"SELECT {_read_columns(name)} FROM {name}"
         if game is None:
             return self._arrow(query, {})
         return self._arrow(f"{query} WHERE {schema.number_column(name)} = $number", {"number": self._resolve(game)[1]})
@@ -814,7 +830,7 @@ class Archive:
         for n, (column, values) in enumerate((where or {}).items()):
             params[f"w{n}"] = list(values)
             filters.append(f"t.{column} IN (SELECT unnest($w{n}))")
-        source = name
+        source = f"(SELECT {_read_columns(name)} FROM {name})" if name in READ_AS else name
         if name in STATE_TABLES:
             games = f"game_key IN (SELECT game_key FROM {_MATCHING})" if "game_key" in keys else ""
             only_at = _MATCHING if {"game_key", "seq"} <= set(keys) else ""

@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from railledger.ingest.model import PlayerId, Record
 from railledger.records.codec import Columns
 from railledger.replay import Replay
+from railledger.replay.snapshot import StateColumns
 from railledger.replay.optimizer.audit import RunAudit
 
 
@@ -37,34 +39,10 @@ class ReplayRows:
 def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
     record = replay.record
     seats = {p.id: seat for seat, p in enumerate(record.players, start=1)}
-    steps: Columns = {"seq": [], "action_id": [], "round": [], "phase": []}
-    players = _Changes("seq", "seat", "position", "cash", "net_worth", "shares")
-    companies = _Changes("seq", "company", "position", "price", "market_row", "market_col", "cash", "trains",
-                         "tokens", "president", "floated", "closed")
+    states = replay.states if replay.states is not None else StateColumns()
+    steps: Columns = {"seq": list(range(len(states.rounds))), "action_id": [a.label for a in record.actions[:len(states.rounds)]],
+                      "round": states.rounds, "phase": states.phases}
     value: object  # a column's value, in the loops below
-    shaped_players: dict[PlayerId, tuple[int, object]] = {}  # the position and view each last row came from
-    shaped_companies: dict[str, tuple[int, object]] = {}
-    for seq, (action, snap) in enumerate(zip(record.actions, replay.snapshots)):
-        steps["seq"].append(seq)
-        steps["action_id"].append(action.label)
-        steps["round"].append(snap.round)
-        steps["phase"].append(snap.phase)
-        for position, (pid, view) in enumerate(snap.players):
-            # a snapshot keeps the very view of what did not change, so its row would be the last one
-            last = shaped_players.get(pid)
-            if last is not None and last[1] is view and last[0] == position:
-                continue
-            shaped_players[pid] = (position, view)
-            players.add(seq, seats[pid], (position, view.cash, view.value, ",".join(f"{c}={p}" for c, p in view.shares)))
-        for position, (sym, company) in enumerate(snap.corporations):
-            last = shaped_companies.get(sym)
-            if last is not None and last[1] is company and last[0] == position:
-                continue
-            shaped_companies[sym] = (position, company)
-            row, col = company.cell if company.cell else (None, None)
-            president = None if company.president is None else seats.get(company.president)
-            companies.add(seq, sym, (position, company.price, row, col, company.cash, ",".join(company.trains),
-                                     company.tokens, president, company.floated, company.closed))
     events: Columns = {"seq": [], "ordinal": [], "kind": [], "subject": [], "amount": [], "detail": []}
     for ordinal, event in enumerate(replay.events):
         for name, value in (("seq", event.index), ("ordinal", ordinal), ("kind", event.kind),
@@ -86,8 +64,43 @@ def encode_replay(replay: Replay, runs: Sequence[RunAudit] = ()) -> ReplayRows:
                             ("sentence", flag.sentence), ("rule", flag.rule), ("section", flag.section),
                             ("message", flag.message), ("follows", flag.follows)):
             flags[name].append(value)
-    return ReplayRows(steps, players.columns, companies.columns, events, standings, flags,
+    return ReplayRows(steps, player_changes(states, seats), company_changes(states, seats), events, standings, flags,
                       encode_runs(runs, seats))
+
+
+def player_changes(states: StateColumns, seats: Mapping[PlayerId, int]) -> Columns:
+    """The ``player_changes`` columns of a replay's states: seats for players, each one's
+    certificates as text (``GMO=60,IC=10``)."""
+    position, cash, worth, shares = _transposed(states.player_state, 4)
+    return {"seq": states.player_seq, "seat": [seats[pid] for pid in states.player], "position": position,
+            "cash": cash, "net_worth": worth, "shares": [",".join(f"{c}={p}" for c, p in held) for held in shares]}
+
+
+def company_changes(states: StateColumns, seats: Mapping[PlayerId, int]) -> Columns:
+    """The ``company_changes`` columns of a replay's states: the market cell as row and column,
+    trains as text (``2+,3+``), the president as a seat. A president outside the seats (the
+    Union Bank of 1871) is stored as none, so a row that then equals the company's previous one
+    is dropped, as the table keeps only changes."""
+    kept: dict[str, tuple[object, ...]] = {}
+    rows = []
+    for seq, sym, (position, price, cell, cash, trains, tokens, president, floated, closed) in zip(
+            states.company_seq, states.company, states.company_state):
+        row, col = cell if cell is not None else (None, None)
+        shaped = (position, price, row, col, cash, ",".join(trains), tokens,
+                  None if president is None else seats.get(president), floated, closed)
+        if kept.get(sym) != shaped:
+            kept[sym] = shaped
+            rows.append((seq, sym, *shaped))
+    return dict(zip(COMPANY_CHANGE_COLUMNS, _transposed(rows, len(COMPANY_CHANGE_COLUMNS))))
+
+
+COMPANY_CHANGE_COLUMNS = ("seq", "company", "position", "price", "market_row", "market_col", "cash", "trains",
+                          "tokens", "president", "floated", "closed")
+
+
+def _transposed(rows: Sequence[tuple[object, ...]], width: int) -> list[list[Any]]:
+    """Rows as ``width`` columns (empty columns without a row)."""
+    return [list(column) for column in zip(*rows)] if rows else [[] for _ in range(width)]
 
 
 def has_ranks(record: Record) -> bool:
@@ -97,29 +110,14 @@ def has_ranks(record: Record) -> bool:
     return bool(record.result) and record.status == "finished"
 
 
-class _Changes:
-    """The rows of one kind of entity's states, each kept only when it differs from that entity's
-    previous state."""
-
-    def __init__(self, *names: str) -> None:
-        self.names = names
-        self.columns: Columns = {name: [] for name in names}
-        self.last: dict[object, tuple[object, ...]] = {}
-
-    def add(self, seq: int, entity: object, values: tuple[object, ...]) -> None:
-        if self.last.get(entity) == values:
-            return
-        self.last[entity] = values
-        for name, value in zip(self.names, (seq, entity, *values)):
-            self.columns[name].append(value)
-
-
 RUN_COLUMNS = ("seq", "action_id", "company", "round", "seat", "declared", "engine", "optimum", "proven",
                "declared_routes", "optimal_routes")
 
 
 def encode_runs(runs: Sequence[RunAudit], seats: Mapping[PlayerId, int]) -> Columns:
-    """One row per audited run: the declared routes as the engine read them, and the best run."""
+    """One row per audited run: the declared routes as the engine read them, and the best run's
+    routes where they differ from those (none where the declared run is the best one, as at
+    nearly every run: the archive reads them back as the declared ones, records.archive.READ_AS)."""
     table: Columns = {name: [] for name in RUN_COLUMNS}
     for run in runs:
         declared = [{"train": route.get("train"), "revenue": revenue, "stops": [list(stop) for stop in stops],
@@ -127,9 +125,11 @@ def encode_runs(runs: Sequence[RunAudit], seats: Mapping[PlayerId, int]) -> Colu
                     for route, revenue, stops in zip(run.routes, run.route_revenues, run.route_stops)]
         optimal = [{"train": r.train, "revenue": r.revenue, "stops": [list(stop) for stop in r.stops],
                     "connections": [list(c) for c in r.connections]} for r in run.optimum.routes]
+        declared_text, optimal_text = json.dumps(declared), json.dumps(optimal)
         for name, value in (("seq", run.index), ("action_id", run.action_id), ("company", run.company),
                             ("round", run.round), ("seat", None if run.president is None else seats.get(run.president)), ("declared", run.declared),
                             ("engine", run.engine), ("optimum", run.optimum.revenue), ("proven", run.optimum.proven),
-                            ("declared_routes", json.dumps(declared)), ("optimal_routes", json.dumps(optimal))):
+                            ("declared_routes", declared_text),
+                            ("optimal_routes", None if optimal_text == declared_text else optimal_text)):
             table[name].append(value)
     return table

@@ -15,7 +15,7 @@ edited), so a copy copies exactly the containers and objects that change:
   dicts, sets and changeable dataclasses copied (:func:`replay.journal.kept`).
 
 Answers remembered for a moment (:class:`~replay.memo.Memo`) start empty; so do the journal and
-the snapshots.
+the noted states.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def twin_of(part: Part) -> Part:
     """A new object of the same class with the same attributes (no constructor, no setter)."""
     twin = object.__new__(type(part))
     vars(twin).update(vars(part))
-    vars(twin).pop("change_log", None)  # an entity notes changes for the original's snapshots only
+    vars(twin).pop("change_log", None)  # an entity notes changes for the original's noted states only
     return twin
 
 
@@ -65,7 +65,7 @@ def copy_game(game: Game) -> Game:
     twin.round.steps = [twin_of(step) for step in game.round.steps]
     for step in twin.round.steps:
         vars(step).update(kept(_own(step)), game=twin, round=twin.round, memo=Memo())
-    twin.memo, twin.journal, twin.snapshots = Memo(), Journal(), None
+    twin.memo, twin.journal, twin.states = Memo(), Journal(), None
     return twin
 
 

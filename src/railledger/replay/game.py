@@ -19,7 +19,7 @@ from railledger.replay import copying
 from railledger.replay.errors import IllegalAction, Violation
 from railledger.replay.flow import Effects, Round, Step
 from railledger.replay.shape import check_shape
-from railledger.replay.snapshot import Snapshot, Snapshots, take_snapshot
+from railledger.replay.snapshot import Snapshot, StateChanges, take_snapshot
 from railledger.replay.state import GameState
 from railledger.replay.titles import title_named
 from railledger.replay.variant import RECORDED, VariantError, recorded_variant
@@ -36,7 +36,7 @@ class Game(GameState):
         self.roster = roster
         self.moves: list[Action] = []  # the actions applied, for pop()
         self.acted_in = ""  # label of the round the last action came in, applied or refused
-        self.snapshots: Snapshots | None = None  # made by the first snapshot()
+        self.states: StateChanges | None = None  # made by the first note_state()
         self.applying = True
         with self.changing():
             title.setup(self)
@@ -149,7 +149,7 @@ class Game(GameState):
             raise IndexError("no action to take back")
         last = self.moves[-1]
         if self.journal.undo_last(self):
-            self.snapshots = None  # the next snapshot scans the game again
+            self.states = None  # what the journal put back was not logged: the next state scans the game again
             return last
         fresh = Game(self.title, self.roster, self.seed, self.optional_rules, self.game_id, self.created)
         for move in self.moves[:-1]:
@@ -209,12 +209,17 @@ class Game(GameState):
         with self.changing():
             self.round.close_at_end()
 
+    def note_state(self) -> StateChanges:
+        """Note the state now in the game's :class:`~replay.snapshot.StateChanges` (made by the
+        first call, which scans the whole game; later ones count what changed since)."""
+        if self.states is None:
+            self.states = StateChanges(self)
+        self.states.note()
+        return self.states
+
     def snapshot(self) -> Snapshot:
-        """The state now, built from the previous snapshot and what changed since (the first
-        one scans the whole game)."""
-        if self.snapshots is None:
-            self.snapshots = Snapshots(self)
-        return self.snapshots.take()
+        """The state now, noted as :meth:`note_state` does."""
+        return self.note_state().snapshot()
 
     def fingerprint(self) -> tuple[object, ...]:
         """The whole state, the round's and its steps' included: equal before and after an

@@ -1,4 +1,4 @@
-"""Replay a whole record: every action through the engine, collecting flags and snapshots.
+"""Replay a whole record: every action through the engine, collecting flags and per-action states.
 
 With ``keep_going`` an illegal action is flagged, changes nothing, and the record goes on. The
 record's later actions may then depend on what the refused one would have done: a flag is marked
@@ -12,13 +12,14 @@ flag, which left the game where the record did not expect it. The other flags ar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 from railledger.ingest.model import Action, PlayerId, Record
 from railledger.replay.errors import IllegalAction
 from railledger.replay.game import Game
 from railledger.replay.sentences import place, sentence
-from railledger.replay.snapshot import Snapshot
+from railledger.replay.snapshot import Snapshot, StateColumns
 from railledger.replay.state import Event
 
 ORDER_KEYS = ("turn-order", "operating-order", "step-order", "draft-order", "auction-order", "action-type",
@@ -63,14 +64,21 @@ class Flag:
 
 @dataclass
 class Replay:
-    """What a replay found: the flags, the final values and (optionally) a snapshot per action."""
+    """What a replay found: the flags, the final values and (optionally) the state after each
+    action, as the columns of what each action changed."""
 
     record: Record
     flags: list[Flag] = field(default_factory=list)
     result: dict[PlayerId, int] = field(default_factory=dict)
-    snapshots: list[Snapshot] = field(default_factory=list)
+    states: StateColumns | None = None  # None: not asked for
     events: list[Event] = field(default_factory=list)
     stopped_at: int | None = None  # index of the action that stopped a strict replay
+
+    @cached_property
+    def snapshots(self) -> list[Snapshot]:
+        """The state after each action, rebuilt from :attr:`states` when first asked for (none
+        without them)."""
+        return self.states.snapshots() if self.states is not None else []
 
     @property
     def matches_record(self) -> bool:
@@ -172,9 +180,11 @@ def replay_record(record: Record, *, keep_going: bool = False, snapshots: bool =
         if watch is not None:
             watch.after(game, index, action)
         if snapshots:
-            outcome.snapshots.append(game.snapshot())
+            game.note_state()
     if outcome.stopped_at is None:
         game.end_of_record()
     outcome.result = game.result()
     outcome.events = game.events
+    if snapshots and game.states is not None:
+        outcome.states = game.states.columns
     return outcome

@@ -1,14 +1,16 @@
-"""Immutable snapshots of a game's state: what review, storage and ``--states`` need per action.
+"""A game's state per action: what review, storage and ``--states`` need.
 
-:func:`take_snapshot` scans every certificate, train and company; :class:`Snapshots` takes one
-after every action of a replay for the cost of what the action changed: the game's entities note
-their changes in a :class:`~replay.state.ChangeLog`, and only the views of what changed are
-built again (a snapshot reuses the previous one's other views). Both give equal snapshots.
+:func:`take_snapshot` scans every certificate, train and company into an immutable
+:class:`Snapshot`. A replay does not take one after every action: :class:`StateChanges` writes
+what each action changed into :class:`StateColumns`, the columns the archive stores, for the
+cost of what changed (the game's entities note their changes in a
+:class:`~replay.state.ChangeLog`, and only the states of what changed are counted again); the
+snapshots, when asked for, are rebuilt from those columns and equal a full scan's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from railledger.ingest.model import PlayerId
@@ -101,6 +103,66 @@ def take_snapshot(game: Game) -> Snapshot:
     )
 
 
+PlayerState = tuple[int, int, int, tuple[tuple[str, int], ...]]
+"""A player's state as :class:`StateColumns` keeps it: position in the turn order, cash, worth,
+certificates held (corporation, percent)."""
+
+CompanyState = tuple[int, int | None, tuple[int, int] | None, int, tuple[str, ...], int, Holder | None, bool, bool]
+"""A company's state as :class:`StateColumns` keeps it: position among the companies, price,
+market cell, cash, trains, stations placed, president, floated, closed."""
+
+
+@dataclass(slots=True)
+class StateColumns:
+    """A replay's per-action states as columns: each action's round and phase, and a row for a
+    player or a company only at the actions after which its state differs from its previous one
+    (every one at the first action). This is what the archive stores (``steps``,
+    ``player_changes``, ``company_changes``), and :meth:`snapshots` rebuilds every action's
+    :class:`Snapshot` from it for the review and ``--states``."""
+
+    rounds: list[str] = field(default_factory=list)
+    phases: list[str] = field(default_factory=list)
+    player_seq: list[int] = field(default_factory=list)  # the action after which the row's state holds
+    player: list[PlayerId] = field(default_factory=list)
+    player_state: list[PlayerState] = field(default_factory=list)
+    company_seq: list[int] = field(default_factory=list)
+    company: list[str] = field(default_factory=list)
+    company_state: list[CompanyState] = field(default_factory=list)
+
+    def snapshots(self) -> list[Snapshot]:
+        """Every action's snapshot: each entity in its latest state at or before the action,
+        players and companies each in order of position. An action that changed no player (or
+        no company) shares the previous snapshot's row of them."""
+        snapshots: list[Snapshot] = []
+        players: dict[PlayerId, tuple[int, PlayerView]] = {}
+        companies: dict[str, tuple[int, CorporationView]] = {}
+        player_row: tuple[tuple[PlayerId, PlayerView], ...] = ()
+        company_row: tuple[tuple[str, CorporationView], ...] = ()
+        next_player = next_company = 0
+        for seq, (round_label, phase) in enumerate(zip(self.rounds, self.phases)):
+            start = next_player
+            while next_player < len(self.player_seq) and self.player_seq[next_player] == seq:
+                position, cash, value, shares = self.player_state[next_player]
+                players[self.player[next_player]] = (position, PlayerView(cash, shares, value))
+                next_player += 1
+            if next_player != start:
+                player_row = tuple((pid, view) for pid, (_, view) in sorted(players.items(), key=_position))
+            start = next_company
+            while next_company < len(self.company_seq) and self.company_seq[next_company] == seq:
+                position, price, cell, cash, trains, tokens, president, floated, closed = self.company_state[next_company]
+                companies[self.company[next_company]] = (
+                    position, CorporationView(price, cash, trains, president, floated, tokens, cell, closed))
+                next_company += 1
+            if next_company != start:
+                company_row = tuple((sym, view) for sym, (_, view) in sorted(companies.items(), key=_position))
+            snapshots.append(Snapshot(round_label, phase, player_row, company_row))
+        return snapshots
+
+
+def _position(item: tuple[object, tuple[int, object]]) -> int:
+    return item[1][0]
+
+
 @dataclass(slots=True)
 class _Holdings:
     """One corporation's certificates as the snapshot counts them, per owner: percent held and
@@ -112,49 +174,59 @@ class _Holdings:
     president_owners: tuple[Holder, ...]
 
 
-class Snapshots:
-    """Snapshots of one game after each of its actions, each built from the previous one and
-    the game's change log (see the module's docstring); the first one scans everything."""
+class StateChanges:
+    """Writes into :class:`StateColumns`, after each action of a game, the states of the players
+    and companies the action changed: the game's change log names the entities touched, only
+    their states are counted again, and a state equal to the entity's previous row adds none.
+    The first action, and the first after entities came or went, counts everything."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, columns: StateColumns | None = None) -> None:
         self.game = game
-        self._start()
+        self.columns = StateColumns() if columns is None else columns
+        self.last_player: dict[PlayerId, PlayerState] = {}  # each entity's latest row, kept through a rescan
+        self.last_company: dict[str, CompanyState] = {}
+        self._rescan()
 
-    def _start(self) -> None:
-        """Forget every view: the next snapshot scans the whole game."""
+    def _rescan(self) -> None:
+        """Forget every count: the next action counts the whole game again."""
         game = self.game
         self.log: ChangeLog = game.track_changes()
         self.sizes = self._sizes()
-        self.order = tuple(game.order)
+        self.order = list(game.order)
+        self.company_position = {sym: position for position, sym in enumerate(game.corporations)}
         self.extra: dict[Holder, Holder] = {}
         self.holdings: dict[str, _Holdings] = {}
         self.trains: dict[str, tuple[str, ...]] = {}
         self.private_worth: dict[Holder, int] = {}
         self.own_worth: dict[Holder, int] = {}
-        self.corporations: dict[str, tuple[str, CorporationView]] = {}
-        self.players: dict[PlayerId, tuple[PlayerId, PlayerView]] = {}
-        self.tokens: dict[str, int] = {}
-        self.player_row: tuple[tuple[PlayerId, PlayerView], ...] = ()  # the last snapshot's, kept while no view changes
-        self.corporation_row: tuple[tuple[str, CorporationView], ...] = ()
-        self.everything = True  # the next snapshot builds every view
+        self.everything = True
 
     def _sizes(self) -> tuple[int, ...]:
         game = self.game
         return len(game.players), len(game.corporations), len(game.companies), len(game.shares), len(game.trains)
 
-    def take(self) -> Snapshot:
+    def note(self) -> None:
+        """Add the game's state after its latest action: the round and phase, and a row of each
+        player and company whose state the action changed."""
         game = self.game
-        if self._sizes() != self.sizes or tuple(game.order) != self.order:
-            self._start()  # entities came or went
+        if self._sizes() != self.sizes or game.order != self.order:
+            self._rescan()  # entities came or went, or the players' order changed
+        columns = self.columns
+        seq = len(columns.rounds)
+        columns.rounds.append(game.acted_in or game.round.label)
+        columns.phases.append(game.phase.name)
         log, everything = self.log, self.everything
+        if not (everything or log.players or log.corporations or log.companies or log.shares or log.trains or log.prices):
+            return  # nothing a state shows changed: no row
         corporations = game.corporations
         touched_corps = set(corporations) if everything else set(log.corporations)
         touched_holders: set[Holder] = set(game.players) if everything else set(log.players)
-        extra = game.title.value_holders(game)
-        if extra != self.extra:
-            self.extra = extra
-            touched_holders.update(game.players)
-            touched_corps.update(corporations)  # presidents are counted among the holders
+        if everything or log.companies:  # the title's other holders are found by who owns a private
+            extra = game.title.value_holders(game)
+            if extra != self.extra:
+                self.extra = extra
+                touched_holders.update(game.players)
+                touched_corps.update(corporations)  # presidents are counted among the holders
         self._recount_corporations(set(corporations) if everything else log.shares, touched_corps, touched_holders)
         train_owners = set(corporations) if everything else {o for o in log.trains if o is not None and o in corporations}
         if train_owners:
@@ -162,26 +234,31 @@ class Snapshots:
             touched_corps.update(train_owners)
         if everything or log.companies:
             self._count_privates(touched_holders)
-        holders = {*game.order, *extra}
+        holders = {*game.order, *self.extra}
         touched_holders &= holders
         if touched_holders:  # most actions of an operating round move no player's cash, share or worth
-            self._player_views(touched_holders)
-            self.player_row = tuple(map(self.players.__getitem__, game.order))
-        if touched_corps:  # over half the actions of a replay change no company's view either
-            for sym in touched_corps:
-                self.corporations[sym] = (sym, self._corporation_view(sym, holders))
-            self.corporation_row = tuple(map(self.corporations.__getitem__, corporations))
+            self._note_players(seq, touched_holders)
+        if touched_corps:  # over half the actions of a replay change no company's state either
+            self._note_companies(seq, touched_corps, holders)
         log.clear()
         self.everything = False
-        return Snapshot(round=game.acted_in or game.round.label, phase=game.phase.name,
-                        players=self.player_row, corporations=self.corporation_row)
+
+    def snapshot(self) -> Snapshot:
+        """The state after the latest action noted."""
+        columns = self.columns
+        players = sorted(self.last_player.items(), key=lambda item: item[1][0])
+        companies = sorted(self.last_company.items(), key=lambda item: item[1][0])
+        return Snapshot(
+            columns.rounds[-1], columns.phases[-1],
+            tuple((pid, PlayerView(cash, shares, value)) for pid, (_, cash, value, shares) in players),
+            tuple((sym, CorporationView(price, cash, trains, president, floated, tokens, cell, closed))
+                  for sym, (_, price, cell, cash, trains, tokens, president, floated, closed) in companies),
+        )
 
     def _recount_corporations(self, share_corps: set[str], touched_corps: set[str], touched_holders: set[Holder]) -> None:
         """Count again the certificates of each corporation whose certificates moved or whose
-        price changed, noting the holders and corporations whose views that touches; note the
-        corporations that placed a token."""
-        game = self.game
-        position = game.market.position
+        price changed, noting the holders and corporations whose states that touches."""
+        position = self.game.market.position
         for sym in share_corps | self.log.prices:
             cell = position.get(sym)
             price = (cell.price, (cell.row, cell.column)) if cell is not None else None
@@ -191,17 +268,12 @@ class Snapshots:
                 held = self.holdings[sym] = self._count(sym, price)
                 touched_holders.update(held.by_owner)
                 touched_corps.add(sym)
-        known = self.tokens
-        for sym, corp in game.corporations.items():
-            tokens = len(corp.tokens_placed)  # changed in place: compared, not logged
-            if known.get(sym) != tokens:
-                known[sym] = tokens
-                touched_corps.add(sym)
 
-    def _player_views(self, touched: set[Holder]) -> None:
-        """New views of the players whose cash, certificates or worth changed (a holder outside
-        the turn order adds its worth to its beneficiary's, as in the full scan). Only the
-        ``touched`` holders' worth can have changed: with none, every view stays as it was."""
+    def _note_players(self, seq: int, touched: set[Holder]) -> None:
+        """Rows of the players whose cash, certificates or worth changed (a holder outside the
+        turn order adds its worth to its beneficiary's, as in the full scan). Only the
+        ``touched`` holders' worth can have changed; a player not touched keeps its
+        certificates and cash."""
         game = self.game
         for holder in touched:
             self.own_worth[holder] = self._own_worth(holder)
@@ -209,11 +281,39 @@ class Snapshots:
         for holder, beneficiary in self.extra.items():
             if beneficiary in worth:
                 worth[beneficiary] += self.own_worth[holder]
-        for pid in game.order:
-            known = self.players.get(pid)
-            if known is None or pid in touched or known[1].value != worth[pid]:
-                shares = tuple(sorted((sym, held.by_owner[pid][0]) for sym, held in self.holdings.items() if pid in held.by_owner))
-                self.players[pid] = (pid, PlayerView(game.players[pid].cash, shares, worth[pid]))
+        columns, last_rows = self.columns, self.last_player
+        for position, pid in enumerate(game.order):
+            last = last_rows.get(pid)
+            if last is not None and pid not in touched and last[2] == worth[pid] and last[0] == position:
+                continue
+            shares = last[3] if last is not None and pid not in touched else tuple(sorted(
+                (sym, held.by_owner[pid][0]) for sym, held in self.holdings.items() if pid in held.by_owner))
+            row = (position, game.players[pid].cash, worth[pid], shares)
+            if row != last:
+                last_rows[pid] = row
+                columns.player_seq.append(seq)
+                columns.player.append(pid)
+                columns.player_state.append(row)
+
+    def _note_companies(self, seq: int, touched: set[str], holders: set[Holder]) -> None:
+        """Rows of the touched companies whose state changed, in the title's order of them (a
+        president is found among the ``holders``)."""
+        game = self.game
+        columns, last_rows = self.columns, self.last_company
+        for sym in sorted(touched, key=self.company_position.__getitem__):
+            corp = game.corporations[sym]
+            held = self.holdings[sym]
+            president: Holder | None = corp.operator
+            if president is None:
+                president = next((owner for owner in reversed(held.president_owners) if owner in holders), None)
+            price, cell = held.price if held.price is not None else (None, None)
+            row = (self.company_position[sym], price, cell, corp.cash, self.trains[sym], len(corp.tokens_placed),
+                   president, corp.floated, corp.closed)
+            if row != last_rows.get(sym):
+                last_rows[sym] = row
+                columns.company_seq.append(seq)
+                columns.company.append(sym)
+                columns.company_state.append(row)
 
     def _count(self, sym: str, price: tuple[int, tuple[int, int]] | None) -> _Holdings:
         by_owner: dict[Holder, list[int]] = {}
@@ -247,13 +347,3 @@ class Snapshots:
         title's other holders add to it)."""
         shares = sum(held.by_owner[holder][1] for held in self.holdings.values() if holder in held.by_owner)
         return self.game.players[holder].cash + shares + self.private_worth.get(holder, 0)
-
-    def _corporation_view(self, sym: str, holders: set[Holder]) -> CorporationView:
-        corp = self.game.corporations[sym]
-        held = self.holdings[sym]
-        president: Holder | None = corp.operator
-        if president is None:
-            president = next((owner for owner in reversed(held.president_owners) if owner in holders), None)
-        price, cell = held.price if held.price is not None else (None, None)
-        return CorporationView(price, corp.cash, self.trains[sym], president, corp.floated, self.tokens[sym], cell,
-                               corp.closed)

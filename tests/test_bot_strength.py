@@ -100,3 +100,8 @@ def test_the_balance_page_names_the_bots_and_counts_the_strongest_bots_games_unl
     page.toggle(key="balance_every_bot").set_value(True).run()
     assert md("Bots' games of every bot counted (the strongest: greedy on 18MS).") in page.caption[0].value
     assert page.dataframe[1].value["games"].sum() == 3 * players["games"].sum()  # three games' seats, not one's
+    _ladder(db, {"cautious": 50.0})  # rated highest, yet it played none of the archive's games
+    with Archive.open(db, read_only=True) as archive:
+        found = strongest_bots(archive, counted_games(archive, Population(BOTH)))
+    assert found.counted.games.is_empty() and found.left_out == 3
+    assert "(cautious on 18MS, which played none of them); 3 other bots' games not counted" in found.note("--every-bot")

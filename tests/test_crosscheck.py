@@ -68,8 +68,9 @@ def test_generated_games_cover_every_title_count_and_table_of_bots() -> None:
     for title, counts in PLAYER_COUNTS.items():
         mine = [b for b in planned if b.title == title]
         assert sum(len(b.seeds) for b in mine) == 6 and {b.players for b in mine} == set(counts)
-    tables = {bots_of(seed, 4) for seed in range(3)}
-    assert tables == {("greedy",) * 4, ("random",) * 4, ("greedy", "random", "greedy", "random")}
+    tables = {bots_of(seed, 4) for seed in range(5)}
+    assert tables == {("greedy",) * 4, ("random",) * 4, ("greedy", "random", "greedy", "random"), ("strong",) * 4,
+                      ("strong", "greedy", "random", "strong")}
 
 
 def test_what_the_reference_objects_to_is_said() -> None:

@@ -16,6 +16,7 @@ from railledger.replay.errors import Violation
 from railledger.replay.optimizer import Budget, EngineDisagrees, best_run, engine_revenues, position_of
 from railledger.replay.optimizer import engine
 from railledger.replay.optimizer.engine import confirm
+from railledger.replay.optimizer.solve import RunSolver
 from railledger.replay.routes import TileMemo
 from tests.optimizer_boards import Canvas
 from tests.perft import TEST_GAMES, positions, record_of
@@ -313,3 +314,51 @@ def test_two_trains_may_not_leave_a_junction_by_the_same_side() -> None:
         engine_revenues(canvas.game, "T&P", routes)
     optimum = best_run(canvas.game, "T&P")
     assert optimum.revenue == 70 and optimum.proven and [r.train for r in optimum.routes] == [first]
+
+
+def test_a_run_solver_answers_an_unchanged_position_from_its_last_search() -> None:
+    """The same position asked again gets the very answer of its last search; a train bought,
+    a tile laid or a phase reached makes a new position, searched afresh."""
+    canvas = Canvas("18Texas")
+    line(canvas, [("c", 30), ("c", 40), ("c", 0), ("c", 40), ("c", 30)])
+    canvas.station("T&P", "E8")
+    canvas.train("T&P", "3")
+    solver = RunSolver()
+    alone = solver.best_run(canvas.game, "T&P")
+    assert solver.best_run(canvas.game, "T&P") is alone
+    canvas.train("T&P", "3")
+    both = solver.best_run(canvas.game, "T&P")
+    assert (alone.revenue, both.revenue) == (80, 140) and both == best_run(canvas.game, "T&P")
+    canvas.put("E12", "c0-e1", cities=(60,))  # a green city where E2 was
+    upgraded = solver.best_run(canvas.game, "T&P")
+    assert upgraded.revenue == 170 and upgraded == best_run(canvas.game, "T&P")
+
+
+def test_a_run_solver_follows_the_phase() -> None:
+    canvas = Canvas("18MS")
+    canvas.put("E3", "o0-e4", offboards=({"yellow": 40, "green": 40, "brown": 80, "gray": 80},))
+    canvas.put("E5", "c0-e1", "c0-e4", cities=(20,))
+    canvas.put("E7", "c0-e1", cities=(50,))
+    canvas.station("WRA", "E5")
+    canvas.train("WRA", "2+")
+    solver = RunSolver()
+    assert solver.best_run(canvas.game, "WRA").revenue == 70
+    canvas.phase("6")
+    assert solver.best_run(canvas.game, "WRA").revenue == 100
+
+
+def test_a_run_solver_searches_again_where_a_title_pays_a_bonus() -> None:
+    """18MS's New Orleans bonus reads the company's abilities, which the position does not hold:
+    with the same position, the bonus gained since the last run still counts."""
+    canvas = Canvas("18MS")
+    canvas.put("I1", "c0-e3", "c0-t0", cities=(20,), towns=(10,))
+    canvas.put("H2", "c0-e0", "c0-e3", cities=(20,))
+    canvas.put("G3", "c0-e0", cities=(30,))
+    canvas.station("GMO", "H2")
+    canvas.train("GMO", "2+")
+    solver = RunSolver()
+    without = solver.best_run(canvas.game, "GMO")
+    with canvas.game.changing():
+        canvas.game.corporations["GMO"].abilities.add("new_orleans_bonus")
+    assert position_of(canvas.game, "GMO").stops == solver._last["GMO"][0].stops
+    assert (without.revenue, solver.best_run(canvas.game, "GMO").revenue) == (50, 60)

@@ -3,6 +3,7 @@ short test games, and the ``railledger audit`` command that lists them."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -11,11 +12,17 @@ from typer.testing import CliRunner
 
 from railledger.cli.app import app
 from railledger.ingest.sources import read_record
-from railledger.replay.optimizer.audit import audit_record
+from railledger.ingest.model import Action, Record
+from railledger.replay import replay_record
+from railledger.replay.game import Game
+from railledger.replay.optimizer import DEFAULT_BUDGET, Optimum, position_of
+from railledger.replay.optimizer.audit import RunAuditor, audit_record
+from railledger.selfplay.play import play_game
 from tests.conftest import fixture_params
 
 GAMES = Path(__file__).resolve().parent / "games"
 runner = CliRunner()
+solve_module = importlib.import_module("railledger.replay.optimizer.solve")  # the package's ``solve`` is the function
 
 
 @pytest.mark.fixtures
@@ -84,3 +91,49 @@ def test_audit_reports_a_declared_run_the_engine_refuses(tmp_path: Path) -> None
 def test_audit_of_a_missing_file_fails() -> None:
     result = runner.invoke(app, ["audit", "no-such-record.json"])
     assert result.exit_code == 1
+
+
+def audited_and_fresh(record: Record, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Optimum], list[Optimum], int]:
+    """The audit's optimum of every run, a fresh search's on the same position, and how many
+    positions the audit searched."""
+    searched: list[str] = []
+    search = solve_module.solve
+    monkeypatch.setattr(solve_module, "solve",
+                        lambda position, budget: searched.append(position.corporation) or search(position, budget))
+    auditor = RunAuditor()
+    fresh: list[Optimum] = []
+
+    class Both:
+        def before(self, game: Game, index: int, action: Action) -> None:
+            auditor.before(game, index, action)
+            if action.type == "run_routes":
+                fresh.append(search(position_of(game, str(action.entity.id)), DEFAULT_BUDGET))
+
+        def after(self, game: Game, index: int, action: Action) -> None:
+            auditor.after(game, index, action)
+
+    replay_record(record, keep_going=True, watch=Both())
+    return [run.optimum for run in auditor.runs], fresh, len(searched)
+
+
+@pytest.mark.fixtures
+@pytest.mark.parametrize("path", fixture_params())
+def test_the_audit_answers_each_recorded_run_as_a_fresh_search(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit's solver answers a company's run from its last search when the position is the
+    same (:class:`RunSolver`); every answer equals a fresh search's."""
+    audited, fresh, _ = audited_and_fresh(read_record(str(path)), monkeypatch)
+    assert audited == fresh
+
+
+@pytest.mark.parametrize("title, players", [("18Texas", 4), ("The Old Prince 1871", 4), ("18MS", 3)])
+def test_the_audit_searches_again_only_a_changed_position(title: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In bots' games many runs meet the position of the company's last run (track laid
+    elsewhere, nothing bought): those are not searched again, and every answer still equals a
+    fresh search's. 18MS's route bonus reads more than the position: there every run is searched."""
+    record = play_game(title, ["greedy", "random"] * (players // 2) + ["random"] * (players % 2), seed=11).record
+    audited, fresh, searched = audited_and_fresh(record, monkeypatch)
+    assert audited == fresh
+    if title == "18MS":
+        assert searched == len(fresh)
+    else:
+        assert 0 < searched < len(fresh)

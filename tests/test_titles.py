@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from railledger.ingest import titles
+from railledger.ingest.model import Player
+from railledger.replay import Game
 from railledger.replay import titles as engine_titles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,3 +90,14 @@ def test_every_company_has_its_data_colours_and_no_two_of_a_title_look_alike(nam
     closest = min(sum((a - b) ** 2 for a, b in zip(one, other)) ** 0.5
                   for i, one in enumerate(colours) for other in colours[i + 1:])
     assert closest >= 50, name
+
+
+@pytest.mark.parametrize("name", sorted(engine_titles.SUPPORTED))
+def test_no_train_costs_more_than_the_dearest_price(name: str) -> None:
+    """A bankruptcy test skips the depot when the company and its president hold the dearest
+    price (Bankrupt.can_go_bankrupt): every train of a game, bought as itself or as any of its
+    variants, must cost at most that, and some train must cost exactly that."""
+    players = [Player(seat, f"p{seat}") for seat in range(1, max(titles.PLAYER_COUNTS[name]) + 1)]
+    game = Game.start(name, players, seed=1)
+    prices = {game.title.train_price(train, variant) for train in game.trains.values() for variant in game.title.variants_of(train)}
+    assert game.title.dearest_train_price() == max(prices)

@@ -73,6 +73,8 @@ token_costs = [0, 50, 90, 90]
     ('title = "18MS"\n[market.rows.0.3]\nprice = 1', "variant.toml: market.rows.0.3.price: 1 does not rise from the space to its left"),
     ('title = "18MS"\n[trains.trains."2+"]\nsalvage = 500', "variant.toml: trains.trains.2+.salvage: 500 is more than the train's price 80"),
     ('title = "18MS"\n[companies.corporations.GMO.home]\nhex = "Z99"', "variant.toml: companies.corporations.GMO.home.hex: Z99 is not a hex of the map"),
+    ('title = "18MS"\n[companies.corporations.GMO]\ntokens = 6', "variant.toml: companies.corporations.GMO.tokens: 6 tokens but token_costs lists 4 costs"),
+    ('title = "The Old Prince 1871"\n[companies.peir]\ntoken_costs = [0, 40]', "variant.toml: companies.peir.tokens: 5 tokens but token_costs lists 2 costs"),
     ('title = "18MS"\n[game]\nplayer_count = 5', "variant.toml: game.player_count: the title's data holds no such field here"),
     ('title = "18MS"\n[trains]\npurchase_order = "any"', "variant.toml: trains.purchase_order: is not read by the engine: the rule it describes is code"),
     ('title = "18MS"\n[game.bank]\nnote = "x"', "variant.toml: game.bank.note: is a note or rule text beside the values"),

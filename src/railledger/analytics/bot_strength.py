@@ -28,20 +28,24 @@ class BotGames:
 
     ``bots``: [title, bot, games, mu, sigma, seats, wins, win_low, win_high, table_bots,
     ladder_games, recorded_at, strongest] per title and bot that played a seat of a counted game
-    (its latest ladder figures; null while not on a ladder); ``counted`` the scope that is counted;
+    (its latest ladder figures; null while not on a ladder); ``strongest`` [title, bot] each title's
+    strongest bot, whether it played a game in scope or not; ``counted`` the scope that is counted;
     ``left_out`` how many bots' games it leaves out."""
 
     bots: pl.DataFrame
+    strongest: pl.DataFrame
     counted: Scope
     left_out: int
     every_bot: bool
 
     def note(self, control: str) -> str:
-        """The sentence a page adds to its scope line; empty when no bots' game is in scope."""
+        """The sentence a page adds to its scope line; empty when no bots' game is in scope. It
+        names each title's strongest bot, saying so where that bot played none of the games."""
         if self.bots.is_empty():
             return ""
-        strongest = self.bots.filter(pl.col("strongest")).select("title", "bot").unique().sort("title")
-        who = "; ".join(f"{bot} on {title}" for title, bot in strongest.iter_rows()) or "none"
+        played = set(self.bots.select("title", "bot").iter_rows())
+        who = "; ".join(f"{bot} on {title}" + ("" if (title, bot) in played else ", which played none of them")
+                        for title, bot in self.strongest.sort("title").iter_rows())
         if self.every_bot:
             return f"Bots' games of every bot counted (the strongest: {who})."
         return (f"Bots' games: only those the strongest bot played at every seat count ({who}); "
@@ -68,13 +72,13 @@ def strongest_bots(archive: Archive, scope: Scope, every_bot: bool = False) -> B
               .with_columns(pl.col("strongest").fill_null(False))
               .sort("title", "mu", "bot", descending=[False, True, False], nulls_last=True))
     if every_bot or games.is_empty():
-        return BotGames(played, scope, 0, every_bot)
+        return BotGames(played, strongest, scope, 0, every_bot)
     others = (seats.join(strongest, on="title").filter(pl.col("bot") != pl.col("bot_right"))["game_key"].unique()
               .to_list())
     unseated = games.filter(~pl.col("game_key").is_in(seats["game_key"].unique().to_list()))["game_key"].to_list()
     dropped = set(others) | set(unseated)
     counted = replace(scope, games=scope.games.filter(~pl.col("key").is_in(list(dropped))))
-    return BotGames(played, counted, len(dropped), every_bot)
+    return BotGames(played, strongest, counted, len(dropped), every_bot)
 
 
 def _strongest(ratings: pl.DataFrame, titles: list[str]) -> pl.DataFrame:

@@ -31,6 +31,7 @@ from railledger.pipeline.storing import store_record
 from railledger.records import Archive
 from railledger.replay import Game, engine_build, replay_record
 from railledger.replay.optimizer import best_run
+from railledger.replay.optimizer.audit import RunAuditor
 from railledger.replay.optimizer.engine import process
 from railledger.replay.titles import SUPPORTED
 
@@ -397,6 +398,28 @@ def optimizer_turns(record: Record, repeat: int) -> list[OptimizerTurn]:
                                        optimum.paths, optimum.options, optimum.combinations))
         process(game, action)
     return turns
+
+
+def audit_section(records: list[Record], repeat: int = 5) -> Section:
+    """What the revenue audit adds to an ingest's replay of each record (keep-going, with the
+    per-action states, as ingest replays): both timed in turns, medians, and the audit's share of
+    the whole."""
+    section = Section(f"revenue audit: what it adds to ingest's replay (replay with per-action states, then the same "
+                      f"with the audit, in turns, median of {repeat} each)")
+    replayed = [r for r in records if r.title in SUPPORTED]
+    plain_ms, audited_ms, runs = 0.0, 0.0, 0
+    for record in replayed:
+        plain, audited = paired_medians_ms(lambda: replay_record(record, keep_going=True, snapshots=True),
+                                           lambda: replay_record(record, keep_going=True, snapshots=True,
+                                                                 watch=RunAuditor()), repeat)
+        plain_ms, audited_ms = plain_ms + plain, audited_ms + audited
+        runs += sum(action.type == "run_routes" for action in record.actions)
+    if replayed:
+        added = audited_ms - plain_ms
+        counted = f"{len(replayed)} record{'s' if len(replayed) != 1 else ''}"
+        section.lines.append(f"{added / len(replayed):.1f} ms a game ({added / max(runs, 1):.2f} ms a run, {runs} runs in "
+                             f"{counted}), {100 * added / audited_ms:.0f}% of the replay with the audit")
+    return section
 
 
 def optimizer_section(records: list[Record], repeat: int = 5) -> Section:

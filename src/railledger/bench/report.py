@@ -23,7 +23,8 @@ from railledger.ingest.sources import read_record
 def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_games: int = 0,
               ingest_games: int = 0, predict: bool = False) -> Iterator[Section]:
     """The bench's sections, each as soon as it is measured: the ingest stages and the replay of
-    every record (beside 18xx.games' engine where it is installed), the route optimizer, a search's
+    every record (beside 18xx.games' engine where it is installed), the route optimizer, what the
+    revenue audit adds to a replay, a search's
     push, pop and copy, ingest throughput, the game review's step change, ``railledger --help``, and as asked the ingest of
     copies, the bots' games, how often each bot predicts the records' people, and a large archive's
     commands and pages."""
@@ -32,6 +33,7 @@ def run_bench(files: list[Path], repeat: int, scale_games: int = 0, selfplay_gam
     yield _replay(rows)
     records = [read_record(str(path)) for path in files]
     yield figures.optimizer_section(records)
+    yield figures.audit_section(records)
     yield search_section(records)
     throughput = Section("ingest throughput, in this process (one transaction a game)")
     throughput.lines.append(f"{figures.games_per_second(records, replay=True):.1f} games/s with replay and per-action "

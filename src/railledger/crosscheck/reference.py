@@ -21,8 +21,10 @@ from railledger.pipeline.progress import Progress, silent
 
 OPAL_SHIM = Path(__file__).parent / "opal_arity.rb"
 """Loaded into the reference engine: where plain Ruby refuses what the site's JavaScript runs."""
-BOT_TABLES = (("greedy",), ("random",), ("greedy", "random"))
-"""The bots of generated games, in turn: all greedy, all random, greedy and random alternating."""
+BOT_TABLES = (("greedy",), ("random",), ("greedy", "random"), ("strong",), ("strong", "greedy", "random"))
+"""The bots of generated games, in turn: all greedy, all random, greedy and random alternating, all
+strong, and strong, greedy and random in turn round the table (the strong bot searches by pushing
+and popping actions, so its games reach positions the others never do)."""
 
 
 @dataclass(frozen=True)

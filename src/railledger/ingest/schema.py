@@ -472,13 +472,25 @@ def _check_result(record: Record, fail: Callable[[str], RecordError]) -> None:
             raise fail(f"value of {shown(pid)} {exc.message}") from None
 
 
+_NUMBERING: tuple[tuple[str, Spec], ...] = (
+    ("its id ", Whole(1, MAX_ACTION_ID)),
+    ("its number after its parent ", Whole(0, MAX_AUTO)),
+)
+"""An action's id and its number after its parent, as error messages begin."""
+
+_ENVELOPE: tuple[tuple[str, Spec], ...] = (
+    ("created_at", Whole(0, LAST_TIME, f"a Unix time from 0 to {LAST_TIME}")),
+    ("user", ID),
+    ("original_id", Whole(1, BIGINT)),
+    ("skip", Flag()),
+)
+"""The envelope fields an action may carry and what each must be. Both tables are made once, not
+for each of a record's hundreds of actions."""
+
+
 def _check_action(action: Action, seated: frozenset[tuple[type, Any]]) -> None:
     """``seated``: (type, id) of each player, so an int id and its text are told apart."""
-    parts: tuple[tuple[str, Spec, Any], ...] = (
-        ("its id ", Whole(1, MAX_ACTION_ID), action.id),
-        ("its number after its parent ", Whole(0, MAX_AUTO), action.auto),
-    )
-    for what, spec, value in parts:
+    for (what, spec), value in zip(_NUMBERING, (action.id, action.auto)):
         try:
             spec.check(value)
         except Invalid as exc:
@@ -494,13 +506,7 @@ def _check_action(action: Action, seated: frozenset[tuple[type, Any]]) -> None:
             spec.check(value)
         except Invalid as exc:
             raise exc.inside(name) from None
-    envelope: tuple[tuple[str, Spec], ...] = (
-        ("created_at", Whole(0, LAST_TIME, f"a Unix time from 0 to {LAST_TIME}")),
-        ("user", ID),
-        ("original_id", Whole(1, BIGINT)),
-        ("skip", Flag()),
-    )
-    for name, spec in envelope:
+    for name, spec in _ENVELOPE:
         value = getattr(action, name)
         if value is not None:
             try:

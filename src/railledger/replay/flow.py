@@ -152,8 +152,16 @@ class Step(Generic[RoundKind]):
         return self.memo.recall(self.game, (kind, entity.kind, entity.id), self.offers_kind, entity, kind)
 
     def blocking(self) -> bool:
+        """Whether the step holds up later ones now: it blocks and offers its actor something.
+        Remembered for this state of the game as a whole: a replay asks it of every step several
+        times per action (which step waits, what is listed, what is skipped), and a step's
+        actor may itself be a question (the company over its train limit)."""
         if not self.blocks:
             return False
+        return self.memo.recall(self.game, "blocking", self.holds_up)
+
+    def holds_up(self) -> bool:
+        """:meth:`blocking`, computed."""
         actor = self.actor()
         return actor is not None and self.offers_any_now(actor)
 

@@ -150,7 +150,7 @@ def can_token(game: GameState, corporation: str, tokenable: Callable[[Node], boo
     kept = game.graph.tokens.get(corporation)
     if kept is not None:
         return kept
-    found = any(tokenable(node) for node in sorted(fresh_network(game, corporation).nodes) if node[1].startswith("c"))
+    found = any(tokenable(node) for node in sorted(node for node in fresh_network(game, corporation).nodes if node[1][0] == "c"))
     if game.applying:
         game.graph.tokens[corporation] = found
     return found

@@ -44,13 +44,25 @@ def track_of(segments: Iterable[Segment]) -> list[Track]:
     """The track the pieces use, a side once for every piece that leaves by it (so that a side
     used twice is listed twice)."""
     track: list[Track] = []
-    for hex_id, ends in segments:
-        sides = [end for end in ends if end.startswith("e")]
-        if sides:
-            track.extend((hex_id, side) for side in sorted(sides))
-        else:
-            track.append((hex_id, ends))
+    for segment in segments:
+        used = _PIECE_TRACK.get(segment)
+        if used is None:
+            used = _PIECE_TRACK[segment] = _piece_track(segment)
+        track.extend(used)
     return track
+
+
+def _piece_track(segment: Segment) -> tuple[Track, ...]:
+    hex_id, ends = segment
+    sides = sorted(end for end in ends if end.startswith("e"))
+    return tuple((hex_id, side) for side in sides) if sides else ((hex_id, ends),)
+
+
+_PIECE_TRACK: dict[Segment, tuple[Track, ...]] = {}
+"""Each piece of track's :data:`Track`, read once: every run checked, every connection the revenue
+audit confirms and every route the engine builds asks it of the same pieces again. A piece is
+named by its hex and its path's ends, a fact of the map that no game changes, so the table only
+grows to the pieces the titles' tiles can make (a few thousand)."""
 
 Key = TypeVar("Key", bound=Hashable)
 Answer = TypeVar("Answer")

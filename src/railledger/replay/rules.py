@@ -261,6 +261,11 @@ class Rules(TitleData):
             raise Violation("train-price", f"a {card.name} train cannot be bought as a {variant!r}")
         return chosen.price
 
+    def dearest_train_price(self) -> int:
+        """The highest face value of any train, bought as its own type or as a variant: no bank
+        train costs more (0 for a title without trains)."""
+        return max((price for card in self.trains for price in (card.price, *(v.price for v in card.variants))), default=0)
+
     def variants_of(self, train: Train) -> tuple[str, ...]:
         card = self.train_type(train.card)
         return (card.name, *(v.name for v in card.variants))

@@ -370,7 +370,7 @@ class GameState:
         return shares
 
     def percent(self, owner: Holder, sym: str) -> int:
-        return sum(s.percent for s in self.shares_of[sym] if s.owner == owner)
+        return sum([s.percent for s in self.shares_of[sym] if s.owner == owner])  # a list: cheaper than a generator here
 
     def president(self, sym: str) -> PlayerId | None:
         shares = self.shares_of[sym]
@@ -423,12 +423,14 @@ class GameState:
         return self.memo.recall(self, "over train limit", self.count_over_train_limit)
 
     def count_over_train_limit(self) -> tuple[str, ...]:
-        held: dict[str, int] = {}
-        for train in self.trains.values():
-            if train.owner is not None and not train.rusted and self.title.counts_for_limit(self, train):
-                held[train.owner] = held.get(train.owner, 0) + 1
+        """Every train held is counted first, and the title asked which count against the
+        limit only for a company holding more than it: a title's exemption only lowers a count,
+        and the question is asked after every change of an operating round."""
+        owners = [t.owner for t in self.trains.values() if t.owner is not None and not t.rusted]
         limit = self.phase.train_limit
-        return tuple(sym for sym in self.corporations if held.get(sym, 0) > limit)
+        if len(owners) <= limit:
+            return ()  # not even one company could hold more than the limit
+        return tuple(sym for sym in self.corporations if owners.count(sym) > limit and self.trains_for_limit(sym) > limit)
 
     def floated_in_order(self) -> list[str]:
         floated = [sym for sym, c in self.corporations.items() if c.floated and not c.closed]

@@ -38,8 +38,9 @@ HEADER_KEYS = {"title": "the title the variant changes (its 18xx.games name)",
 RECORDED = "the record's variant"
 """How a refusal names a variant read from a record (a file's refusal names the file)."""
 
-IDENTIFYING_KEYS = ("name", "sym", "id", "hex")
-"""The keys whose value names an element of a list of objects in a title's data files."""
+IDENTIFYING_KEYS = ("sym", "name", "id", "hex")
+"""The keys whose value names an element of a list of objects in a title's data files, the one a
+message shows first (a company by its symbol, as variants name it, not its long name)."""
 
 
 class VariantError(ValueError):
@@ -302,6 +303,22 @@ def check_variant_data(changed: Mapping[str, Any], base: Mapping[str, Any], orig
         home = corp.get("home") or {}
         if home.get("hex") and home["hex"] not in changed["map"]["hexes"]:
             raise VariantError(origin, f"companies.corporations.{sym}.home.hex", f"{home['hex']} is not a hex of the map")
+    _tokens_have_costs(changed["companies"], "companies", origin)
+
+
+def _tokens_have_costs(data: Any, path: str, origin: str) -> None:
+    """A company's token count is its list of token costs' length: the engine gives one token per
+    cost, so a count that disagrees with the costs would change nothing it plays with."""
+    if isinstance(data, dict):
+        costs = data.get("token_costs")
+        if isinstance(data.get("tokens"), int) and isinstance(costs, list) and data["tokens"] != len(costs):
+            raise VariantError(origin, f"{path}.tokens", f"{data['tokens']} tokens but token_costs lists {len(costs)} "
+                               "costs (one cost per token: change both)")
+        for key, value in data.items():
+            _tokens_have_costs(value, f"{path}.{key}", origin)
+    elif isinstance(data, list):
+        for n, value in enumerate(data):
+            _tokens_have_costs(value, f"{path}.{_name_of(value) or n}", origin)
 
 
 def _prices_rise(rows: list[list[Any]], origin: str) -> None:

@@ -17,7 +17,7 @@ from railledger.replay.errors import Violation
 from railledger.replay.optimizer import engine
 from railledger.replay.optimizer.model import Node
 from railledger.replay.optimizer.naming import run_name
-from railledger.replay.optimizer.solve import DEFAULT_BUDGET, Budget, Optimum, best_run
+from railledger.replay.optimizer.solve import DEFAULT_BUDGET, Budget, Optimum, RunSolver
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class RunAuditor:
     the round label just after it. A refused run is audited too (its ``error`` says why)."""
 
     def __init__(self, budget: Budget = DEFAULT_BUDGET) -> None:
-        self.budget = budget
+        self.solver = RunSolver(budget)
         self.runs: list[RunAudit] = []
         self._pending: dict[str, Any] | None = None
 
@@ -113,7 +113,7 @@ class RunAuditor:
             routes=tuple(routes), declared=sum(declared_each) if all(isinstance(v, int) for v in declared_each) else None,
             engine=None if error else sum(r.revenue for r in built), error=error,
             route_revenues=tuple(r.revenue for r in built), route_stops=tuple(r.stops for r in built),
-            president=engine.president_of(game, company), optimum=best_run(game, company, self.budget),
+            president=engine.president_of(game, company), optimum=self.solver.best_run(game, company),
         )
 
     def after(self, game: engine.Game, index: int, action: Action) -> None:

@@ -142,8 +142,11 @@ def _walk(board: Board, layout: str, chain: list[str], edge: int, used: frozense
         if entry in edges:
             chains.append(longer)
             break
-    for link in sorted(tile.edge_links, key=sorted):  # a set's order follows PYTHONHASHSEED; routes tied on revenue must not
-        if entry in link and (there, link) not in used:
+    onward = [link for link in tile.edge_links if entry in link]
+    if len(onward) > 1:  # a set's order follows PYTHONHASHSEED; routes tied on revenue must not
+        onward.sort(key=sorted)
+    for link in onward:
+        if (there, link) not in used:
             (exit_,) = link - {entry}
             _walk(board, layout, longer, exit_, used | {(there, link)}, looked, chains)
 

@@ -75,7 +75,46 @@ def best_run(game: Game, corporation: str, budget: Budget = DEFAULT_BUDGET) -> O
     Each train runs at most one route, the routes share no track, and every route is legal by
     the engine's rules; the result is confirmed by the engine before it is returned.
     """
-    optimum = solve(engine.position_of(game, corporation), budget)
+    return _confirmed(game, corporation, solve(engine.position_of(game, corporation), budget))
+
+
+class RunSolver:
+    """``best_run`` for the runs of one replay, answering a company's run from its last one when
+    the position is the same.
+
+    The search is a function of the position alone (its stops, connections in order, trains; the
+    budget is the solver's), so a company whose position equals the one its previous run was
+    solved on gets that answer again, identical to a fresh search. In the recorded and bots'
+    games about a third of the runs meet such a position: track was laid elsewhere, nothing
+    bought. A position with a title's route bonus is always searched: the bonus reads the game
+    beyond the position. The engine still confirms every answer. Kept for one replay only (one
+    answer per company), never across games.
+    """
+
+    def __init__(self, budget: Budget = DEFAULT_BUDGET) -> None:
+        self.budget = budget
+        self._last: dict[str, tuple[Position, Optimum]] = {}
+
+    def best_run(self, game: Game, corporation: str) -> Optimum:
+        """:func:`best_run` of the company now."""
+        position = engine.position_of(game, corporation)
+        last = self._last.get(corporation)
+        if last is not None and _same_search(last[0], position):
+            return _confirmed(game, corporation, last[1])
+        optimum = solve(position, self.budget)
+        self._last[corporation] = (position, optimum)
+        return _confirmed(game, corporation, optimum)
+
+
+def _same_search(known: Position, position: Position) -> bool:
+    """Whether :func:`solve` answers both positions alike: equal in everything it reads, and no
+    bonus (a bonus's answer depends on the game, not only on its arguments)."""
+    return (known.bonus is None and position.bonus is None and known.trains == position.trains
+            and known.connections == position.connections and known.stops == position.stops)
+
+
+def _confirmed(game: Game, corporation: str, optimum: Optimum) -> Optimum:
+    """The optimum, once the engine accepts its routes and values each as the search did."""
     engine.confirm(game, corporation, optimum.run_routes())
     return optimum
 

@@ -492,11 +492,14 @@ class Bankrupt(BuyTrain):
         president = self.president()
         if president is None:
             return False
+        cash = self.game.cash(self.corporation)
+        own = cash + max(self.game.cash(president), 0)
+        if cash >= 0 and own >= self.game.title.dearest_train_price():
+            return False  # pays for any bank train: the depot need not be looked at (asked at every listing)
         cheapest = self.cheapest_depot_price()
         if cheapest is None:
             return False
-        cash = self.game.cash(self.corporation)
-        if cash >= 0 and cash + max(self.game.cash(president), 0) >= cheapest:
+        if cash >= 0 and own >= cheapest:
             return False
         return self.buying_power(president) < cheapest
 

@@ -85,9 +85,10 @@ class HunsletPurchase(OperatingStep):
     def can_purchase(self) -> bool:
         hunslet = self.game.companies[title_of(self.game).hunslet]
         corp = self.round.corporation
+        if hunslet.closed or corp is None or hunslet.owner != corp:
+            return False  # the bank's trains are looked at only for the company holding the Hunslet (asked at every listing)
         train = self.next_train()
-        return (not hunslet.closed and corp is not None and hunslet.owner == corp and train is not None
-                and self.game.trains_for_limit(corp) < self.game.phase.train_limit
+        return (train is not None and self.game.trains_for_limit(corp) < self.game.phase.train_limit
                 and self.game.cash(corp) >= self.game.title.train_price(train, None))
 
     def offers(self, entity: Entity) -> frozenset[str]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from railledger.ingest.model import PlayerId
 from railledger.replay import Game
+from railledger.replay.data import TrainType
 from railledger.replay.optimizer import position_of, solve
 from railledger.replay.state import IPO
 
@@ -62,6 +63,10 @@ class Weights:
     18MS ladder against random bots, half played better than the full value."""
     rival: float = 1.0
     """How much the best other player's expected value counts against the player's own."""
+    liability: float = 1.0
+    """What a unit of a company's shortfall for its lasting train costs its president: a company
+    holding no train that lasts to the game's end must buy one, and the president pays what its
+    treasury lacks (in 18MS with loans that carry interest)."""
 
 
 @dataclass
@@ -95,12 +100,26 @@ class Standing:
             if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
                 power = typical * self.floated_share(game, sym) ** 2
             held = percent / 100 * (power * horizon + self.weights.treasury * corp.cash)
-            value += held * (self.weights.control if game.president(sym) == pid else 1.0)
+            presides = game.president(sym) == pid
+            value += held * (self.weights.control if presides else 1.0)
+            if presides and corp.par_price is not None:
+                value -= self.weights.liability * self.shortfall(game, sym)
         room = game.cert_limit() - game.certificates(pid)
         value += self.weights.certificate_room * max(0, room)
         if game.priority == pid:
             value += self.weights.priority
         return value
+
+    def shortfall(self, game: Game, sym: str) -> float:
+        """What the company's treasury lacks to buy the cheapest train that lasts to the game's
+        end, when it holds none: nothing once it holds one, or when no train type lasts."""
+        last = game.title.last_or
+        for train in game.corporation_trains(sym):
+            kind = game.title.train_type(train.card)
+            if _lasts(kind, last):
+                return 0.0
+        prices = [kind.price for kind in game.title.trains if _lasts(kind, last)]
+        return max(0.0, min(prices) - game.cash(sym)) if prices else 0.0
 
     def typical(self, game: Game, earning: dict[str, float]) -> float:
         """What a company without a run is expected to earn a round: the mean run of the
@@ -157,6 +176,15 @@ class Standing:
     def forget(self) -> None:
         """Drop the remembered runs: the board may have changed since."""
         self._runs.clear()
+
+
+def _lasts(kind: TrainType, last_or: int | None) -> bool:
+    """A train type nothing takes away before the game's last operating round."""
+    if kind.rusts_on is not None:
+        return False
+    if kind.obsolete_after_or is not None:
+        return last_or is not None and kind.obsolete_after_or >= last_or
+    return kind.permanent
 
 
 def _operating(game: Game) -> list[str]:

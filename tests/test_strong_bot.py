@@ -171,24 +171,48 @@ def test_a_company_without_a_train_that_lasts_owes_its_president_what_its_treasu
     assert owing and settled
 
 
-def test_a_presidency_counts_against_its_president_by_the_shortfall() -> None:
-    """The liability is the president's alone: a holder who does not lead the company is valued
-    as if the company owed nothing."""
+def test_a_presidency_counts_against_its_president_by_what_its_company_owes() -> None:
+    """What the company's runs can earn before its last train goes costs its president his part
+    of it (withheld, it is every holder's loss); the rest he pays alone. A holder who does not
+    lead the company is valued as if it owed nothing."""
     for game, _ in _operating_rounds("18MS", 4, 3):
-        owing = [sym for sym in _floated(game) if Standing().shortfall(game, sym) > 0]
+        owing = [sym for sym in _floated(game) if Standing().shortfall(game, sym) > 0
+                 and Standing().rounds_kept(game, sym) > 0]
         if not owing:
             continue
         sym = owing[0]
+        shortfall = Standing().shortfall(game, sym)
+        assert Standing().owed(game, sym, 0.0) == (0.0, shortfall)
+        assert Standing().owed(game, sym, 10 * shortfall) == (shortfall, 0.0)
         president = game.president(sym)
         assert president is not None
+        owed = {sym: (60.0, 25.0)}
         careless = Standing(Weights(liability=0.0))
-        owed = sum(Standing().shortfall(game, s) for s in _floated(game) if game.president(s) == president)
         for pid in game.order:
-            args = (game, pid, {}, 0.0, 1)
-            gap = careless.expected_value(*args) - Standing().expected_value(*args)
-            assert gap == (owed if pid == president else 0.0)
+            gap = careless.expected_value(game, pid, {}, 0.0, owed) - Standing().expected_value(game, pid, {}, 0.0, owed)
+            assert gap == (60.0 * game.percent(pid, sym) / 100 + 25.0 if pid == president else 0.0)
         return
-    pytest.fail("no company of the game owed anything for a train")
+    pytest.fail("no company of the game owed anything for a train while it still held one")
+
+
+def test_a_train_the_schedule_takes_away_earns_only_until_then() -> None:
+    """18MS's 2+, 3+ and 4+ run until a given operating round: a company's runs over the rounds
+    to come count each only while it is kept; a company whose trains all go after round ``end``
+    earns nothing in the rounds after it."""
+    checked = 0
+    for game, _ in _operating_rounds("18MS", 4, 3):
+        for sym in _floated(game):
+            trains = game.corporation_trains(sym)
+            ends = {game.title.train_type(t.card).obsolete_after_or for t in trains}
+            if len(ends) != 1 or None in ends:
+                continue
+            end = int(next(iter(ends)))  # type: ignore[arg-type]
+            evaluation, horizon = Standing(), 6
+            run = evaluation.run(game, sym, tuple(t.id for t in trains))
+            rounds = max(0, min(end, game.or_number + horizon) - game.or_number)
+            assert evaluation.income(game, sym, float(run), horizon) == run * rounds
+            checked += rounds < horizon
+    assert checked
 
 
 def _floated(game: Game) -> list[str]:

@@ -7,7 +7,8 @@ still bring:
 
 * each company's earning power from the route optimizer (its best run now), paid to holders in
   proportion to their shares for the operating rounds still to come; trains the next bank train
-  would rust count for one more run only;
+  would rust count for one more run only, and a train the title's schedule takes away (18MS's
+  2+, 3+ and 4+) only until then;
 * a company started but not floated is expected to earn what the companies running now earn on
   average, nothing before any company runs (it earns nothing today, and is still worth
   starting), weighed by how far it is on its way to floating; so is a floated one whose
@@ -17,6 +18,9 @@ still bring:
   (:attr:`Weights.treasury`);
 * holdings in a company the player leads count less (:attr:`Weights.control`): the president
   is held to it and pays for its trains when it cannot;
+* what a floated company the player leads owes for a train that lasts to the game's end
+  (:attr:`Weights.liability`): random bots buy trains early, the phases run ahead, and the
+  presidencies the bot took ended its games in debt (docs/selfplay.md);
 * room under the certificate limit (each free certificate is a purchase still open) and the
   priority deal, both small.
 

@@ -190,13 +190,19 @@ def test_1871_plus_seven_and_diesel_trains() -> None:
     assert best_run(canvas.game, "So").revenue == sum(s[1] for s in stops if s)
 
 
-def test_off_board_values_follow_the_phase() -> None:
+def _off_board_beside_two_cities() -> Canvas:
+    """WRA with a 2+ at E5, between Atlanta (E3: 40 in yellow, 80 from brown) and a $50 city (E7)."""
     canvas = Canvas("18MS")
     canvas.put("E3", "o0-e4", offboards=({"yellow": 40, "green": 40, "brown": 80, "gray": 80},))
     canvas.put("E5", "c0-e1", "c0-e4", cities=(20,))
     canvas.put("E7", "c0-e1", cities=(50,))
     canvas.station("WRA", "E5")
     canvas.train("WRA", "2+")
+    return canvas
+
+
+def test_off_board_values_follow_the_phase() -> None:
+    canvas = _off_board_beside_two_cities()
     assert best_run(canvas.game, "WRA").revenue == 70  # E5-E7 beats Atlanta's yellow 40 + 20
     canvas.phase("6")
     optimum = best_run(canvas.game, "WRA")
@@ -335,12 +341,7 @@ def test_a_run_solver_answers_an_unchanged_position_from_its_last_search() -> No
 
 
 def test_a_run_solver_follows_the_phase() -> None:
-    canvas = Canvas("18MS")
-    canvas.put("E3", "o0-e4", offboards=({"yellow": 40, "green": 40, "brown": 80, "gray": 80},))
-    canvas.put("E5", "c0-e1", "c0-e4", cities=(20,))
-    canvas.put("E7", "c0-e1", cities=(50,))
-    canvas.station("WRA", "E5")
-    canvas.train("WRA", "2+")
+    canvas = _off_board_beside_two_cities()
     solver = RunSolver()
     assert solver.best_run(canvas.game, "WRA").revenue == 70
     canvas.phase("6")

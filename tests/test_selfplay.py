@@ -29,6 +29,7 @@ from railledger.selfplay.bots import Bot, bot_named, bot_names
 from railledger.selfplay.concrete import bounds, grid, with_amount
 from railledger.selfplay.menu import offered
 from railledger.selfplay.play import MAX_ACTIONS, SelfPlayError, game_id, play
+from railledger.selfplay.random_bot import RandomBot
 from railledger.selfplay.seats import controller
 from railledger.selfplay.simulate import Simulated, seating, simulate, winners
 
@@ -523,3 +524,50 @@ def test_greedy_wins_more_18ms_seats_than_random() -> None:
             seats[bot] += 1
             wins[bot] += player.id in won
     assert wins["greedy"] / seats["greedy"] > wins["random"] / seats["random"]
+
+
+class _Refusing(RandomBot):
+    """The random bot, refusing every sale of its company's trains."""
+
+    def consents(self, game: Game, purchase: Action, rng: Random) -> bool:
+        return False
+
+
+class _Agreeing(RandomBot):
+    """The random bot, agreeing to every sale of its company's trains."""
+
+    def consents(self, game: Game, purchase: Action, rng: Random) -> bool:
+        return True
+
+
+def _trades_between_seats(bot: Bot, seeds: Sequence[int]) -> int:
+    """Trains bought from a company another seat presides, over 18MS games of three such bots."""
+    trades = 0
+    for seed in seeds:
+        record = play("18MS", seed, [bot] * 3).record
+        game = Game.start(record.title, record.players, seed=record.seed)
+        for action in record.actions:
+            owner = game.trains[str(action.fields["train"])].owner if action.type == "buy_train" else None
+            if owner in game.corporations and game.president(str(owner)) != controller(game, action.entity):
+                trades += 1
+            game.process(action)
+    return trades
+
+
+def test_a_train_passes_between_two_seats_companies_only_when_its_seller_agrees() -> None:
+    """The rules sell a train between companies of different presidents at an agreed price; a
+    bot that never agrees keeps its company's trains, and the same tables with bots that always
+    agree do trade (the check sees trades where there are some)."""
+    seeds = range(1, 7)
+    assert _trades_between_seats(_Refusing(), seeds) == 0
+    assert _trades_between_seats(_Agreeing(), seeds) > 0
+
+
+def test_a_bot_agrees_by_default_to_its_trains_face_value_or_more() -> None:
+    game = Game.start("18MS", [Player(1, "a"), Player(2, "b"), Player(3, "c")], seed=1)
+    train = game.trains["2+-0"]
+    face = game.title.train_price(train, train.name)
+    purchase = Action("buy_train", Entity("corporation", "GMO"), 1, 0, {"train": "2+-0", "price": face})
+    assert bot_named("greedy").consents(game, purchase, Random(1))
+    cheap = dataclasses.replace(purchase, fields={"train": "2+-0", "price": face - 1})
+    assert not bot_named("greedy").consents(game, cheap, Random(1))

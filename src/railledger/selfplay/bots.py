@@ -54,6 +54,16 @@ class Bot:
         tile and rotation on every hex is the slow part of a game (:mod:`selfplay.menu`)."""
         return hexes
 
+    def consents(self, game: Game, purchase: Action, rng: Random) -> bool:
+        """Whether the bot, as president of the company a train is bought from, agrees to
+        ``purchase``: another seat's company buying that train at the purchase's price. The three
+        titles' rules let a train pass between companies of different presidents only at a
+        price both agree on; 18xx.games records the purchase without asking (the players agree
+        at the table), so the self-play loop asks the seller (:mod:`selfplay.play`). By default
+        a bot agrees to the train's face value or more."""
+        train = game.trains[str(purchase.fields["train"])]
+        return int(purchase.fields["price"]) >= game.title.train_price(train, train.name)
+
 
 BotClass = TypeVar("BotClass", bound=type[Bot])
 

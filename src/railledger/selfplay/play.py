@@ -10,13 +10,13 @@ no built-in bot comes near, reached only by a bot that never lets a game end, an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 from railledger.ingest.export import read_export, write_export
-from railledger.ingest.model import Action, Player, Record
+from railledger.ingest.model import Action, Entity, Player, PlayerId, Record
 from railledger.ingest.titles import SLUGS
 from railledger.replay.variant import recorded_variant
 from railledger.replay import Game, IllegalAction
@@ -24,7 +24,7 @@ from railledger.selfplay import MAX_ACTIONS
 from railledger.selfplay.bots import Bot, bot_named
 from railledger.selfplay.concrete import as_recorded
 from railledger.selfplay.menu import offered
-from railledger.selfplay.seats import seat_to_act, waited_seat
+from railledger.selfplay.seats import controller, seat_to_act, waited_seat
 
 SOURCE = "selfplay"
 """The archive's source of generated games (their keys are ``selfplay/<id>``)."""
@@ -81,7 +81,7 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
             raise SelfPlayError(f"{gid}: nobody can act at {game.round.label} after {len(actions)} actions, and the game is not over")
         seat, own = turn
         bot = by_seat[seat]
-        chosen = as_recorded(bot.choose(game, own, rng))
+        chosen = agreed_choice(game, seat, own, by_seat, rng)
         numbered = Action(chosen.type, chosen.entity, len(actions) + 1, 0, chosen.fields)
         try:
             game.process(numbered)
@@ -93,6 +93,32 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
                     status="finished", result=game.result(), variant=variant)
     export = write_export(played)
     return Played(export, read_export(export), game.end_reason or "")
+
+
+def agreed_choice(game: Game, seat: PlayerId, own: Sequence[Action], by_seat: Mapping[PlayerId, Bot], rng: Random) -> Action:
+    """The seat's bot's choice among its own legal actions, where a train bought from another
+    seat's company is bought only at a price that seat's bot agrees to (:meth:`Bot.consents`):
+    the rules let a train pass between companies of different presidents at an agreed price.
+    A refused purchase takes that train off the seat's menu for this choice, and the bot chooses
+    again; its bank trains and its pass stay on offer."""
+    options = list(own)
+    while True:
+        chosen = as_recorded(by_seat[seat].choose(game, options, rng))
+        seller = _selling_seat(game, chosen)
+        if seller is None or seller == seat or seller not in by_seat or by_seat[seller].consents(game, chosen, rng):
+            return chosen
+        refused = chosen.fields["train"]
+        options = [a for a in options if not (a.type == "buy_train" and a.fields["train"] == refused)]
+        if not options:
+            raise SelfPlayError(f"{game.game_id}: seat {seat} has nothing left to choose after seat {seller} refused to sell train {refused}")
+
+
+def _selling_seat(game: Game, action: Action) -> PlayerId | None:
+    """The seat deciding for the company a train purchase buys from; None for a bank train."""
+    if action.type != "buy_train":
+        return None
+    owner = game.trains[str(action.fields["train"])].owner
+    return controller(game, Entity("corporation", owner)) if owner in game.corporations else None
 
 
 def play_game(title: str, bots: Sequence[str | Bot], seed: int = 1, max_actions: int = MAX_ACTIONS,

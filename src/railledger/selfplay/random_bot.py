@@ -7,7 +7,8 @@ action of that kind uniformly, then any free amount uniformly in its range. Tile
 from a few hexes of the network drawn first (listing every lay is the slow part of a game). It passes more than
 it bids, buys more than it sells, buys trains from the bank readily (and must, when the rules
 make it: then nothing else is offered), and declares the best run the optimizer finds (a run is
-one action whose routes no uniform draw could enumerate).
+one action whose routes no uniform draw could enumerate). Asked to sell its company's train to
+another seat's company, it agrees half the time, at any price.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ PASS_BESIDE = {"bid": 2.5, "buy_shares": 1.0, "par": 1.0, "lay_tile": 0.5, "plac
 BANK_TRAIN, TRADED_TRAIN = 3.0, 0.3
 """A train from the bank against one bought from another company (which carries a price range)."""
 
+CONSENT = 0.5
+"""How often the bot agrees when another seat's company offers to buy one of its company's trains."""
+
 LAY_HEXES = 4
 """Hexes of the network a track step's lays are drawn from (drawn uniformly themselves)."""
 
@@ -49,6 +53,10 @@ class RandomBot(Bot):
 
     def lay_hexes(self, game: Game, hexes: list[str], rng: Random) -> list[str]:
         return sorted(rng.sample(hexes, min(LAY_HEXES, len(hexes))))
+
+    def consents(self, game: Game, purchase: Action, rng: Random) -> bool:
+        """Agrees to half the purchases of its company's trains, whatever the price."""
+        return rng.random() < CONSENT
 
 
 def concrete(game: Game, action: Action, rng: Random) -> Action:

@@ -12,7 +12,7 @@ from railledger.ingest.model import Action, PlayerId
 from railledger.replay import Game
 from railledger.selfplay.bots import bot_named
 from railledger.selfplay.concrete import as_recorded
-from railledger.selfplay.evaluation import Standing, Weights
+from railledger.selfplay.evaluation import Standing
 from railledger.selfplay.menu import offered
 from railledger.selfplay.play import play
 from railledger.selfplay.seats import seat_to_act, waited_seat
@@ -154,45 +154,6 @@ def test_where_the_end_waits_for_a_train_the_dividend_is_greedys() -> None:
 def _operating_rounds(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
     """Every moment of a greedy game where a company may buy a train."""
     return _moments(title, seed, players, lambda legal: any(a.type == "buy_train" for a in legal))
-
-
-def test_a_company_without_a_train_that_lasts_owes_its_president_what_its_treasury_lacks() -> None:
-    """18MS takes its 2+, 3+ and 4+ away before its last operating round: a company holding only
-    those must still buy a 5 ($500, the cheapest train that lasts), and its president pays what
-    its treasury lacks; once it holds a 5, it owes nothing."""
-    evaluation, owing, settled = Standing(), 0, 0
-    for game, _ in _operating_rounds("18MS", 4, 3):
-        for sym in _floated(game):
-            lasting = any(train.card in ("5", "6", "2D", "5D") for train in game.corporation_trains(sym))
-            expected = 0 if lasting else max(0, 500 - game.cash(sym))
-            assert evaluation.shortfall(game, sym) == expected
-            owing += expected > 0
-            settled += lasting
-    assert owing and settled
-
-
-def test_a_presidency_counts_against_its_president_by_what_its_company_owes() -> None:
-    """What the company's runs can earn before its last train goes costs its president his part
-    of it (withheld, it is every holder's loss); the rest he pays alone. A holder who does not
-    lead the company is valued as if it owed nothing."""
-    for game, _ in _operating_rounds("18MS", 4, 3):
-        owing = [sym for sym in _floated(game) if Standing().shortfall(game, sym) > 0
-                 and Standing().rounds_kept(game, sym) > 0]
-        if not owing:
-            continue
-        sym = owing[0]
-        shortfall = Standing().shortfall(game, sym)
-        assert Standing().owed(game, sym, 0.0) == (0.0, shortfall)
-        assert Standing().owed(game, sym, 10 * shortfall) == (shortfall, 0.0)
-        president = game.president(sym)
-        assert president is not None
-        owed = {sym: (60.0, 25.0)}
-        careless = Standing(Weights(liability=0.0))
-        for pid in game.order:
-            gap = careless.expected_value(game, pid, {}, 0.0, owed) - Standing().expected_value(game, pid, {}, 0.0, owed)
-            assert gap == (60.0 * game.percent(pid, sym) / 100 + 25.0 if pid == president else 0.0)
-        return
-    pytest.fail("no company of the game owed anything for a train while it still held one")
 
 
 def test_a_train_the_schedule_takes_away_earns_only_until_then() -> None:

@@ -18,9 +18,6 @@ still bring:
   (:attr:`Weights.treasury`);
 * holdings in a company the player leads count less (:attr:`Weights.control`): the president
   is held to it and pays for its trains when it cannot;
-* what a floated company the player leads owes for a train that lasts to the game's end
-  (:attr:`Weights.liability`): random bots buy trains early, the phases run ahead, and the
-  presidencies the bot took ended its games in debt (docs/selfplay.md);
 * room under the certificate limit (each free certificate is a purchase still open) and the
   priority deal, both small.
 
@@ -40,7 +37,6 @@ from dataclasses import dataclass, field
 
 from railledger.ingest.model import PlayerId
 from railledger.replay import Game
-from railledger.replay.data import TrainType
 from railledger.replay.optimizer import position_of, solve
 from railledger.replay.state import IPO
 
@@ -67,10 +63,6 @@ class Weights:
     18MS ladder against random bots, half played better than the full value."""
     rival: float = 1.0
     """How much the best other player's expected value counts against the player's own."""
-    liability: float = 1.0
-    """What a unit of a company's shortfall for its lasting train costs its president: a company
-    holding no train that lasts to the game's end must buy one, and the president pays what its
-    treasury lacks (in 18MS with loans that carry interest)."""
 
 
 @dataclass
@@ -89,20 +81,14 @@ class Standing:
         typical = self.typical(game, earning)
         horizon = self.horizon(game, sum(earning.values()))
         income = {sym: self.income(game, sym, power, horizon) for sym, power in earning.items()}
-        owed = {sym: self.owed(game, sym, power) for sym, power in earning.items()}
-        worth = {pid: self.expected_value(game, pid, income, typical * horizon, owed) for pid in game.order}
+        worth = {pid: self.expected_value(game, pid, income, typical * horizon) for pid in game.order}
         others = [value for pid, value in worth.items() if pid != me]
         return worth[me] - self.weights.rival * max(others, default=0.0)
 
-    def expected_value(self, game: Game, pid: PlayerId, income: dict[str, float], typical: float,
-                       owed: dict[str, tuple[float, float]]) -> float:
+    def expected_value(self, game: Game, pid: PlayerId, income: dict[str, float], typical: float) -> float:
         """The player's value now plus what their shares will bring: ``income``, each company's
         runs over the rounds to come, and ``typical``, what a company without a run is expected to
-        earn over them; less, for each company the player leads, what it ``owed`` for its train
-        (:meth:`owed`), floated companies only: before it floats, a company's treasury is not
-        what it will hold (full capitalization pays it ten times its par when it floats), and
-        counting what it lacks then kept the bot from starting companies it leads well (on the
-        1871 ladder against greedy bots, 12 seats of 60 won against 22)."""
+        earn over them."""
         value = float(game.value_of(pid))
         for sym, corp in game.corporations.items():
             percent = game.percent(pid, sym)
@@ -112,55 +98,12 @@ class Standing:
             if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
                 power = typical * self.floated_share(game, sym) ** 2
             held = percent / 100 * (power + self.weights.treasury * corp.cash)
-            presides = game.president(sym) == pid
-            value += held * (self.weights.control if presides else 1.0)
-            if presides and sym in owed:
-                earned, lacking = owed[sym]
-                value -= self.weights.liability * (earned * percent / 100 + lacking)
+            value += held * (self.weights.control if game.president(sym) == pid else 1.0)
         room = game.cert_limit() - game.certificates(pid)
         value += self.weights.certificate_room * max(0, room)
         if game.priority == pid:
             value += self.weights.priority
         return value
-
-    def shortfall(self, game: Game, sym: str) -> float:
-        """What the company's treasury lacks to buy the cheapest train that lasts to the game's
-        end, when it holds none: nothing once it holds one, or when no train type lasts."""
-        last = game.title.last_or
-        for train in game.corporation_trains(sym):
-            kind = game.title.train_type(train.card)
-            if _lasts(kind, last):
-                return 0.0
-        prices = [kind.price for kind in game.title.trains if _lasts(kind, last)]
-        return max(0.0, min(prices) - game.cash(sym)) if prices else 0.0
-
-    def owed(self, game: Game, sym: str, earning: float) -> tuple[float, float]:
-        """The company's :meth:`shortfall`, split in what its runs can earn before its last train
-        goes (withheld, it costs the president his part of it, as every holder) and the rest (which
-        the president pays alone, when the company must buy and cannot). When the last train goes
-        is the pace of the game so far: the bank's trains sold per operating round."""
-        shortfall = self.shortfall(game, sym)
-        if not shortfall:
-            return 0.0, 0.0
-        earned = min(shortfall, earning * self.rounds_kept(game, sym))
-        return earned, shortfall - earned
-
-    def rounds_kept(self, game: Game, sym: str) -> float:
-        """Operating rounds until the company's last train is taken away: by the title's
-        schedule (18MS), or when the trains still in the bank before the one that rusts it are
-        sold at the pace of the game so far."""
-        depot = [t for t in game.trains.values() if t.owner is None and not t.rusted and not t.reserved]
-        sold = sum(1 for t in game.trains.values() if t.owner is not None or t.rusted) or 1
-        pace = sold / max(1, game.or_number)
-        kept = 0.0
-        for train in game.corporation_trains(sym):
-            kind = game.title.train_type(train.card)
-            if kind.obsolete_after_or is not None:
-                kept = max(kept, kind.obsolete_after_or - game.or_number)
-            elif kind.rusts_on is not None:
-                ahead = next((n for n, t in enumerate(depot) if t.card == kind.rusts_on), len(depot))
-                kept = max(kept, ahead / pace)
-        return kept
 
     def typical(self, game: Game, earning: dict[str, float]) -> float:
         """What a company without a run is expected to earn a round: the mean run of the
@@ -232,15 +175,6 @@ class Standing:
     def forget(self) -> None:
         """Drop the remembered runs: the board may have changed since."""
         self._runs.clear()
-
-
-def _lasts(kind: TrainType, last_or: int | None) -> bool:
-    """A train type nothing takes away before the game's last operating round."""
-    if kind.rusts_on is not None:
-        return False
-    if kind.obsolete_after_or is not None:
-        return last_or is not None and kind.obsolete_after_or >= last_or
-    return kind.permanent
 
 
 def _operating(game: Game) -> list[str]:

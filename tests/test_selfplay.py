@@ -15,7 +15,7 @@ import pytest
 
 from railledger.ingest import notation
 from railledger.ingest.export import read_export
-from railledger.ingest.model import Action, Entity, Player, Record
+from railledger.ingest.model import Action, Entity, Player, PlayerId, Record
 from railledger.ingest.schema import check_record
 from railledger.ingest.sources import read_record
 from railledger.replay import Game, IllegalAction, replay_record
@@ -28,7 +28,7 @@ from railledger.selfplay import greedy
 from railledger.selfplay.bots import Bot, bot_named, bot_names
 from railledger.selfplay.concrete import bounds, grid, with_amount
 from railledger.selfplay.menu import offered
-from railledger.selfplay.play import MAX_ACTIONS, SelfPlayError, game_id, play
+from railledger.selfplay.play import MAX_ACTIONS, SelfPlayError, agreed_choice, game_id, play
 from railledger.selfplay.random_bot import RandomBot
 from railledger.selfplay.seats import controller
 from railledger.selfplay.simulate import Simulated, seating, simulate, winners
@@ -571,3 +571,33 @@ def test_a_bot_agrees_by_default_to_its_trains_face_value_or_more() -> None:
     assert bot_named("greedy").consents(game, purchase, Random(1))
     cheap = dataclasses.replace(purchase, fields={"train": "2+-0", "price": face - 1})
     assert not bot_named("greedy").consents(game, cheap, Random(1))
+
+
+def _another_seats_train() -> tuple[Game, Entity, str]:
+    """An 18MS position where a company may be offered a train of a company another seat leads:
+    (the game, the buying company, the train)."""
+    record = play("18MS", 1, [bot_named("greedy")] * 3).record
+    game = Game.start(record.title, record.players, seed=record.seed)
+    for action in record.actions:
+        game.process(action)
+        trains = [t for t in game.trains.values() if t.owner in game.corporations and not t.rusted]
+        for train in trains:
+            seller = game.president(str(train.owner))
+            buyers = [sym for sym, corp in game.corporations.items() if corp.floated and game.president(sym) != seller]
+            if buyers:
+                return game, Entity("corporation", buyers[0]), train.id
+    pytest.fail("no company of the game held a train while another seat led a company")
+
+
+def test_a_refused_purchase_leaves_the_buyers_other_choices_and_an_only_one_is_made() -> None:
+    """The seller's refusal takes the train off the buyer's menu; where that purchase is the
+    buyer's only way on, refusing would leave nobody able to act, and it is made."""
+    game, buyer, train = _another_seats_train()
+    seat = controller(game, buyer)
+    assert seat is not None
+    purchase = Action("buy_train", buyer, 0, 0, {"train": train, "price": 1})
+    passing = Action("pass", buyer, 0, 0, {})
+    refusing: dict[PlayerId, Bot] = {pid: _Refusing() for pid in game.order}
+    assert agreed_choice(game, seat, [purchase], refusing, Random(1)) == purchase
+    for n in range(20):
+        assert agreed_choice(game, seat, [purchase, passing], refusing, Random(n)) == passing

@@ -100,17 +100,19 @@ def agreed_choice(game: Game, seat: PlayerId, own: Sequence[Action], by_seat: Ma
     seat's company is bought only at a price that seat's bot agrees to (:meth:`Bot.consents`):
     the rules let a train pass between companies of different presidents at an agreed price.
     A refused purchase takes that train off the seat's menu for this choice, and the bot chooses
-    again; its bank trains and its pass stay on offer."""
+    again among the rest (its bank trains, its pass, other companies' trains). A purchase the
+    rules leave as the seat's only way on (no bank train, no pass) is made without asking: a
+    refusal there would leave nobody able to act."""
     options = list(own)
     while True:
         chosen = as_recorded(by_seat[seat].choose(game, options, rng))
         seller = _selling_seat(game, chosen)
-        if seller is None or seller == seat or seller not in by_seat or by_seat[seller].consents(game, chosen, rng):
+        if seller is None or seller == seat or seller not in by_seat:
             return chosen
-        refused = chosen.fields["train"]
-        options = [a for a in options if not (a.type == "buy_train" and a.fields["train"] == refused)]
-        if not options:
-            raise SelfPlayError(f"{game.game_id}: seat {seat} has nothing left to choose after seat {seller} refused to sell train {refused}")
+        left = [a for a in options if not (a.type == "buy_train" and a.fields["train"] == chosen.fields["train"])]
+        if not left or by_seat[seller].consents(game, chosen, rng):
+            return chosen
+        options = left
 
 
 def _selling_seat(game: Game, action: Action) -> PlayerId | None:

@@ -125,7 +125,7 @@ def test_presidential_contribution_for_a_permanent_train(end_of_or3: Game) -> No
 def test_a_forced_purchase_borrows_after_every_sale() -> None:
     game, _, index = game_until("320")  # WRA has a route and no train: it must buy
     with game.changing():  # edited by hand
-        game.corporations["WRA"].cash = 0
+        game.corporations["WRA"].cash = 10  # not 0: 18xx.games lends nothing to a company holding none
         game.players["Cugnot"].cash = 30
         for share in game.shares.values():
             if share.owner == "Cugnot" and not share.president:
@@ -134,7 +134,7 @@ def test_a_forced_purchase_borrows_after_every_sale() -> None:
     assert game.round.label == "OR 1.2"  # WRA was the last to operate: the next round has paid the privates
     income = sum(c.revenue for c in game.companies.values() if c.owner == "Cugnot" and not c.closed)
     assert game.cash("WRA") == 0
-    assert game.cash("Cugnot") == -(80 - 30) - 50 + income  # the loan plus its flat fee
+    assert game.cash("Cugnot") == -(80 - 10 - 30) - 50 + income  # the loan plus its flat fee
 
 
 def test_mississippi_central_is_exchanged_for_its_2plus_train() -> None:

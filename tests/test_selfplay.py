@@ -320,6 +320,19 @@ def test_a_president_in_debt_lowers_what_may_be_paid_for_another_companys_train(
     assert [(f.index, f.rule) for f in replay.flags] == [(128, "18MS/4-cash")]
 
 
+def test_no_loan_buys_a_bank_train_for_a_company_holding_no_cash() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot spend zero or negative money"): in 18MS
+    WRA ($0, no train) had to buy a train, and its president ($85 after selling) bought the $500
+    5 from the bank with a loan. 18xx.games lends by taking the company's own cash after the
+    purchase and cannot take $0, so the engine refuses it; L&N's 5 stays on offer."""
+    record, game, purchase = found_by_the_bots("18ms-loan-for-a-company-without-cash.rln")
+    assert (game.cash("WRA"), game.cash(game.president("WRA"))) == (0, 85)
+    offered_trains = [a.fields["train"] for a in game.legal_actions() if a.type == "buy_train"]
+    assert purchase.fields["train"] not in offered_trains and offered_trains == ["5-0"]
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(140, "18MS/11.8.3-forced-purchase")]
+
+
 def test_the_peir_waits_for_its_pass_after_buying_another_companys_train() -> None:
     """Found by the bots, refused by 18xx.games ("Blocking step Buy Trains cannot process"):
     the PEIR bought its one bank train of the OR and then MR's 2H; railledger ended its turn,

@@ -49,7 +49,7 @@ class MsState(TitleState):
 class EighteenMS(Title):
     name = "18MS"
     package = "g18ms"
-    revision = 2  # 2: the M&M's station earns no New Orleans bonus
+    revision = 3  # 2: the M&M's station earns no New Orleans bonus; 3: no loan for a company holding no cash
 
     def __init__(self, variant: Variant | None = None) -> None:
         super().__init__(variant)

@@ -184,6 +184,8 @@ class MsBuyTrain(BuyTrain):
         cheapest = self.cheapest_depot_price()
         if cheapest is not None and cheapest <= cash + max(game.cash(president), 0):
             raise Violation("forced-purchase", f"a ${cheapest} train is affordable, so no loan for a ${purchase.price} one")
+        if cash == 0:  # notes.md item 15: 18xx.games cannot record this purchase
+            raise Violation("forced-purchase", f"{corp} holds no cash, and 18xx.games makes no loan for a company holding none")
         return Purchase(purchase.train, purchase.variant, purchase.price, True, lacking)
 
     def buy(self, purchase: Purchase) -> None:

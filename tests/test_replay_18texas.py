@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from railledger.ingest import notation
 from railledger.ingest.export import read_export
 from railledger.ingest.model import Action, Entity, Player
 from railledger.replay import Game, IllegalAction, replay_record
+from railledger.replay.network import fresh_network, network_of
 from tests.conftest import fixture_params
 from tests.mutations import assert_flagged, distinct_rules, game_until, illegal_at, mutation_params, player
 
@@ -215,3 +217,20 @@ def test_the_blocked_hexes_found_once_are_the_privates_blocks() -> None:
                for hex_id in title.map}
     assert {hex_id: found for hex_id, found in scanned.items() if found} == title.hex_blockers
     assert title.hex_blockers, "18Texas has privates that block hexes"
+
+
+def test_a_station_check_that_finds_no_city_keeps_the_reach_it_walked() -> None:
+    """Found by ``make crosscheck`` in a game 18xx.games' own engine played (refplay seed 408101):
+    18xx.games asks whether MKT may place a station by walking its whole network; finding no city
+    to take, the walk ran to its end and 18xx.games keeps the reach it found until the next tile
+    lay or station a step places. SSW's home station at its float (action 151) then filled the
+    one slot of D15, through which MKT's track ran on to E16, and no step cleared the kept reach:
+    MKT's lay on F15 (action 169) joins its network as 18xx.games saw it then."""
+    record = notation.read((Path(__file__).parent / "reference_games" / "18texas-station-check-keeps-reach.rln").read_text())
+    game = Game.from_record(record)
+    for action in record.actions[:168]:
+        game.process(action)
+    assert game.board.tokens_in("D15", 0) == ["SSW"]
+    assert ("F15", 3) in network_of(game, "MKT").sides and ("F15", 3) not in fresh_network(game, "MKT").sides
+    replay = replay_record(record, keep_going=True)
+    assert not replay.flags and replay.matches_record

@@ -53,7 +53,8 @@ class GraphCache:
     """18xx.games' memory of what companies reach, kept as it keeps it.
 
     18xx.games computes a company's reach when a step first asks for it and keeps the answer
-    until the next tile lay or station placed by a step; a home station, a PEIR station swapped
+    until the next tile lay or station placed by a step (a station check that finds no city
+    walks the whole network and keeps it as well); a home station, a PEIR station swapped
     for a company's or a split's stations do not clear it, and a route once found is kept even
     then. What it accepted was decided on those kept answers, so the engine keeps the same ones:
     an answer is kept when first asked while an action is applied (``game.applying``) and read
@@ -146,13 +147,22 @@ def route_available(game: GameState, corporation: str) -> bool:
 
 
 def can_token(game: GameState, corporation: str, tokenable: Callable[[Node], bool]) -> bool:
-    """Whether the company reaches a city ``tokenable`` accepts, as 18xx.games would answer now."""
+    """Whether the company reaches a city ``tokenable`` accepts, as 18xx.games would answer now.
+
+    18xx.games answers by walking the company's whole network and stops at the first city it may
+    take; a walk that found none went to its end and keeps the reach it found too, as if that had
+    been asked (18Texas seed 408101: a company's lay four turns later was checked against the reach
+    its station check kept, before another company's home station closed the way)."""
     kept = game.graph.tokens.get(corporation)
     if kept is not None:
         return kept
-    found = any(tokenable(node) for node in sorted(node for node in fresh_network(game, corporation).nodes if node[1][0] == "c"))
+    network = fresh_network(game, corporation)
+    found = any(tokenable(node) for node in sorted(node for node in network.nodes if node[1][0] == "c"))
     if game.applying:
         game.graph.tokens[corporation] = found
+        if not found:
+            game.graph.networks[corporation] = network
+            game.graph.routes[corporation] = game.graph.routes.get(corporation, False) or network.route
     return found
 
 

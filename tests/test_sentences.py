@@ -19,7 +19,7 @@ from railledger.ingest.action_types import GAME_ACTION_TYPES
 from railledger.ingest.model import Action, Entity, Player, Record
 from railledger.ingest.sources import DEFAULT_MAX_SIZE, read_record
 from railledger.ingest.titles import PLAYER_COUNTS
-from railledger.replay import Game, IllegalAction
+from railledger.replay import Game, IllegalAction, replay_record
 from railledger.replay.rounds.operating import OperatingRound
 from railledger.replay.names import entity_name
 from railledger.replay.sentences import _by_kind, _Telling, describe, group_offers, is_move, narrate
@@ -275,3 +275,16 @@ def test_no_field_of_any_shape_makes_a_sentence_fail(path: Path) -> None:
             for offered in (False, True):
                 said = describe(game, odd, offered)
                 assert said.text.startswith(entity_name(game, entity)) or entity.kind == "company", said.text
+
+
+def test_a_run_whose_routes_are_not_a_list_is_flagged_and_said_without_a_crash() -> None:
+    """Found by tests/test_transactional.py's random insertions: a run whose routes field is a
+    string, recorded while its company lays track, reached the run step's own check when its
+    flag was put in words (and that check reads each route as a mapping)."""
+    record = notation.read((TESTS / "games" / "18texas-short.rln").read_text())
+    at = next(n for n, a in enumerate(record.actions) if a.type == "lay_tile" and a.entity.kind == "corporation")
+    broken = Action("run_routes", record.actions[at].entity, record.actions[at].id, 0, {"routes": "zz"})
+    damaged = dataclasses.replace(record, actions=(*record.actions[:at], broken, *record.actions[at:]))
+    replay = replay_record(damaged, keep_going=True)
+    assert replay.flags[0].index == at and replay.flags[0].rule.endswith("action-malformed")
+    assert replay.flags[0].sentence

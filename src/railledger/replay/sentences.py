@@ -34,6 +34,7 @@ from railledger.replay.names import (a_train, city_name, entity_name, hex_name, 
                                      player_name, private_name, shares_phrase, source_name, tile_name, train_name)
 from railledger.replay.rounds.operating import OperatingRound
 from railledger.replay.routes import build_route
+from railledger.replay.shape import check_shape
 from railledger.replay.state import Share
 from railledger.replay.steps.companies import BuyCompany
 from railledger.replay.steps.dividends import Dividend
@@ -148,10 +149,12 @@ def _say(t: _Telling) -> Said:
 
 
 def _step_taking(game: Game, action: Action) -> Step | None:
-    """The step that would take the action now (asking changes nothing), or None."""
+    """The step that would take the action now (asking changes nothing), or None; none takes a
+    malformed action (a step's checks read its fields as their kinds say)."""
     if game.finished or action.is_program:
         return None
     try:
+        check_shape(action)
         return game.round.step_for(action)
     except Violation:
         return None

@@ -24,7 +24,7 @@ from railledger.replay.geometry import (
     preserves,
 )
 from railledger.replay.board import COLOURS
-from railledger.replay.hexgrid import POINTY_OFFSETS, coordinates, hex_id, neighbour, opposite, shared_edge
+from railledger.replay.hexgrid import POINTY_OFFSETS, coordinates, distance, hex_id, neighbour, opposite, shared_edge
 from tests.conftest import REPO, fixtures_dir
 
 SLUG = "g18ms"
@@ -353,3 +353,15 @@ def test_flat_layout_numbers_edges_from_the_south() -> None:
     assert [neighbour("F14", e, "flat") for e in range(6)] == ["F16", "E15", "E13", "F12", "G13", "G15"]
     assert shared_edge("F14", "E15", "flat") == 1
     assert (shared_edge("F14", "F16", "flat"), shared_edge("F14", "F16")) == (0, 4)  # S on flat, E on pointy
+
+
+@pytest.mark.parametrize("layout", ["pointy", "flat"])
+def test_distance_counts_the_sides_of_the_shortest_walk(layout: str) -> None:
+    """Every hex a walk across neighbours reaches from F8 in k sides at the least is at distance k."""
+    seen, frontier = {"F8": 0}, ["F8"]
+    for depth in range(1, 7):
+        frontier = [n for h in frontier for e in range(6)
+                    if (n := neighbour(h, e, layout)) is not None and n not in seen]
+        seen.update({h: depth for h in frontier})
+    assert len(seen) > 100
+    assert all(distance("F8", h, layout) == depth == distance(h, "F8", layout) for h, depth in seen.items())

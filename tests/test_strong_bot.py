@@ -3,6 +3,7 @@ action without changing the game, and it plays what its evaluation scores highes
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from random import Random
 
@@ -10,9 +11,14 @@ import pytest
 
 from railledger.ingest.model import Action, PlayerId
 from railledger.replay import Game
+from railledger.replay.hexgrid import distance
+from railledger.replay.network import fresh_network
+from railledger.replay.optimizer import position_of, solve
 from railledger.selfplay.bots import bot_named
+from railledger.selfplay.building import FADING, planned_trains, prospect
 from railledger.selfplay.concrete import as_recorded
 from railledger.selfplay.evaluation import Standing
+from railledger.selfplay.greedy import operating_company
 from railledger.selfplay.menu import offered
 from railledger.selfplay.play import play
 from railledger.selfplay.seats import seat_to_act, waited_seat
@@ -178,3 +184,72 @@ def test_a_train_the_schedule_takes_away_earns_only_until_then() -> None:
 
 def _floated(game: Game) -> list[str]:
     return [sym for sym, corp in game.corporations.items() if corp.floated and not corp.closed]
+
+
+def _lays(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
+    """Every moment of a greedy game where a company may lay track."""
+    return _moments(title, seed, players, lambda legal: any(a.type == "lay_tile" for a in legal))
+
+
+def _planned_run(game: Game, action: Action) -> int:
+    """The company's best run after ``action`` with the trains it has and the next the bank sells."""
+    sym = operating_company(game, action)
+    after = game.copy()
+    after.push(as_recorded(action))
+    return solve(dataclasses.replace(position_of(after, sym), trains=planned_trains(game, sym))).revenue
+
+
+@pytest.mark.parametrize(("title", "seed", "players"), [("18MS", 4, 3), ("18Texas", 4, 4)])
+def test_the_bot_lays_the_tile_that_opens_the_best_run(title: str, seed: int, players: int) -> None:
+    """Of the lays on offer, none opens a better run than the bot's; and some lay the bot chose
+    opened a better run than greedy's rule (an upgraded city first) would have."""
+    bot, checked, better = StrongBot(), 0, 0
+    for game, legal in _lays(title, seed, players):
+        lays = [a for a in legal if a.type == "lay_tile"]
+        chosen = bot.choose(game, legal, Random(5))
+        runs = {n: _planned_run(game, a) for n, a in enumerate(lays)}
+        assert chosen.type == "lay_tile" and _planned_run(game, chosen) == max(runs.values())
+        greedy = bot_named("greedy").choose(game, legal, Random(5))
+        better += _planned_run(game, chosen) > _planned_run(game, greedy)
+        checked += 1
+    assert checked > 10 and better
+
+
+def test_the_next_train_is_planned_within_the_limit() -> None:
+    """A company with no train plans the bank's next one; one with trains plans those the next
+    would not rust and the next, never more than the phase's train limit."""
+    planned_first = 0
+    for game, legal in _lays("18MS", 4, 3):
+        sym = operating_company(game, legal[0])
+        following = game.title.bank_trains(game)[0].card
+        held = [t.card for t in game.corporation_trains(sym) if game.title.train_type(t.card).rusts_on != following]
+        names = [t.name for t in planned_trains(game, sym)]
+        assert len(names) == min(len(held) + 1, max(len(held), game.phase.train_limit))
+        assert sorted(names[:len(held)]) == sorted(held) and all(n == following for n in names[len(held):])
+        planned_first += not held and names == [following]
+    assert planned_first
+
+
+def test_the_prospect_halves_a_stop_for_each_hex_between_it_and_the_network() -> None:
+    """A stop one hex off the company's network promises half its revenue, two hexes off a
+    quarter; a stop the company reaches promises nothing more."""
+    game, legal = next(_lays("18MS", 4, 3))
+    sym = operating_company(game, legal[0])
+    network = fresh_network(game, sym)
+    reached = {hex_id for hex_id, _ in network.nodes}
+    touched = {hex_id for hex_id, _ in network.sides} | reached
+    gap = {hex_id: min(distance(hex_id, t) for t in touched) for hex_id in game.board.hexes}
+    one = next(h for h, d in sorted(gap.items()) if d == 1)
+    two = next(h for h, d in sorted(gap.items()) if d == 2)
+    assert prospect(game, sym, [(one, 40)]) == 20 and prospect(game, sym, [(two, 40)]) == 10
+    assert prospect(game, sym, [(min(reached), 40), (one, 40), (two, 40)]) == 30
+
+
+def test_strong_tables_run_further_than_greedy_ones() -> None:
+    """Track laid for runs earns: over the same seeds, the companies of strong tables earn more in
+    their first six operating rounds than greedy tables' (18MS)."""
+    def earned(bots: str, seed: int) -> int:
+        record = play("18MS", seed, [bot_named(bots)] * 3).record
+        runs = [a for a in record.actions if a.type == "run_routes"]
+        return sum(int(r.get("revenue", 0)) for a in runs[:18] for r in a.fields.get("routes", []))
+    assert sum(earned("strong", seed) for seed in (4, 5, 6)) > sum(earned("greedy", seed) for seed in (4, 5, 6))

@@ -93,3 +93,10 @@ def shared_edge(a: str, b: str, layout: str = "pointy") -> int | None:
     """The edge of ``a`` that touches ``b``, or None when they are not neighbours."""
     (ax, ay), (bx, by) = coordinates(a, layout), coordinates(b, layout)
     return _EDGE_OF_OFFSET[layout].get((bx - ax, by - ay))
+
+
+def distance(a: str, b: str, layout: str = "pointy") -> int:
+    """How many hex sides a walk from ``a`` to ``b`` crosses at the least (0 for the same hex)."""
+    (ax, ay), (bx, by) = coordinates(a, layout), coordinates(b, layout)
+    across, along = (abs(ax - bx), abs(ay - by)) if layout == "flat" else (abs(ay - by), abs(ax - bx))
+    return across + max(0, (along - across) // 2)

@@ -40,8 +40,8 @@ from typing import Any
 
 from railledger.ingest.model import Action, PlayerId
 from railledger.replay import Game
-from railledger.replay.optimizer import position_of, solve
-from railledger.replay.optimizer.model import Position, Train
+from railledger.replay.optimizer import position_of, solve, train_of
+from railledger.replay.optimizer.model import Position
 from railledger.selfplay.bots import Bot, register
 from railledger.selfplay.concrete import bounds, declared_run, with_amount
 from railledger.selfplay.random_bot import RandomBot, concrete
@@ -59,13 +59,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def lay_hexes(self, game: Game, hexes: list[str], rng: Random) -> list[str]:
-        """Hexes with a city or town first (upgrades and new stops earn), then others, at most
-        :data:`LAY_HEXES`, drawn at random within each kind."""
-        stops = [h for h in hexes if _stops(game, h)]
-        with_stops = set(stops)
-        plain = [h for h in hexes if h not in with_stops]
-        ranked = rng.sample(stops, len(stops)) + rng.sample(plain, len(plain))
-        return sorted(ranked[:LAY_HEXES])
+        return stops_first(game, hexes, rng, LAY_HEXES)
 
     def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
         me = controller(game, legal[0].entity)
@@ -77,6 +71,16 @@ class GreedyBot(Bot):
                 if chosen is not None:
                     return chosen
         return RandomBot().choose(game, legal, rng)
+
+
+def stops_first(game: Game, hexes: list[str], rng: Random, count: int) -> list[str]:
+    """At most ``count`` of ``hexes``: those with a city or town first (upgrades and new stops
+    earn), then others, drawn at random within each kind."""
+    stops = [h for h in hexes if _stops(game, h)]
+    with_stops = set(stops)
+    plain = [h for h in hexes if h not in with_stops]
+    ranked = rng.sample(stops, len(stops)) + rng.sample(plain, len(plain))
+    return sorted(ranked[:count])
 
 
 def _of(legal: Sequence[Action], kind: str) -> list[Action]:
@@ -104,7 +108,7 @@ def run(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Actio
 
 def dividend(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Action | None:
     offered = {str(a.fields.get("kind")): a for a in _of(legal, "dividend")}
-    sym = _operating(game, _of(legal, "dividend")[0])
+    sym = operating_company(game, _of(legal, "dividend")[0])
     price = _cheapest_bank_train(game)
     saving = _ors_left(game) != 0  # in the game's last operating round a saved train would never run
     if "withhold" in offered and saving and _short(game, sym) and price is not None and game.cash(sym) < price:
@@ -114,7 +118,7 @@ def dividend(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> 
 
 def buy_train(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Action | None:
     offered = _of(legal, "buy_train")
-    sym = _operating(game, offered[0])
+    sym = operating_company(game, offered[0])
     cash = game.cash(sym)
     bank = [a for a in offered if bounds(a) is None]
     if _pass(legal) is None:
@@ -159,7 +163,7 @@ def _with_train(game: Game, sym: str, position: Position, action: Action) -> int
     train = game.trains[str(action.fields["train"])]
     kind = game.title.train_type(str(action.fields.get("variant") or train.card))
     rusted = {t.id for t in game.corporation_trains(sym) if game.title.train_type(t.card).rusts_on == train.card}
-    added = Train(train.id, kind.name, kind.distance, kind.counts_towns, kind.multiplier, kind.hex_edges)
+    added = train_of(game, train.id, kind.name)
     kept = tuple(t for t in position.trains if t.id not in rusted)
     return solve(dataclasses.replace(position, trains=(*kept, added))).revenue
 
@@ -169,18 +173,22 @@ def discard(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> A
 
 
 def lay_tile(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Action | None:
-    def score(action: Action) -> float:
-        hex_id = str(action.fields["hex"])
-        new = game.title.tiles.tiles[str(action.fields["tile"]).rsplit("-", 1)[0]]
-        old = game.board.tile(hex_id)
-        added = 2 * (len(new.cities) - len(old.cities)) + len(new.towns) - len(old.towns)
-        return 3 * bool(new.cities and old.color != "white") + 2 * bool(new.cities) + bool(new.towns) + added
-    return _best(_of(legal, "lay_tile"), score, rng)
+    return _best(_of(legal, "lay_tile"), lambda action: lay_score(game, action), rng)
+
+
+def lay_score(game: Game, action: Action) -> float:
+    """Greedy's worth of a lay: an upgraded city first, then a new city, then a new town, then
+    the stops it adds."""
+    hex_id = str(action.fields["hex"])
+    new = game.title.tiles.tiles[str(action.fields["tile"]).rsplit("-", 1)[0]]
+    old = game.board.tile(hex_id)
+    added = 2 * (len(new.cities) - len(old.cities)) + len(new.towns) - len(old.towns)
+    return 3 * bool(new.cities and old.color != "white") + 2 * bool(new.cities) + bool(new.towns) + added
 
 
 def place_token(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Action | None:
     tokens = _of(legal, "place_token")
-    sym = _operating(game, tokens[0])
+    sym = operating_company(game, tokens[0])
     cheapest = min(int(a.fields.get("cost") or 0) for a in tokens)
     if game.corporation_trains(sym) or game.cash(sym) - cheapest >= (_cheapest_bank_train(game) or 0):
         return _best([a for a in tokens if int(a.fields.get("cost") or 0) == cheapest], lambda a: 0.0, rng)
@@ -194,7 +202,7 @@ def sell_private(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random)
         company = game.companies[str(action.fields["company"])]
         if found is None or company.owner != me:
             continue
-        spare = game.cash(_operating(game, action)) - (_cheapest_bank_train(game) or 0)
+        spare = game.cash(operating_company(game, action)) - (_cheapest_bank_train(game) or 0)
         if spare >= found[0]:
             return with_amount(action, min(found[1], spare))
     return None
@@ -278,7 +286,7 @@ def _stops(game: Game, hex_id: str) -> int:
     return len(tile.cities) + len(tile.towns)
 
 
-def _operating(game: Game, action: Action) -> str:
+def operating_company(game: Game, action: Action) -> str:
     """The corporation an operating action is for (a private acts for the company operating)."""
     sym = getattr(game.round, "corporation", None)
     return str(sym if sym is not None else action.entity.id)

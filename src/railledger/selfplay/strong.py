@@ -32,9 +32,10 @@ from random import Random
 from railledger.ingest.model import Action, PlayerId
 from railledger.replay import Game, IllegalAction
 from railledger.selfplay.bots import register
+from railledger.selfplay.building import LAY_HEXES, best_for_runs
 from railledger.selfplay.concrete import as_recorded, bounds
 from railledger.selfplay.evaluation import Evaluation, Standing
-from railledger.selfplay.greedy import GreedyBot, par_score
+from railledger.selfplay.greedy import GreedyBot, lay_score, operating_company, par_score, stops_first
 from railledger.selfplay.seats import controller
 
 STOCK = frozenset({"par", "buy_shares", "sell_shares"})
@@ -55,10 +56,34 @@ class StrongBot(GreedyBot):
     def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
         me = controller(game, legal[0].entity)
         assert me is not None, "a bot is asked only for its own seat's actions"
+        kinds = {a.type for a in legal}
+        if "lay_tile" in kinds:
+            return self.lay(game, legal, rng)
+        if "place_token" in kinds:
+            return self.station(game, legal, rng)
         candidates = self.candidates(game, me, legal)
         if len(candidates) < 2:
             return super().choose(game, legal, rng)
         return self.search(game, me, candidates, rng)
+
+    def lay_hexes(self, game: Game, hexes: list[str], rng: Random) -> list[str]:
+        return stops_first(game, hexes, rng, LAY_HEXES)
+
+    def lay(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
+        """The lay that opens the best run (:mod:`selfplay.building`), greedy's rule among equals."""
+        lays = [a for a in legal if a.type == "lay_tile"]
+        chosen = best_for_runs(game, operating_company(game, lays[0]), lays, lambda a: lay_score(game, a), rng)
+        return chosen if chosen is not None else super().choose(game, legal, rng)
+
+    def station(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
+        """Whether to place a station is greedy's rule; where, the station that opens the best run
+        (:mod:`selfplay.building`)."""
+        chosen = super().choose(game, legal, rng)
+        if chosen.type != "place_token":
+            return chosen
+        stations = [a for a in legal if a.type == "place_token"]
+        better = best_for_runs(game, operating_company(game, chosen), stations, lambda a: 0.0, rng)
+        return better if better is not None else chosen
 
     def candidates(self, game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
         """The distinct actions worth searching among now; none when greedy's rules decide (and

@@ -6,10 +6,10 @@ by branch and bound with a proven bound (``combine``), and has the engine confir
 See docs/optimizer.md for why the answer is exact.
 """
 
-from railledger.replay.optimizer.engine import EngineDisagrees, engine_revenues, position_of
+from railledger.replay.optimizer.engine import EngineDisagrees, engine_revenues, position_of, train_of
 from railledger.replay.optimizer.solve import DEFAULT_BUDGET, Budget, OptimalRoute, Optimum, best_run, solve
 
 __all__ = [
     "DEFAULT_BUDGET", "Budget", "EngineDisagrees", "OptimalRoute", "Optimum", "best_run", "engine_revenues",
-    "position_of", "solve",
+    "position_of", "solve", "train_of",
 ]

@@ -57,7 +57,7 @@ def position_of(game: Game, corporation: str) -> Position:
             for end in (connection.a, connection.b):
                 if end not in stops:
                     frontier.append(end)
-    trains = tuple(_train(game, t.id, t.name) for t in sorted(game.corporation_trains(corporation), key=lambda t: t.id))
+    trains = tuple(train_of(game, t.id, t.name) for t in sorted(game.corporation_trains(corporation), key=lambda t: t.id))
     return Position(corporation, stops, tuple(connections.values()), trains, _bonus(game, corporation))
 
 
@@ -161,7 +161,9 @@ def _confirmed(game: Game, chain: list[str]) -> Connection | None:
     return Connection(first, last, tuple(chain), frozenset(used), frozenset(track))
 
 
-def _train(game: Game, train_id: str, name: str) -> Train:
+def train_of(game: Game, train_id: str, name: str) -> Train:
+    """The optimizer's model of a train of type ``name`` (one the company may not hold yet: a bot
+    weighs a run with a train it would buy)."""
     kind = game.title.train_type(name)
     return Train(train_id, name, kind.distance, kind.counts_towns, kind.multiplier, kind.hex_edges)
 

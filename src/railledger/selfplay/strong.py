@@ -16,9 +16,10 @@ evaluation's estimate from the bank's cash, and searching sales and trains again
 greedy's rules on the ladder (a company buys the train that raises its run most, a player sells
 only when it must). A company's dividend is searched among the kinds on offer where the game ends
 after a given round or when the bank breaks (18MS, 18Texas); where it waits for a train purchase
-(1871's Diesel) it is greedy's, which saves for the trains that bring the end. A train purchase
-the company must make, its runs, track, stations, auctions and everything else are greedy's
-(:mod:`selfplay.greedy`).
+(1871's Diesel) it is greedy's, which saves for the trains that bring the end. A company's track
+and stations are laid for the runs they open (:mod:`selfplay.building`; whether to place a station
+at all is greedy's rule). A train purchase the company must make, its runs, auctions and
+everything else are greedy's (:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
 position and its random source, as every bot is.

@@ -333,6 +333,19 @@ def test_no_loan_buys_a_bank_train_for_a_company_holding_no_cash() -> None:
     assert [(f.index, f.rule) for f in replay.flags] == [(140, "18MS/11.8.3-forced-purchase")]
 
 
+def test_an_obsolete_four_plus_rusts_at_its_companys_dividend() -> None:
+    """Found by the bots, refused by 18xx.games ("Blocking step Buy Trains cannot process action
+    pass"): in 1871 Gt's 4+, bought after its run and made obsolete by the first Diesel, ran once
+    more; its dividend rusts it (18xx.games rusts a company's obsolete trains at its dividend),
+    so Gt holds no train and must buy one: its recorded pass is refused."""
+    record, game, passing = found_by_the_bots("1871-obsolete-four-plus-rusts-at-the-dividend.rln")
+    assert passing.type == "pass" and game.round.label == "OR 8.2"
+    assert game.corporation_trains("Gt") == [] and game.trains["4+-1"].rusted
+    assert passing not in game.legal_actions() and any(a.type == "buy_train" for a in game.legal_actions())
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(404, "The Old Prince 1871/7.6.3-must-buy-train")]
+
+
 def test_the_peir_waits_for_its_pass_after_buying_another_companys_train() -> None:
     """Found by the bots, refused by 18xx.games ("Blocking step Buy Trains cannot process"):
     the PEIR bought its one bank train of the OR and then MR's 2H; railledger ended its turn,

@@ -241,6 +241,7 @@ def test_the_prospect_halves_a_stop_for_each_hex_between_it_and_the_network() ->
     gap = {hex_id: min(distance(hex_id, t) for t in touched) for hex_id in game.board.hexes}
     one = next(h for h, d in sorted(gap.items()) if d == 1)
     two = next(h for h, d in sorted(gap.items()) if d == 2)
+    assert FADING == 0.5
     assert prospect(game, sym, [(one, 40)]) == 20 and prospect(game, sym, [(two, 40)]) == 10
     assert prospect(game, sym, [(min(reached), 40), (one, 40), (two, 40)]) == 30
 

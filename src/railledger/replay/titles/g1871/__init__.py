@@ -67,7 +67,7 @@ class State1871(TitleState):
 class Title1871(Title):
     name = "The Old Prince 1871"
     package = "g1871"
-    revision = 5  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales; 5: the pool's branch shares after a split
+    revision = 6  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales; 5: the pool's branch shares after a split; 6: an obsolete 4+ rusts at its company's dividend
     home_token_at_float = True
     ipo_at_market_price = True  # treasury shares of a split company sell at the market price
     buy_then_sell = False
@@ -404,12 +404,17 @@ class Title1871(Title):
         return "left" if paid == 0 else "right" if paid == revenue else "none"
 
     def after_dividend(self, game: GameState, sym: str, first: bool) -> None:
-        """The Mainline and Shortline concessions close once their company has operated."""
+        """The Mainline and Shortline concessions close once their company has operated; an
+        obsolete 4+ (:meth:`rusts_later`) rusts at its company's dividend, run or not (REF: the
+        dividend marks every train of the company operated, then rusts its obsolete ones)."""
         state = self.state(game)
         if first and sym == state.mainline:
             game.close_company("ML")
         if first and sym == state.shortline:
             game.close_company("SL")
+        for train in game.corporation_trains(sym):
+            if train.id in state.obsolete:
+                game.rust_train(train)
 
     def game_over_after_or(self, game: GameState, number_in_set: int) -> bool:
         last_set = self.state(game).last_set_after_sr
@@ -417,8 +422,8 @@ class Title1871(Title):
 
     def rusts_later(self, game: GameState, train: Train) -> bool:
         """A 4+ that has never run is only made obsolete by the Diesel (13.2): it may still run,
-        no longer counts against the limit nor changes hands, and rusts at a later Diesel
-        purchase once it has run (REF)."""
+        no longer counts against the limit nor changes hands, and rusts at its company's next
+        dividend (:meth:`after_dividend`, REF)."""
         if train.name == "4+" and not train.ever_operated:
             self.state(game).obsolete.add(train.id)
             return True

@@ -333,6 +333,22 @@ def test_no_loan_buys_a_bank_train_for_a_company_holding_no_cash() -> None:
     assert [(f.index, f.rule) for f in replay.flags] == [(140, "18MS/11.8.3-forced-purchase")]
 
 
+def test_a_last_round_with_nothing_to_do_ends_the_game_only_after_the_next_action() -> None:
+    """Found by the bots, unfinished in 18xx.games: in a two-player 18MS game no company ever
+    floated, so the stock round's last pass opened OR 9 and OR 10 with nothing to do in them.
+    18xx.games asks whether the game is over once per action, before the rounds it finishes move
+    on: OR 10 had not begun when that pass was taken, so stock round 6 follows, and the game
+    ends after the operating round that follows it (OR 11, also empty)."""
+    record = notation.read((Path(__file__).parent / "selfplay_games" / "18ms-no-company-runs-in-the-last-rounds.rln").read_text())
+    game = Game.start(record.title, record.players, seed=record.seed)
+    for action in record.actions:
+        game.process(action)
+    assert not game.finished and game.round.label == "SR 6" and game.or_number == 10
+    for _ in range(2):
+        game.process(next(a for a in game.legal_actions() if a.type == "pass"))
+    assert game.finished and game.end_reason == "end of OR 6.1" and game.or_number == 11
+
+
 def test_an_obsolete_four_plus_rusts_at_its_companys_dividend() -> None:
     """Found by the bots, refused by 18xx.games ("Blocking step Buy Trains cannot process action
     pass"): in 1871 Gt's 4+, bought after its run and made obsolete by the first Diesel, ran once

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 _LAZY = {"IllegalAction": "railledger.replay.errors", "Rule": "railledger.replay.errors", "Game": "railledger.replay.game", "Flag": "railledger.replay.replayer",
          "Replay": "railledger.replay.replayer", "replay_record": "railledger.replay.replayer"}
 
-ENGINE_VERSION = "steps-9"
+ENGINE_VERSION = "steps-10"
 """The shared engine's version: changes whenever a replay of any title's record could give
 different rows (the generic steps, rounds or state changed)."""
 

@@ -91,9 +91,11 @@ class Rules(TitleData):
         return self.ors_per_set[game.phase.name]
 
     def game_over_after_or(self, game: GameState, number_in_set: int) -> bool:
-        """After a fixed number of ORs, or at the end of the set in which the bank broke (ran out
+        """After a fixed number of ORs (reached by the time the latest action was taken: an empty
+        last round opened by the rounds that action finished ends the game only after the next
+        action, as in 18xx.games), or at the end of the set in which the bank broke (ran out
         once: a company's purchase that refills it later in the set does not mend it)."""
-        if self.last_or is not None and game.or_number >= self.last_or:
+        if self.last_or is not None and game.acted_in_or >= self.last_or:
             return True
         return self.bank_breaks and game.bank_broken and number_in_set >= game.ors_this_set
 

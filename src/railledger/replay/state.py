@@ -262,6 +262,7 @@ class GameState:
         self.board = Board(title, title.printed_for(created))
         self.phase_index = 0
         self.or_number = 0  # operating rounds started so far
+        self.acted_in_or = 0  # or_number when the latest action was applied (Game.settle_rounds)
         self.ors_this_set = 1
         self.sr_number = 0
         self.priority: PlayerId = self.order[0]

@@ -155,7 +155,7 @@ def test_presidencies_are_counted_after_each_games_last_action(archive: Archive)
 def test_game_keys_are_the_games_list_in_its_order(archive: Archive) -> None:
     keys = archive.game_keys()
     assert keys == archive.games()["key"].to_list() == archive_overview(archive)["key"].to_list()
-    assert keys[0] == "selfplay/g18ms-3p-300022-random.random.random"  # by title, then source id; not by key
+    assert keys[0] == "selfplay/g18ms-2p-209106-random.random"  # by title, then source id; not by key
 
 
 def test_one_read_of_a_game_serves_the_whole_review(archive: Archive) -> None:

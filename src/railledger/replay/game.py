@@ -190,10 +190,12 @@ class Game(GameState):
 
     def settle_rounds(self) -> None:
         """A finished round hands over at once: its end effects and the next round's opening
-        belong to the action that ended it, as in 18xx.games. Whether the game ends after an
-        operating round is asked of the game as the action left it (``acted_in_or``): 18xx.games
-        checks the end once per action, before the rounds it finishes move on, so a last round
-        opened and closed with nothing to do in it does not end the game then."""
+        belong to the action that ended it, as in 18xx.games. Whether a fixed last operating
+        round (18MS's tenth) has been reached is asked of the game as the action left it
+        (``acted_in_or``): 18xx.games checks the end once per action, before the rounds it
+        finishes move on, so a last round opened and closed with nothing to do in it does not
+        end the game then. The other ends (a broken bank, 1871's last set) are read at each
+        operating round's end."""
         self.acted_in_or = self.or_number
         ended = False  # the title ended the game instead of opening a round
         while self.round.finished and not self.finished and not ended:

@@ -23,6 +23,7 @@ from railledger.replay.network import fresh_network
 from railledger.replay.optimizer import position_of, solve, train_of
 from railledger.replay.optimizer.model import Train
 from railledger.selfplay.concrete import as_recorded
+from railledger.selfplay.evaluation import lasting_trains, next_bank_train
 
 LAY_HEXES = 10
 """Hexes of the network on which lays are listed for the strong bot, those with a stop first
@@ -62,10 +63,8 @@ def best_for_runs(game: Game, sym: str, actions: Sequence[Action], score: Callab
 def planned_trains(game: Game, sym: str) -> tuple[Train, ...]:
     """The company's trains that the next bank train would not rust, and, while the phase's
     train limit leaves room, that next train."""
-    bank = game.title.bank_trains(game)
-    following = bank[0].card if bank else None
-    trains = [train_of(game, t.id, t.card) for t in game.corporation_trains(sym)
-              if following is None or game.title.train_type(t.card).rusts_on != following]
+    following = next_bank_train(game)
+    trains = [train_of(game, t.id, t.card) for t in lasting_trains(game, sym)]
     if following is not None and len(trains) < game.phase.train_limit:
         trains.append(train_of(game, "planned", following))
     return tuple(trains)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from railledger.ingest.model import PlayerId
 from railledger.replay import Game
 from railledger.replay.optimizer import position_of, solve
-from railledger.replay.state import IPO
+from railledger.replay.state import IPO, Train
 
 Evaluation = Callable[[Game, PlayerId], float]
 """A position's worth to a player: higher is better for them."""
@@ -137,10 +137,7 @@ class Standing:
         trains = game.corporation_trains(sym)
         if not trains:
             return 0.0
-        bank = game.title.bank_trains(game)
-        following = bank[0].card if bank else None
-        lasting = tuple(t.id for t in trains if game.title.train_type(t.card).rusts_on != following
-                        or following is None)
+        lasting = tuple(t.id for t in lasting_trains(game, sym))
         now = self.run(game, sym, tuple(t.id for t in trains))
         if len(lasting) == len(trains):
             return float(now)
@@ -175,6 +172,19 @@ class Standing:
     def forget(self) -> None:
         """Drop the remembered runs: the board may have changed since."""
         self._runs.clear()
+
+
+def next_bank_train(game: Game) -> str | None:
+    """The type of the train the bank sells next (None once it sells none)."""
+    bank = game.title.bank_trains(game)
+    return bank[0].card if bank else None
+
+
+def lasting_trains(game: Game, sym: str) -> list[Train]:
+    """The company's trains that the purchase of :func:`next_bank_train` would not rust."""
+    following = next_bank_train(game)
+    return [t for t in game.corporation_trains(sym)
+            if following is None or game.title.train_type(t.card).rusts_on != following]
 
 
 def _operating(game: Game) -> list[str]:

@@ -26,7 +26,7 @@ from railledger.replay.routes import build_route
 from railledger.replay.optimizer import position_of, solve
 from railledger.selfplay import greedy
 from railledger.selfplay.bots import Bot, bot_named, bot_names
-from railledger.selfplay.concrete import bounds, grid, with_amount
+from railledger.selfplay.concrete import as_recorded, bounds, grid, with_amount
 from railledger.selfplay.menu import offered
 from railledger.selfplay.play import MAX_ACTIONS, SelfPlayError, agreed_choice, game_id, play
 from railledger.selfplay.random_bot import RandomBot
@@ -643,3 +643,47 @@ def test_a_refused_purchase_leaves_the_buyers_other_choices_and_an_only_one_is_m
     assert agreed_choice(game, seat, [purchase], refusing, Random(1)) == purchase
     for n in range(20):
         assert agreed_choice(game, seat, [purchase, passing], refusing, Random(n)) == passing
+
+
+def test_a_position_that_leaves_nobody_an_action_is_a_dead_end_as_in_18xx_games() -> None:
+    """Found by the bots, stuck in 18xx.games too: in 18MS, GMO placed a station with its last
+    $40 while it held no train and had a route; its president, $126 in debt, could sell nothing
+    (the open market held half of IC, nobody else 20% of his companies). 18xx.games' loan takes
+    the company's own cash after the purchase and cannot take $0 ("Cannot spend zero or negative
+    money"), and WRA's 5 costs at least $1: nobody has an action, and the game is not over."""
+    record, game, station = found_by_the_bots("18ms-dead-end-company-without-cash-or-train.rln")
+    assert station.type == "place_token" and game.cash("GMO") == 40 and not game.corporation_trains("GMO")
+    game.process(station)
+    assert not game.finished and game.cash("GMO") == 0 and game.cash(game.president("GMO")) < 0
+    assert list(game.legal_actions()) == []
+
+
+class Scripted(Bot):
+    """Plays a record's actions while they are on offer (at the recorded price), then greedy's."""
+
+    name = "scripted"
+
+    def __init__(self, record: Record) -> None:
+        self.actions = record.actions
+
+    def choose(self, game: Game, legal: Sequence[Action], rng: Random) -> Action:
+        if game.index < len(self.actions):
+            wanted = self.actions[game.index]
+            unpriced = {k: v for k, v in wanted.fields.items() if k != "price"}
+            for action in legal:
+                fields = {k: v for k, v in as_recorded(action).fields.items() if k != "price"}
+                if (action.type, action.entity, fields) == (wanted.type, wanted.entity, unpriced) and game.is_legal(wanted):
+                    return wanted
+        return greedy.GreedyBot().choose(game, legal, rng)
+
+
+def test_the_loop_takes_back_the_action_that_led_into_a_dead_end() -> None:
+    """Bots playing the dead end's record (greedy's choices after it) reach it, take its last
+    action back and choose again: GMO keeps its $40, and its president's loan buys the 5."""
+    record, _, station = found_by_the_bots("18ms-dead-end-company-without-cash-or-train.rln")
+    played = play(record.title, int(record.seed or 0), [Scripted(record)] * len(record.players)).record
+    assert played.actions[: len(record.actions) - 1] == record.actions[:-1]
+    assert played.actions[len(record.actions) - 1] != station
+    assert any(a.type == "buy_train" and a.entity.id == "GMO" for a in played.actions[len(record.actions) - 1:][:3])
+    replay = replay_record(played)
+    assert not replay.flags and replay.result == dict(played.result or {})

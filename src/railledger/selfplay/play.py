@@ -6,6 +6,13 @@ the choice. Everything is drawn from one random source seeded by the title, play
 and bots, so the same arguments play the same game. A game stops only at its own end (bank
 broken, bankruptcy, last operating round, 1871's final phase); :data:`MAX_ACTIONS` is a hard cap
 no built-in bot comes near, reached only by a bot that never lets a game end, and it is an error.
+
+Some positions the rules reach leave nobody an action, in 18xx.games as here: an 18MS company
+holding no cash and no train, with a route, whose president can sell nothing and pay for no
+train (18xx.games' loan takes the company's own cash after the purchase and cannot take $0; title
+notes, item 15). A person would take back the move that led there; so does the loop: it replays
+the game without the last action and the seat chooses again among the others
+(:data:`DEAD_ENDS` at most in one game).
 """
 
 from __future__ import annotations
@@ -25,6 +32,9 @@ from railledger.selfplay.bots import Bot, bot_named
 from railledger.selfplay.concrete import as_recorded
 from railledger.selfplay.menu import offered
 from railledger.selfplay.seats import controller, seat_to_act, waited_seat
+
+DEAD_ENDS = 50
+"""The most actions a game takes back out of positions that leave nobody an action."""
 
 SOURCE = "selfplay"
 """The archive's source of generated games (their keys are ``selfplay/<id>``)."""
@@ -65,11 +75,12 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
     names = [bot.name for bot in bots]
     gid = game_id(title, seed, names, variant)
     players = seats(names)
-    game = Game.start(title, players, seed=seed, game_id=gid, variant=variant)
-    game.journal.enabled = False  # the bots never take an action back: nothing to keep for pop
+    game = _replayed(title, players, seed, gid, variant, [])
     rng = Random(f"{title}/{seed}/{','.join(names)}")
     by_seat = {player.id: bot for player, bot in zip(players, bots)}
     actions: list[Action] = []
+    refused: dict[int, set[tuple[object, ...]]] = {}  # position -> the choices that led into a dead end from it
+    taken_back = 0
     while not game.finished:
         if len(actions) >= max_actions:
             raise SelfPlayError(f"{gid}: no end after {max_actions} actions (the cap); the game is at {game.round.label}")
@@ -77,9 +88,17 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
         asking = by_seat.get(waiting) if waiting is not None else None
         legal = offered(game, (lambda hexes: asking.lay_hexes(game, hexes, rng)) if asking is not None else list)
         turn = seat_to_act(game, legal, waiting)
-        if turn is None:
-            raise SelfPlayError(f"{gid}: nobody can act at {game.round.label} after {len(actions)} actions, and the game is not over")
-        seat, own = turn
+        own = [] if turn is None else [a for a in turn[1] if _choice(as_recorded(a)) not in refused.get(len(actions), ())]
+        if turn is None or not own:
+            if not actions or taken_back == DEAD_ENDS:
+                raise SelfPlayError(f"{gid}: nobody can act at {game.round.label} after {len(actions)} actions, "
+                                    f"and the game is not over")
+            refused.pop(len(actions), None)
+            last = actions.pop()
+            refused.setdefault(len(actions), set()).add(_choice(last))
+            game, taken_back = _replayed(title, players, seed, gid, variant, actions), taken_back + 1
+            continue
+        seat = turn[0]
         bot = by_seat[seat]
         chosen = agreed_choice(game, seat, own, by_seat, rng)
         numbered = Action(chosen.type, chosen.entity, len(actions) + 1, 0, chosen.fields)
@@ -93,6 +112,22 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
                     status="finished", result=game.result(), variant=variant)
     export = write_export(played)
     return Played(export, read_export(export), game.end_reason or "")
+
+
+def _replayed(title: str, players: Sequence[Player], seed: int, gid: str, variant: str | None,
+              actions: Sequence[Action]) -> Game:
+    """The game started afresh and played through ``actions``, never taken back action by action
+    (the journal is off: a dead end, rare, is left by replaying the game without its last action)."""
+    game = Game.start(title, players, seed=seed, game_id=gid, variant=variant)
+    game.journal.enabled = False
+    for action in actions:
+        game.process(action)
+    return game
+
+
+def _choice(action: Action) -> tuple[object, ...]:
+    """What a seat chose, whatever the action's number."""
+    return action.type, action.entity, tuple(sorted((k, repr(v)) for k, v in action.fields.items()))
 
 
 def agreed_choice(game: Game, seat: PlayerId, own: Sequence[Action], by_seat: Mapping[PlayerId, Bot], rng: Random) -> Action:

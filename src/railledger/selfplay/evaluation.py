@@ -18,6 +18,9 @@ still bring:
   (:attr:`Weights.treasury`);
 * holdings in a company the player leads count less (:attr:`Weights.control`): the president
   is held to it and pays for its trains when it cannot;
+* in a stock round where the title fixes the last operating round (18MS), what a floated
+  company lacks for a train that lasts to the end (:class:`Debt`), charged to its president
+  and, in part (:attr:`Weights.heir`), to the player the presidency would pass to;
 * room under the certificate limit (each free certificate is a purchase still open) and the
   priority deal, both small.
 
@@ -32,12 +35,13 @@ constructor, so that a user can tune or replace it without touching the search.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from railledger.ingest.model import PlayerId
 from railledger.replay import Game
 from railledger.replay.optimizer import position_of, solve
+from railledger.replay.data import TrainType
 from railledger.replay.state import IPO, Train
 
 Evaluation = Callable[[Game, PlayerId], float]
@@ -63,6 +67,28 @@ class Weights:
     18MS ladder against random bots, half played better than the full value."""
     rival: float = 1.0
     """How much the best other player's expected value counts against the player's own."""
+    liability: float = 1.0
+    """What a unit of a company's :class:`Debt` costs its president."""
+    heir: float = 0.5
+    """The part of a company's debt charged to the player next in line for its presidency
+    (:func:`heir`): a president may sell out and hand over the company with its debt, as random
+    bots do in the rounds before a train rush."""
+
+
+@dataclass(frozen=True)
+class Debt:
+    """What a floated company lacks for a train that lasts to the game's end, where the title
+    fixes the last operating round and the company holds no such train: it must buy one when its
+    last goes, and its president pays what the treasury lacks then, selling shares when he must.
+    ``withheld`` is the part its runs can still earn before its last train goes (withheld, it
+    costs each holder his share of it); ``lacking``, the rest, is the president's alone."""
+
+    withheld: float
+    lacking: float
+
+    def cost(self, percent: int) -> float:
+        """What the debt costs the president holding ``percent`` of the company."""
+        return self.withheld * percent / 100 + self.lacking
 
 
 @dataclass
@@ -81,14 +107,17 @@ class Standing:
         typical = self.typical(game, earning)
         horizon = self.horizon(game, sum(earning.values()))
         income = {sym: self.income(game, sym, power, horizon) for sym, power in earning.items()}
-        worth = {pid: self.expected_value(game, pid, income, typical * horizon) for pid in game.order}
+        debts = self.debts(game, earning)
+        worth = {pid: self.expected_value(game, pid, income, typical * horizon, debts) for pid in game.order}
         others = [value for pid, value in worth.items() if pid != me]
         return worth[me] - self.weights.rival * max(others, default=0.0)
 
-    def expected_value(self, game: Game, pid: PlayerId, income: dict[str, float], typical: float) -> float:
+    def expected_value(self, game: Game, pid: PlayerId, income: dict[str, float], typical: float,
+                       debts: Mapping[str, Debt] | None = None) -> float:
         """The player's value now plus what their shares will bring: ``income``, each company's
         runs over the rounds to come, and ``typical``, what a company without a run is expected to
-        earn over them."""
+        earn over them; less what the ``debts`` of the companies the player leads, or is next in
+        line to lead, will cost them."""
         value = float(game.value_of(pid))
         for sym, corp in game.corporations.items():
             percent = game.percent(pid, sym)
@@ -98,12 +127,43 @@ class Standing:
             if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
                 power = typical * self.floated_share(game, sym) ** 2
             held = percent / 100 * (power + self.weights.treasury * corp.cash)
-            value += held * (self.weights.control if game.president(sym) == pid else 1.0)
+            presides = game.president(sym) == pid
+            value += held * (self.weights.control if presides else 1.0)
+            debt = debts.get(sym) if debts else None
+            if debt is not None and (presides or heir(game, sym) == pid):
+                value -= self.weights.liability * (1.0 if presides else self.weights.heir) * debt.cost(percent)
         room = game.cert_limit() - game.certificates(pid)
         value += self.weights.certificate_room * max(0, room)
         if game.priority == pid:
             value += self.weights.priority
         return value
+
+    def debts(self, game: Game, earning: dict[str, float]) -> dict[str, Debt]:
+        """The companies' debts (:meth:`debt`), weighed in a stock round only: there a player
+        takes on a company's debt, buying into it or leading it. In an operating round a
+        company's trains and dividend are weighed by what they earn: charging its debt there kept
+        companies from buying the trains that run until their 5, which the debt counts only as
+        what they would withhold, and made strong tables' games poorer with no seat won."""
+        if game.round.kind != "stock":
+            return {}
+        return {sym: debt for sym, power in earning.items() if (debt := self.debt(game, sym, power)) is not None}
+
+    def debt(self, game: Game, sym: str, earning: float) -> Debt | None:
+        """The company's :class:`Debt` with runs of ``earning`` a round; None where the title does
+        not fix the last operating round (when trains go is then the pace of purchases, and
+        charging for it cost 18Texas seats against greedy bots, docs/selfplay.md), or where the
+        company holds a train that lasts or no train lasts."""
+        last = game.title.last_or
+        if last is None or any(_lasts(game.title.train_type(t.card), last) for t in game.corporation_trains(sym)):
+            return None
+        prices = [kind.price for kind in game.title.trains if _lasts(kind, last)]
+        shortfall = min(prices) - game.cash(sym) if prices else 0
+        if shortfall <= 0:
+            return None
+        kept = max((end - game.or_number for t in game.corporation_trains(sym)
+                    if (end := game.title.train_type(t.card).obsolete_after_or) is not None), default=0)
+        withheld = min(float(shortfall), earning * max(0, kept))
+        return Debt(withheld, shortfall - withheld)
 
     def typical(self, game: Game, earning: dict[str, float]) -> float:
         """What a company without a run is expected to earn a round: the mean run of the
@@ -185,6 +245,27 @@ def lasting_trains(game: Game, sym: str) -> list[Train]:
     following = next_bank_train(game)
     return [t for t in game.corporation_trains(sym)
             if following is None or game.title.train_type(t.card).rusts_on != following]
+
+
+def heir(game: Game, sym: str) -> PlayerId | None:
+    """The player the presidency passes to if the president sells out: the one holding most of the
+    company after him, at least a president's certificate's worth; None on a tie."""
+    president = game.president(sym)
+    shares = game.shares_of[sym]
+    needed = shares[0].percent if shares and shares[0].president else 0
+    held = sorted(((game.percent(pid, sym), pid) for pid in game.order if pid != president), reverse=True)
+    if not held or held[0][0] < max(needed, 1) or (len(held) > 1 and held[1][0] == held[0][0]):
+        return None
+    return held[0][1]
+
+
+def _lasts(kind: TrainType, last_or: int) -> bool:
+    """A train type nothing takes away before the game's last operating round."""
+    if kind.rusts_on is not None:
+        return False
+    if kind.obsolete_after_or is not None:
+        return kind.obsolete_after_or >= last_or
+    return kind.permanent
 
 
 def _operating(game: Game) -> list[str]:

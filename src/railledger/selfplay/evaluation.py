@@ -16,8 +16,6 @@ still bring:
   earns nothing (its treasury, below, is what it has);
 * a share of the company's treasury, which buys the trains that earn later
   (:attr:`Weights.treasury`);
-* holdings in a company the player leads count less (:attr:`Weights.control`): the president
-  is held to it and pays for its trains when it cannot;
 * in a stock round where the title fixes the last operating round (18MS), what a floated
   company lacks for a train that lasts to the end (:class:`Debt`), charged to its president
   and, in part (:attr:`Weights.heir`), to the player the presidency would pass to;
@@ -60,11 +58,6 @@ class Weights:
     """What holding the priority deal is worth."""
     longest_horizon: int = 8
     """The most operating rounds counted ahead where the title does not fix the last one."""
-    control: float = 0.5
-    """What a holding in a company the player leads counts for against one in a company another
-    player leads: the president's certificate cannot be sold while nobody can take the
-    presidency, and the president pays for a train the company must buy and cannot; on the
-    18MS ladder against random bots, half played better than the full value."""
     rival: float = 1.0
     """How much the best other player's expected value counts against the player's own."""
     liability: float = 1.0
@@ -126,9 +119,8 @@ class Standing:
             power = income.get(sym, 0.0)
             if corp.par_price is not None and (not corp.floated or (power == 0 and game.corporation_trains(sym))):
                 power = typical * self.floated_share(game, sym) ** 2
-            held = percent / 100 * (power + self.weights.treasury * corp.cash)
+            value += percent / 100 * (power + self.weights.treasury * corp.cash)
             presides = game.president(sym) == pid
-            value += held * (self.weights.control if presides else 1.0)
             debt = debts.get(sym) if debts else None
             if debt is not None and (presides or heir(game, sym) == pid):
                 value -= self.weights.liability * (1.0 if presides else self.weights.heir) * debt.cost(percent)

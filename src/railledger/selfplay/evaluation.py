@@ -175,7 +175,9 @@ class Standing:
 
     def horizon(self, game: Game, paid_per_round: float) -> int:
         """Operating rounds still to come: the title's count, else the bank's cash over a round's
-        payouts (at least one, at most :attr:`Weights.longest_horizon`)."""
+        payouts (at least one, at most :attr:`Weights.longest_horizon`; one where the bank never
+        breaks and its cash runs below zero, as 1871's: docs/selfplay.md says what counting more
+        did there)."""
         last = game.title.last_or
         if last is not None:
             return max(1, last - game.or_number + 1)

@@ -687,3 +687,18 @@ def test_the_loop_takes_back_the_action_that_led_into_a_dead_end() -> None:
     assert any(a.type == "buy_train" and a.entity.id == "GMO" for a in played.actions[len(record.actions) - 1:][:3])
     replay = replay_record(played)
     assert not replay.flags and replay.result == dict(played.result or {})
+
+
+def test_a_union_bank_without_cash_does_not_help_its_company_buy_a_train() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot spend zero or negative money"): in 1871
+    S ($312, no train), presided by the Union Bank ($0), bought a $500 7 from the bank, the
+    bank's owner paying the $188 it lacked. 18xx.games takes the bank's part first and cannot
+    take $0, so the engine refuses the purchase; trains of other companies S can pay alone
+    stay on offer."""
+    record, game, purchase = found_by_the_bots("1871-union-bank-with-no-cash-cannot-help.rln")
+    assert game.president("S") == -1 and (game.cash("S"), game.cash(-1)) == (312, 0)
+    assert not game.is_legal(purchase)
+    offered_trains = [a for a in game.legal_actions() if a.type == "buy_train"]
+    assert offered_trains and all(game.trains[str(a.fields["train"])].owner in game.corporations for a in offered_trains)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(458, "The Old Prince 1871/7.6.4-forced-purchase")]

@@ -67,7 +67,7 @@ class State1871(TitleState):
 class Title1871(Title):
     name = "The Old Prince 1871"
     package = "g1871"
-    revision = 6  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales; 5: the pool's branch shares after a split; 6: an obsolete 4+ rusts at its company's dividend
+    revision = 7  # 2: bankruptcy by the sales made for the purchase; 3: the Union Bank's turn; 4: its train sales; 5: the pool's branch shares after a split; 6: an obsolete 4+ rusts at its company's dividend; 7: no purchase helped by a Union Bank holding $0
     home_token_at_float = True
     ipo_at_market_price = True  # treasury shares of a split company sell at the market price
     buy_then_sell = False

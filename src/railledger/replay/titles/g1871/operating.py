@@ -247,6 +247,9 @@ class BuyTrain1871(BuyTrain):
                                                "lacks, and sells its shares before its owner pays (15)")
         if not payers or sum(max(game.cash(p), 0) for p in payers) < lacking:
             raise Violation("forced-purchase", f"{corp}'s president cannot pay the ${lacking} it lacks")
+        if UNION_BANK in payers and game.cash(UNION_BANK) <= 0:
+            raise Violation("forced-purchase", f"the Union Bank, {corp}'s president, has no cash to pay toward the "
+                                               "purchase, and 18xx.games cannot take $0 from it")
         cheapest = self.cheapest_depot_price()
         if cheapest is not None and purchase.price > cheapest:
             raise Violation("forced-purchase", f"with its president's help {corp} buys the cheapest train (${cheapest})")

@@ -89,6 +89,12 @@ def route_fields(game: Game, sym: str, raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def choice_key(action: Action) -> tuple[object, ...]:
+    """An action's type, entity and fields, whatever its number: two actions with equal keys are
+    the same choice."""
+    return action.type, action.entity, tuple(sorted((k, repr(v)) for k, v in action.fields.items()))
+
+
 def as_recorded(action: Action) -> Action:
     """The action as a record holds it: without the ranges ``legal_actions()`` adds."""
     if not any(name in action.fields for name in RANGES.values()):

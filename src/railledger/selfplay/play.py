@@ -29,7 +29,7 @@ from railledger.replay.variant import recorded_variant
 from railledger.replay import Game, IllegalAction
 from railledger.selfplay import MAX_ACTIONS
 from railledger.selfplay.bots import Bot, bot_named
-from railledger.selfplay.concrete import as_recorded
+from railledger.selfplay.concrete import as_recorded, choice_key
 from railledger.selfplay.menu import offered
 from railledger.selfplay.seats import controller, seat_to_act, waited_seat
 
@@ -88,14 +88,15 @@ def play(title: str, seed: int, bots: Sequence[Bot], max_actions: int = MAX_ACTI
         asking = by_seat.get(waiting) if waiting is not None else None
         legal = offered(game, (lambda hexes: asking.lay_hexes(game, hexes, rng)) if asking is not None else list)
         turn = seat_to_act(game, legal, waiting)
-        own = [] if turn is None else [a for a in turn[1] if _choice(as_recorded(a)) not in refused.get(len(actions), ())]
+        dead_ends = refused.get(len(actions))
+        own = [] if turn is None else [a for a in turn[1] if not dead_ends or choice_key(as_recorded(a)) not in dead_ends]
         if turn is None or not own:
             if not actions or taken_back == DEAD_ENDS:
                 raise SelfPlayError(f"{gid}: nobody can act at {game.round.label} after {len(actions)} actions, "
                                     f"and the game is not over")
             refused.pop(len(actions), None)
             last = actions.pop()
-            refused.setdefault(len(actions), set()).add(_choice(last))
+            refused.setdefault(len(actions), set()).add(choice_key(last))
             game, taken_back = _replayed(title, players, seed, gid, variant, actions), taken_back + 1
             continue
         seat = turn[0]
@@ -123,11 +124,6 @@ def _replayed(title: str, players: Sequence[Player], seed: int, gid: str, varian
     for action in actions:
         game.process(action)
     return game
-
-
-def _choice(action: Action) -> tuple[object, ...]:
-    """What a seat chose, whatever the action's number."""
-    return action.type, action.entity, tuple(sorted((k, repr(v)) for k, v in action.fields.items()))
 
 
 def agreed_choice(game: Game, seat: PlayerId, own: Sequence[Action], by_seat: Mapping[PlayerId, Bot], rng: Random) -> Action:

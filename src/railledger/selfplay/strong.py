@@ -34,7 +34,7 @@ from railledger.ingest.model import Action, PlayerId
 from railledger.replay import Game, IllegalAction
 from railledger.selfplay.bots import register
 from railledger.selfplay.building import LAY_HEXES, best_for_runs
-from railledger.selfplay.concrete import as_recorded, bounds
+from railledger.selfplay.concrete import as_recorded, bounds, choice_key
 from railledger.selfplay.evaluation import Evaluation, Standing
 from railledger.selfplay.greedy import GreedyBot, lay_score, operating_company, par_score, stops_first
 from railledger.selfplay.seats import controller
@@ -178,4 +178,4 @@ def _sameness(game: Game, action: Action) -> tuple[object, ...]:
         shares = [game.shares[str(s)] for s in fields["shares"]]
         return (action.type, shares[0].corporation, tuple(sorted((s.owner, s.percent, s.president) for s in shares)),
                 fields.get("percent"))
-    return action.type, action.entity, tuple(sorted((k, repr(v)) for k, v in fields.items()))
+    return choice_key(action)

@@ -91,12 +91,17 @@ class TileGeometry:
     """(id of a new tile, label) -> (that tile, the rotations it may replace this one at): the
     answer never changes (both are immutable), and bots and ``legal_actions`` ask it thousands
     of times a game. The tile is kept in the value so that its id is not reused."""
+    walks: dict[tuple[str, tuple[str | None, ...]], Any] = field(init=False, compare=False, repr=False)
+    """(hex, the hexes across its edges) -> this tile's paths there as the network walk reads
+    them (:func:`replay.network.paths_here`), kept by the tile: every game of a title lays the
+    same tiles on the same hexes, and the walk meets each again after every station placed."""
 
     def __post_init__(self) -> None:
         # Set here rather than as the fields' defaults, which the compiled class does not apply
         # to fields left out of __init__ (docs/fast.md).
         object.__setattr__(self, "_turns", ())
         object.__setattr__(self, "_upgrades", {})
+        object.__setattr__(self, "walks", {})
         stops = {"c": self.cities, "t": self.towns, "o": self.offboards}
         by_kind: dict[str | None, tuple[str, ...]] = {k: tuple(f"{k}{i}" for i in range(len(stops[k]))) for k in NODE_KINDS}
         by_kind[None] = tuple(node for k in NODE_KINDS for node in by_kind[k])

@@ -16,11 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from railledger.replay.geometry import PathEnds
+from railledger.replay.geometry import PathEnds, TileGeometry
 from railledger.replay.hexgrid import opposite
 
 if TYPE_CHECKING:
-    from railledger.replay.board import Placed
     from railledger.replay.state import GameState
 
 Node = tuple[str, str]  # (hex, node id such as "c0")
@@ -69,9 +68,9 @@ class GraphCache:
         self.fresh: dict[str, tuple[int, Network, frozenset[str]]] = {}
         """Corporation -> (board version, its reach then, the hexes the walk read): a pure memo,
         not state; it holds while no later change touched those hexes (:func:`fresh_network`)."""
-        self.tracks: dict[str, tuple[Placed, dict[PathEnds, PathHere]]] = {}
-        """Hex -> (what lay on it, its paths as the walk reads them): a pure memo, found again
-        when another tile goes there."""
+        self.tracks: dict[str, tuple[TileGeometry, dict[PathEnds, PathHere]]] = {}
+        """Hex -> (the tile on it, its paths as the walk reads them): a pure memo, found again
+        when another tile goes there (the tile keeps what it found: ``TileGeometry.walks``)."""
 
     def clear(self) -> None:
         """A tile lay or a step's station: forget reach, but keep every route found."""
@@ -197,10 +196,14 @@ class _Walk:
         return Network(frozenset(self.nodes), frozenset(self.sides), self.route)
 
     def paths(self, hex_id: str) -> dict[PathEnds, PathHere]:
-        placed = self.placed[hex_id]
+        tile = self.placed[hex_id].geometry
         known = self.tracks.get(hex_id)
-        if known is None or known[0] is not placed:
-            known = self.tracks[hex_id] = (placed, paths_here(hex_id, placed, self.neighbours[hex_id]))
+        if known is None or known[0] is not tile:
+            across = self.neighbours[hex_id]
+            found = tile.walks.get((hex_id, across))
+            if found is None:
+                found = tile.walks[(hex_id, across)] = paths_here(hex_id, tile, across)
+            known = self.tracks[hex_id] = (tile, found)
         return known[1]
 
     def walk_node(self, node: Node, origin: Node, converging: bool) -> None:
@@ -251,10 +254,9 @@ class _Walk:
         return None in slots or self.corporation in slots
 
 
-def paths_here(hex_id: str, placed: Placed, across: tuple[str | None, ...]) -> dict[PathEnds, PathHere]:
-    """Each path of the tile on ``hex_id`` as the walk reads it (see :data:`PathHere`): its
+def paths_here(hex_id: str, tile: TileGeometry, across: tuple[str | None, ...]) -> dict[PathEnds, PathHere]:
+    """Each path of ``tile`` on ``hex_id`` as the walk reads it (see :data:`PathHere`): its
     sides and stops in the tile's sorted order, and its exits to hexes of the board."""
-    tile = placed.geometry
     found: dict[PathEnds, PathHere] = {}
     for path, (edges, ends) in tile.ends_of.items():
         stops = tuple(((hex_id, end), OFFBOARD if end[0] == "o" else int(end[1:]) if end[0] == "c" else TOWN)

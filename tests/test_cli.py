@@ -164,7 +164,8 @@ def test_games_filters_by_title_and_player(tmp_path: Path, db: str) -> None:
 
 
 def test_every_command_explains_itself_with_an_example() -> None:
-    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench", "report"):
+    for command in ("ingest", "games", "show", "convert", "dashboard", "replay", "conformance", "bench", "report",
+                    "compact"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example: railledger" in result.stdout, command
 
@@ -172,7 +173,7 @@ def test_every_command_explains_itself_with_an_example() -> None:
 def test_help_lists_every_command_once_archive_work_first() -> None:
     listed = [line.split()[0] for line in run("--help").stdout.split("Commands:", 1)[1].splitlines() if line.strip()]
     assert listed == ["ingest", "pull", "games", "show", "report", "stats", "ratings", "dashboard", "export",
-                      "replay", "conformance", "audit", "legal", "convert",
+                      "compact", "replay", "conformance", "audit", "legal", "convert",
                       "play", "simulate", "ladder", "predict", "crosscheck", "bench", "event"]
 
 

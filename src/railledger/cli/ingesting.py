@@ -47,8 +47,9 @@ def report_ingest(tally: Tally, db: Path, allow_invalid: bool) -> bool:
     print_summary(tally, db)
     if tally.stopped is not None:
         raise fail(f"stopped: {tally.stopped}")
-    if tally.ratings is not None:
-        say(consoles()[0], tally.ratings)
+    for line in (tally.ratings, tally.compacted):
+        if line is not None:
+            say(consoles()[0], line)
     if tally.invalid and not allow_invalid:
         count = len(tally.invalid)
         say(consoles()[1], f"{count} game{'s are' if count != 1 else ' is'} illegal or mismatched (stored, with "

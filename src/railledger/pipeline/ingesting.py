@@ -22,7 +22,8 @@ from pathlib import Path
 from railledger.ingest import DEFAULT_MAX_SIZE
 from railledger.ingest.sources import FileText, expand, read_file
 from railledger.pipeline.progress import Progress, silent
-from railledger.pipeline.storing import ArchiveUnavailable, IngestRun, Known, Prepared, prepare, refresh_ratings
+from railledger.pipeline.storing import (ArchiveUnavailable, IngestRun, Known, Prepared, compact_if_worth, prepare,
+                                         refresh_ratings)
 from railledger.pipeline.workers import COLLECT_SECONDS, Workers, gathered, worker_pool
 from railledger.records import Archive, ArchiveError
 from railledger.records.archive import Stored
@@ -54,6 +55,8 @@ class Tally:
     """Why the run stopped before its last file: the archive could not be opened any more."""
     ratings: str | None = None
     """What the ratings kept in the archive became at the end, in one line (None: nothing to rate)."""
+    compacted: str | None = None
+    """What compacting the archive at the end gave back, in one line (None: not worth it)."""
 
     def count(self, item: Prepared, outcome: str, line: str | None, verdict: Verdict | None) -> None:
         """Count one record's outcome, keeping its line (a note for a duplicate, else a failure)
@@ -92,6 +95,7 @@ def ingest_paths(paths: Sequence[str], db: str | Path, *, replay: bool = True, w
             tally.stopped = str(exc)
             return tally
     tally.ratings = refresh_ratings(run)
+    tally.compacted = compact_if_worth(run)
     return tally
 
 

@@ -218,6 +218,19 @@ class IngestRun:
         return item.encoded.verdict
 
 
+def compact_if_worth(run: IngestRun) -> str | None:
+    """Compact the archive once an ingest has stored its games, when its free blocks are worth
+    a copy (:func:`records.compaction.worth_compacting`); the line saying so, or None. A failure
+    is said, not raised: the games are stored, only the file stays larger."""
+    from railledger.records.compaction import compact, worth_compacting
+
+    try:
+        done = compact(run.db, worth=worth_compacting, wait=run.wait, on_wait=run.on_wait)
+    except (ArchiveError, OSError) as exc:
+        return f"archive not compacted ({exc}); its games are stored"
+    return done.line(run.db) if done is not None else None
+
+
 def refresh_ratings(run: IngestRun) -> str | None:
     """Bring the archive's stored ratings (:func:`analytics.ratings.store_ratings`) up to date
     once a command has stored its games, not after each game (each refresh reads every rated

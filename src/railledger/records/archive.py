@@ -372,6 +372,46 @@ def encode_game(
     )
 
 
+@dataclass(frozen=True)
+class Blocks:
+    """How an archive file's blocks are used: DuckDB frees blocks as checkpoints rewrite tables
+    and reuses them later, but gives back to the disk only those at the file's end."""
+
+    block_size: int  # bytes
+    used: int  # blocks holding data
+    file_bytes: int  # the file's size (a header of less than a block, then its blocks)
+
+    @property
+    def free(self) -> int:
+        """Blocks inside the file that hold nothing."""
+        return max(0, self.file_bytes // self.block_size - self.used)
+
+    @property
+    def free_bytes(self) -> int:
+        return self.free * self.block_size
+
+    @property
+    def free_share(self) -> float:
+        """The part of the file that holds nothing."""
+        return self.free_bytes / self.file_bytes if self.file_bytes else 0.0
+
+
+def copy_database(con: duckdb.DuckDBPyConnection, source: str, target: str) -> None:
+    """Copy every table of the database ``source`` into the attached, empty ``target`` (both
+    quoted names), with their constraints: DuckDB writes the copy afresh, block by block."""
+    con.execute(f"COPY FROM DATABASE {source} TO {target}")
+
+
+def _text_literal(text: str) -> str:
+    """``text`` as an SQL string literal (a path of the caller's, never a file's content)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _identifier(name: str) -> str:
+    """``name`` as a quoted SQL identifier (the database DuckDB names after the file)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 class StoreOutcome(enum.Enum):
     """What :meth:`Archive.store` did with a record."""
 
@@ -382,6 +422,9 @@ class StoreOutcome(enum.Enum):
 
 _INCOMING = "railledger_incoming_rows"
 """The name a game's rows are scanned under while they are inserted (registered, then dropped)."""
+
+_COPY = "railledger_compacted"
+"""The name a new archive file is attached under while :meth:`Archive.write_copy` fills it."""
 
 _ROW = "railledger_row"
 """The column giving each original row's position while copies of it are inserted."""
@@ -548,6 +591,38 @@ class Archive:
                     numbers)
             summaries.summarise(self._con, {table: rows for table, rows in inserted.items() if rows is not None})
         return outcomes
+
+    @_reading
+    def blocks(self) -> Blocks:
+        """How the file's blocks are used now (DuckDB's ``pragma database_size``)."""
+        row = one_row(self._con, "SELECT block_size, used_blocks FROM pragma_database_size() "
+                                 "WHERE database_name = current_database()")
+        if row is None:
+            raise ArchiveError(f"{self.path}: DuckDB does not say how its blocks are used")
+        return Blocks(int(row[0]), int(row[1]), self.path.stat().st_size)
+
+    @_reading
+    def write_copy(self, target: Path) -> None:
+        """Copy every table into a new archive file at ``target`` (none may be there), then check
+        that each of the code's tables holds as many rows there as here: the copy is written
+        afresh, with none of the free blocks of this file (:mod:`records.compaction`). Raises
+        :class:`~records.errors.ArchiveError` when the copy differs; ``target`` is then left for
+        the caller to remove."""
+        self._writable("compact")
+        con = self._con
+        con.execute("CHECKPOINT")  # everything in the file itself, nothing left in its write-ahead log
+        con.execute(f"ATTACH {_text_literal(str(target))} AS {_COPY}")
+        try:
+            source = _identifier(str(con.execute("SELECT current_database()").fetchall()[0][0]))
+            copy_database(con, source, _COPY)
+            for table in schema.table_columns():  # the code's own names: none from the file
+                here = con.execute(f"SELECT count(*) FROM {source}.main.{table}").fetchall()
+                there = con.execute(f"SELECT count(*) FROM {_COPY}.main.{table}").fetchall()
+                if here != there:
+                    raise ArchiveError(f"{target}: the copy of table {table} holds {there[0][0]} rows, not {here[0][0]}")
+            con.execute(f"CHECKPOINT {_COPY}")  # the copy whole in its file, none of it in a write-ahead log
+        finally:
+            con.execute(f"DETACH {_COPY}")
 
     @_reading
     def copy_games(self, count: int, batch: int = 2_000) -> int:

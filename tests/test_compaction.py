@@ -99,3 +99,6 @@ def test_the_command_compacts_and_says_what_it_gave_back(tmp_path: Path) -> None
     assert again.exit_code == 0 and "nothing to compact" in again.stdout
     missing = CliRunner().invoke(app, ["compact", "--db", str(tmp_path / "none.duckdb")])
     assert missing.exit_code == 1 and "no archive here" in missing.stderr
+    with pytest.raises(FileNotFoundError):
+        compaction.compact(tmp_path / "none.duckdb")
+    assert not (tmp_path / "none.duckdb").exists()

@@ -63,10 +63,12 @@ def compact(path: Path, *, worth: Callable[[Blocks], bool] = any_free, wait: flo
     """Compact the archive at ``path`` when ``worth`` says its blocks call for it; None when not.
 
     Opens the archive for writing (migrating it, waiting as :meth:`Archive.open` does) and raises
-    what that raises; an :class:`~records.errors.ArchiveError` from the copy leaves the archive
-    as it was.
+    what that raises, FileNotFoundError where there is no file (an open would make one); an
+    :class:`~records.errors.ArchiveError` from the copy leaves the archive as it was.
     """
     path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no archive here")
     copy = path.with_name(path.name + ".compacting")
     with Archive.open(path, wait=wait, on_wait=on_wait) as archive:
         if not worth(archive.blocks()):

@@ -3,6 +3,10 @@ when anything fails (records.compaction, ``railledger compact``, the end of an i
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import duckdb
@@ -12,7 +16,7 @@ from typer.testing import CliRunner
 from railledger.pipeline.ingesting import ingest_paths
 from railledger.records import Archive, ArchiveBusy, ArchiveError
 from railledger.records import archive as archive_module
-from railledger.records import compaction
+from railledger.records import compaction, connection
 from railledger.records.archive import Blocks
 from railledger.cli.app import app
 from tests.conftest import REPO, every_row
@@ -102,3 +106,55 @@ def test_the_command_compacts_and_says_what_it_gave_back(tmp_path: Path) -> None
     with pytest.raises(FileNotFoundError):
         compaction.compact(tmp_path / "none.duckdb")
     assert not (tmp_path / "none.duckdb").exists()
+
+
+def games_in(path: Path) -> int:
+    with Archive.open(path, read_only=True) as archive:
+        return int(archive._con.execute("SELECT count(*) FROM games").fetchall()[0][0])
+
+
+def test_an_open_that_reached_the_file_a_compaction_replaced_opens_the_new_one(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = tmp_path / "games.duckdb", tmp_path / "new.duckdb"
+    assert not ingest_paths([str(GAMES)], old).failures
+    assert not ingest_paths([str(SELFPLAY_GAMES)], new).failures
+    expected = games_in(new)
+    real_open = connection.open_duckdb
+    opened: list[int] = []
+
+    def replaced_meanwhile(database: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+        con = real_open(database, read_only)  # the old file reached and locked...
+        if not opened:
+            new.replace(old)  # ...while a compaction put another in its place
+        opened.append(1)
+        return con
+
+    monkeypatch.setattr(connection, "open_duckdb", replaced_meanwhile)
+    with Archive.open(old, read_only=True, wait=5) as archive:
+        assert int(archive._con.execute("SELECT count(*) FROM games").fetchall()[0][0]) == expected
+    assert len(opened) == 2
+
+
+def test_an_ingest_waiting_for_a_compaction_stores_its_games_in_the_compacted_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "games.duckdb"
+    archive_with_free_blocks(db)
+    stored = games_in(db)
+    copy = archive_module.copy_database
+    copying = threading.Event()
+
+    def slow_copy(con: duckdb.DuckDBPyConnection, source: str, target: str) -> None:
+        copy(con, source, target)
+        copying.set()
+        time.sleep(2.0)  # the other process asks for the archive meanwhile
+
+    monkeypatch.setattr(archive_module, "copy_database", slow_copy)
+    done: list[compaction.Compaction | None] = []
+    compacting = threading.Thread(target=lambda: done.append(compaction.compact(db)))
+    compacting.start()
+    assert copying.wait(30)
+    waiting = subprocess.run([sys.executable, "-m", "railledger", "ingest", str(REPO / "tests" / "sentence_games"),
+                              "--db", str(db), "--wait", "30", "--allow-invalid"], capture_output=True, text=True)
+    compacting.join()
+    assert done and done[0] is not None and waiting.returncode == 0, waiting.stderr
+    assert games_in(db) == stored + 2  # the waiting ingest's two games are in the file now in place

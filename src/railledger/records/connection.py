@@ -94,10 +94,25 @@ def _connect_once(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     exists = check_archive_path(path, read_only)
     if read_only and not exists:
         raise FileNotFoundError(f"archive {path} does not exist (a read-only open does not create it)")
+    before = _inode(path)
     try:
-        return open_duckdb(str(path), read_only)
+        con = open_duckdb(str(path), read_only)
     except duckdb.Error as exc:
         raise archive_failure(path, exc, opening=True) from exc
+    if before is not None and _inode(path) != before:
+        con.close()
+        raise ArchiveBusy(path, "another file was put in the archive's place while it was opened")
+    return con
+
+
+def _inode(path: Path) -> int | None:
+    """The file ``path`` names now (None: none). A compaction puts a new file in an archive's place
+    while holding the old one (:mod:`records.compaction`): an open that reached the old file
+    before that and got its lock only after must not use it, since nobody will read it again."""
+    try:
+        return path.stat().st_ino
+    except FileNotFoundError:
+        return None
 
 
 DAMAGE = (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException, duckdb.FatalException)

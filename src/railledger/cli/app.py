@@ -706,7 +706,7 @@ def compact(db: DbOption = Path(DEFAULT_DB), wait: WaitOption = DEFAULT_WAIT) ->
 
     DuckDB reuses the blocks its writes free but never shrinks the file around them: an ingest
     leaves about a fifth of the file free, a migration that rebuilds a table as much as the
-    table. An ingest compacts by itself once a tenth of the file (and 8 MB) is free; this does it
+    table. An ingest compacts by itself once a tenth of the file (and 4 MB) is free; this does it
     now. It takes about a millisecond a stored game, holding the archive for writing; every table
     is checked to hold as many rows in the copy, and a failure leaves the archive as it was.
 

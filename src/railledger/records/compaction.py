@@ -30,10 +30,11 @@ from railledger.records.connection import WaitNotice
 WORTH_SHARE = 0.1
 """An ingest compacts the archive when at least this part of its blocks is free..."""
 
-WORTH_BYTES = 8 * 1024 * 1024
+WORTH_BYTES = 4 * 1024 * 1024
 """... and they hold at least this much: a small archive's few free blocks are not worth a copy,
 and a large one compacts once about a tenth of it is free, so the copies cost an ingest about a
-tenth of a millisecond a game on average however large the archive grows."""
+tenth of a millisecond a game on average however large the archive grows. (An ingest of 1,000
+distinct games into a new archive leaves about 7 MB free, 15% of the file.)"""
 
 
 @dataclass(frozen=True)

@@ -455,6 +455,17 @@ def test_a_rich_greedy_company_buys_a_train_that_adds_no_revenue_so_that_1871_en
     assert played.end_reason.startswith("end of OR") and len(played.record.actions) < MAX_ACTIONS
 
 
+def test_rich_greedy_players_float_another_company_when_no_company_can_buy_a_train_in_1871() -> None:
+    """Found by the crosscheck: three greedy players of 1871 (seed 309610) ran past the action cap
+    at OR 111, every floated company at its train limit or short of the next train's price, the
+    one company parred and not floated led by a player at his certificate limit, and the other
+    two, richer than $40,000, buying none of it. Once no train has been bought for a long while, a
+    rich greedy player buys into such a company: it floats, must buy a train, and the game goes
+    on to the Diesel."""
+    played = play("The Old Prince 1871", 309610, [bot_named("greedy")] * 3)
+    assert played.end_reason.startswith("end of OR") and len(played.record.actions) < MAX_ACTIONS
+
+
 def test_a_station_the_company_cannot_pay_for_is_offered_only_at_its_privates_price() -> None:
     """Found by the bots (an illegal choice from the legal actions): in 18MS L&N ($75) held the
     M&M, so its token step stayed open for the half-price station ($50), but its own $100

@@ -21,7 +21,10 @@ It looks no further than the action in hand:
   certificate of it, or when one share makes it president), floats the companies it leads,
   starts a company at the highest par it can float (while it leads fewer than two, or has the
   cash to float it ten times over: fresh companies buy the trains that end a rich game), then
-  buys the dearest share of a company trading at or above its par; it sells only when it must;
+  buys the dearest share of a company trading at or above its par; where a game that ends with a
+  purchase has stalled (no train bought for 300 actions, and no floated company able to buy
+  one), it buys, with cash for ten times its par, into a company not yet floated that another
+  leads; it sells only when it must;
 * lays the tile that adds most stops (an upgrade of a city first; lays are listed on a few
   hexes, those with a stop first), places the cheapest station,
   sells a private to its company at the highest price the company can spare, and bids the
@@ -42,6 +45,7 @@ from railledger.ingest.model import Action, PlayerId
 from railledger.replay import Game
 from railledger.replay.optimizer import position_of, solve, train_of
 from railledger.replay.optimizer.model import Position
+from railledger.replay.state import IPO
 from railledger.selfplay.bots import Bot, register
 from railledger.selfplay.concrete import bounds, declared_run, with_amount
 from railledger.selfplay.random_bot import RandomBot, concrete
@@ -236,6 +240,10 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
                   and game.cash(me) >= 2 * (game.share_price(corp(a)) or 0)]
     if doing_well:
         return _best(doing_well, lambda a: game.share_price(corp(a)) or 0, rng)
+    stalled = [a for a in buys if not game.corporations[corp(a)].floated
+               and game.cash(me) >= 10 * (game.corporations[corp(a)].par_price or 0)] if _stalled(game) else []
+    if stalled:
+        return _best(stalled, lambda a: 100 - game.percent(IPO, corp(a)), rng)  # the nearest its float
     passing = _pass(legal)
     if passing is not None or not _of(legal, "sell_shares"):
         return passing
@@ -295,6 +303,26 @@ def operating_company(game: Game, action: Action) -> str:
 def _cheapest_bank_train(game: Game) -> int | None:
     prices = [game.title.train_price(t, v) for t in game.title.bank_trains(game) for v in game.title.variants_of(t)]
     return min(prices) if prices else None
+
+
+STALL_ACTIONS = 300
+"""Actions without a train bought after which a game whose end waits for a purchase is stalled
+(:func:`_stalled`): a whole game of 1871 is about 600 actions, with trains bought all through it."""
+
+
+def _stalled(game: Game) -> bool:
+    """The game waits for a train nobody buys: its end comes with a purchase (1871's Diesel: no
+    fixed last round, no bank to break), no train was bought in the last :data:`STALL_ACTIONS`
+    actions, and every floated company holds its train limit or lacks the cash for the cheapest
+    bank train. Only a new company, which must buy a train, moves it on (a table of three greedy
+    bots played 1871 to OR 111 so)."""
+    if game.title.last_or is not None or game.title.bank_breaks:
+        return False
+    bought = next((event.index for event in reversed(game.events) if event.kind == "train"), 0)
+    price = _cheapest_bank_train(game)
+    return game.index - bought >= STALL_ACTIONS and price is not None and all(
+        game.trains_for_limit(sym) >= game.phase.train_limit or game.cash(sym) < price
+        for sym, corp in game.corporations.items() if corp.floated and not corp.closed)
 
 
 def _short(game: Game, sym: str) -> bool:

@@ -29,6 +29,7 @@ from railledger.ingest.schema import check_record
 from railledger.ingest.model import Record
 from railledger.pipeline.storing import store_record
 from railledger.records import Archive
+from railledger.records.compaction import archive_bytes
 from railledger.replay import Game, engine_build, replay_record
 from railledger.replay.optimizer import best_run
 from railledger.replay.optimizer.audit import RunAuditor
@@ -510,5 +511,5 @@ def ingest_rate(files: list[Path], games: int) -> IngestRate:
             seconds.append(time.perf_counter() - start)
         with Archive.open(db, read_only=True) as archive:
             stored = int(archive.summary()["games"].sum())
-        size = db.stat().st_size + (wal.stat().st_size if (wal := db.with_name(db.name + ".wal")).exists() else 0)
+        size = archive_bytes(db)
     return IngestRate(stored, given, stored / seconds[0], stored / seconds[1], size / 1024 / stored)

@@ -74,7 +74,7 @@ def compact(path: Path, *, worth: Callable[[Blocks], bool] = any_free, wait: flo
     with Archive.open(path, wait=wait, on_wait=on_wait) as archive:
         if not worth(archive.blocks()):
             return None
-        before = _size(path)
+        before = archive_bytes(path)
         _remove(copy)  # left by a run that stopped half way: the archive itself was never touched
         try:
             archive.write_copy(copy)
@@ -84,10 +84,10 @@ def compact(path: Path, *, worth: Callable[[Blocks], bool] = any_free, wait: flo
         finally:
             _remove(copy)
         _flush(path.parent)
-    return Compaction(before, _size(path))
+    return Compaction(before, archive_bytes(path))
 
 
-def _size(path: Path) -> int:
+def archive_bytes(path: Path) -> int:
     """The archive's bytes on disk, its write-ahead log's included."""
     wal = path.with_name(path.name + ".wal")
     return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)

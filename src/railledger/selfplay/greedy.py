@@ -240,10 +240,10 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
                   and game.cash(me) >= 2 * (game.share_price(corp(a)) or 0)]
     if doing_well:
         return _best(doing_well, lambda a: game.share_price(corp(a)) or 0, rng)
-    stalled = [a for a in buys if not game.corporations[corp(a)].floated
-               and game.cash(me) >= 10 * (game.corporations[corp(a)].par_price or 0)] if _stalled(game) else []
-    if stalled:
-        return _best(stalled, lambda a: 100 - game.percent(IPO, corp(a)), rng)  # the nearest its float
+    unfloated_others = [a for a in buys if not game.corporations[corp(a)].floated
+                        and game.cash(me) >= 10 * (game.corporations[corp(a)].par_price or 0)]
+    if unfloated_others and _stalled(game):
+        return _best(unfloated_others, lambda a: 100 - game.percent(IPO, corp(a)), rng)  # the nearest its float
     passing = _pass(legal)
     if passing is not None or not _of(legal, "sell_shares"):
         return passing

@@ -90,20 +90,27 @@ class Cash:
         return self.sign * game.cash(me)
 
 
+def _searched_stock_turns(title: str, seed: int, players: int) -> Iterator[tuple[Game, list[Action]]]:
+    """The stock turns of :func:`_stock_turns` where the strong bot searches (no rule decides)."""
+    return ((game, legal) for game, legal in _stock_turns(title, seed, players)
+            if len(StrongBot().candidates(game, legal[0].entity.id, legal)) > 1)
+
+
 def test_the_search_plays_what_the_evaluation_scores_highest() -> None:
-    """Scored by cash, passing keeps the most; scored against cash, the dearest purchase wins."""
-    game, legal = next(_stock_turns("18MS", 4, 3))
+    """Scored by cash, the search keeps the most of it among its candidates; scored against cash,
+    it spends the most."""
+    game, legal = next(_searched_stock_turns("18MS", 4, 3))
     me = legal[0].entity.id
-    assert StrongBot(Cash(+1)).choose(game, legal, Random(1)).type == "pass"
-    spent = StrongBot(Cash(-1)).choose(game, legal, Random(1))
-    sandbox = game.copy()
-    sandbox.push(as_recorded(spent))
-    cheapest_left = sandbox.cash(me)
-    for action in legal:
-        if action.type in ("buy_shares", "par"):
-            other = game.copy()
-            other.push(as_recorded(action))
-            assert other.cash(me) >= cheapest_left
+
+    def cash_after(action: Action) -> int:
+        sandbox = game.copy()
+        sandbox.push(as_recorded(action))
+        return sandbox.cash(me)
+
+    left = [cash_after(action) for action in StrongBot().candidates(game, me, legal)]
+    assert len(set(left)) > 1
+    assert cash_after(StrongBot(Cash(+1)).choose(game, legal, Random(1))) == max(left)
+    assert cash_after(StrongBot(Cash(-1)).choose(game, legal, Random(1))) == min(left)
 
 
 def test_a_share_of_a_company_holding_cash_is_worth_more_than_passing() -> None:
@@ -124,6 +131,39 @@ def test_a_share_of_a_company_holding_cash_is_worth_more_than_passing() -> None:
         assert StrongBot().choose(game, legal, Random(2)).type != "pass"
         return
     pytest.fail("no stock turn of the game offered a share of a company holding 500")
+
+
+def test_a_player_leading_no_company_starts_one_whatever_the_evaluation() -> None:
+    """Where the player leads no company and can pay a company's float, the bot pars one before
+    it searches: scored by its cash alone, the search would pass."""
+    asked = 0
+    for game, legal in _stock_turns("18MS", 4, 3):
+        me = legal[0].entity.id
+        leads = any(game.president(sym) == me for sym in game.corporations)
+        pars = [a for a in legal if a.type == "par"]
+        floats = [a for a in pars if int(str(a.fields["share_price"]).split(",")[0]) * 6 <= game.cash(me)]
+        chosen = StrongBot(Cash(+1)).choose(game, legal, Random(1))
+        if not leads and floats:
+            assert chosen.type == "par" and int(str(chosen.fields["share_price"]).split(",")[0]) * 6 <= game.cash(me)
+            asked += 1
+        elif len(StrongBot().candidates(game, me, legal)) > 1:
+            assert chosen.type != "par"  # searched, a par costs cash
+    assert asked >= 2
+
+
+def test_in_the_first_stock_round_every_strong_player_starts_a_company_of_their_own() -> None:
+    """As people do in 18MS: three players, three companies parred, each by another player."""
+    for seed in (4, 5):
+        record = play("18MS", seed, [bot_named("strong")] * 3).record
+        game = Game.from_record(record)
+        starters = []
+        for action in record.actions:
+            if game.or_number > 0:
+                break
+            if action.type == "par":
+                starters.append(action.entity.id)
+            game.push(action)
+        assert sorted(starters) == sorted(game.order), seed
 
 
 def test_a_table_of_strong_bots_starts_a_company() -> None:

@@ -50,7 +50,7 @@ Evaluation = Callable[[Game, PlayerId], float]
 class Weights:
     """The coefficients of :class:`Standing`."""
 
-    treasury: float = 0.5
+    treasury: float = 0.1
     """What a unit of a company's cash is worth to its holders, per unit of its price in shares."""
     certificate_room: float = 1.0
     """What one certificate still under the limit is worth."""

@@ -233,7 +233,7 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
         if group:
             return _best(group, lambda a: game.share_price(corp(a)) or 0, rng)
     presided = [sym for sym in game.corporations if game.president(sym) == me and not game.corporations[sym].closed]
-    if pars and (len(presided) < 1 or game.cash(me) >= 10 * max(_par_price(a) for a in pars)):
+    if pars and (len(presided) < 1 or game.cash(me) >= 10 * max(par_price(a) for a in pars)):
         return _best(pars, lambda a: par_score(game, me, a), rng)
     doing_well = [a for a in buys if game.corporations[corp(a)].floated
                   and (game.share_price(corp(a)) or 0) >= (game.corporations[corp(a)].par_price or 0)
@@ -255,11 +255,12 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
 def par_score(game: Game, me: PlayerId, action: Action) -> float:
     """The highest par whose float (six certificates at par) the player can pay; a lower one rather
     than one it cannot."""
-    price = _par_price(action)
+    price = par_price(action)
     return price if 6 * price <= game.cash(me) else -price
 
 
-def _par_price(action: Action) -> int:
+def par_price(action: Action) -> int:
+    """A par action's price per 10% share."""
     return int(str(action.fields["share_price"]).split(",")[0])
 
 

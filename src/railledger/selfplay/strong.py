@@ -5,20 +5,21 @@ to buy or sell, when to pass) and a company's train purchases. There the bot tri
 on a copy of the game (``push``, evaluate, ``pop``: the undo journal takes an action back at the
 cost of what it changed, docs/engine.md) and plays the one the evaluation
 (:mod:`selfplay.evaluation`) scores highest for its own seat, ties broken by its random source. A
-share of a company the bot leads that has not floated is bought first, as greedy does (a company
-earns nothing before it floats), and when its pass would end a stock round in which no company has
-been started yet, the bot starts one by greedy's rule. Candidates are the distinct actions on
-offer: one purchase per company, source and size, one par per company (greedy's price: the highest
-whose float it can pay), the pass; where the title fixes the game's last operating round (18MS),
-also one sale per company and size in a stock turn and, for a company's train purchase, one bank
-train per type and the pass. Elsewhere the rounds a holding or a train still pays are the
-evaluation's estimate from the bank's cash, and searching sales and trains against it lost to
-greedy's rules on the ladder (a company buys the train that raises its run most, a player sells
-only when it must). A company's dividend is searched among the kinds on offer where the game ends
-after a given round or when the bank breaks (18MS, 18Texas); where it waits for a train purchase
-(1871's Diesel) it is greedy's, which saves for the trains that bring the end. A company's track
-and stations are laid for the runs they open (:mod:`selfplay.building`; whether to place a station
-at all is greedy's rule). A train purchase the company must make, its runs, auctions and
+player who leads no company and can pay a company's float starts one, as people do (at greedy's
+par); a share of a company the bot leads that has not floated is bought first, as greedy does (a
+company earns nothing before it floats); and when its pass would end a stock round in which no
+company has been started yet, the bot starts one by greedy's rule. Candidates are the distinct
+actions on offer: one purchase per company, source and size, one par per company (greedy's price:
+the highest whose float it can pay), the pass; where the title fixes the game's last operating
+round (18MS), also one sale per company and size in a stock turn and, for a company's train
+purchase, one bank train per type and the pass. Elsewhere the rounds a holding or a train still
+pays are the evaluation's estimate from the bank's cash, and searching sales and trains against it
+lost to greedy's rules on the ladder (a company buys the train that raises its run most, a player
+sells only when it must). A company's dividend is searched among the kinds on offer where the game
+ends after a given round or when the bank breaks (18MS, 18Texas); where it waits for a train
+purchase (1871's Diesel) it is greedy's, which saves for the trains that bring the end. A company's
+track and stations are laid for the runs they open (:mod:`selfplay.building`; whether to place a
+station at all is greedy's rule). A train purchase the company must make, its runs, auctions and
 everything else are greedy's (:mod:`selfplay.greedy`).
 
 The search reads a copy and never the game it is given, so the bot is a pure function of the
@@ -36,7 +37,7 @@ from railledger.selfplay.bots import register
 from railledger.selfplay.building import LAY_HEXES, best_for_runs
 from railledger.selfplay.concrete import as_recorded, bounds, choice_key
 from railledger.selfplay.evaluation import Evaluation, Standing
-from railledger.selfplay.greedy import GreedyBot, lay_score, operating_company, par_score, stops_first
+from railledger.selfplay.greedy import GreedyBot, lay_score, operating_company, par_price, par_score, stops_first
 from railledger.selfplay.seats import controller
 
 STOCK = frozenset({"par", "buy_shares", "sell_shares"})
@@ -62,6 +63,9 @@ class StrongBot(GreedyBot):
             return self.lay(game, legal, rng)
         if "place_token" in kinds:
             return self.station(game, legal, rng)
+        starts = _own_starts(game, me, legal)
+        if starts:
+            return max(starts, key=lambda a: (par_score(game, me, a), rng.random()))
         candidates = self.candidates(game, me, legal)
         if len(candidates) < 2:
             return super().choose(game, legal, rng)
@@ -92,7 +96,8 @@ class StrongBot(GreedyBot):
         kinds = {a.type for a in legal}
         passing = [a for a in legal if a.type == "pass"]
         if kinds & BUYING and all(a.entity.kind == "player" for a in legal if a.type in STOCK):
-            if any(_floats_own(game, me, a) for a in legal) or _last_chance_to_start(game, me):
+            if (any(_floats_own(game, me, a) for a in legal) or _own_starts(game, me, legal)
+                    or _last_chance_to_start(game, me)):
                 return []
             searched = {"buy_shares", "sell_shares"} if game.title.last_or is not None else {"buy_shares"}
             stock = [a for a in legal if a.type in searched and not a.fields.get("purchase_for")]
@@ -140,6 +145,24 @@ def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
             if sym not in best or par_score(game, me, action) > par_score(game, me, best[sym]):
                 best[sym] = action
     return list(best.values())
+
+
+def _own_starts(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
+    """Greedy's par of each company whose float the player can pay, where the player leads no
+    company: people start a company of their own and float it from their own pocket (each player
+    in both shared 18MS records' first stock round, and in 18Texas'), and so does the bot before
+    it searches. The search alone saw nothing to earn before any company runs and spread the
+    table's money over one or two companies: strong tables' 18MS games then started one company in
+    the first stock round where people start three, and ended with winners worth half of theirs
+    (docs/selfplay.md)."""
+    if any(game.president(sym) == me and not corp.closed for sym, corp in game.corporations.items()):
+        return []
+    return [a for a in _pars(game, me, legal) if _float_cost(game, a) <= game.cash(me)]
+
+
+def _float_cost(game: Game, par: Action) -> int:
+    """What buying a company's float at this par costs (its shares are tenths)."""
+    return par_price(par) * game.title.float_percent // 10
 
 
 def _last_chance_to_start(game: Game, me: PlayerId) -> bool:

@@ -333,6 +333,40 @@ def test_no_loan_buys_a_bank_train_for_a_company_holding_no_cash() -> None:
     assert [(f.index, f.rule) for f in replay.flags] == [(140, "18MS/11.8.3-forced-purchase")]
 
 
+def test_a_president_in_debt_makes_a_forced_purchase_a_loan_and_a_loan_charging_nothing_is_refused() -> None:
+    """Found by the bots, refused by 18xx.games ("Cannot spend zero or negative money in
+    Spender.spend(-10)"): in 18MS IC ($560, no train) had to buy a train while its president owed
+    $157. 18xx.games lends whenever the price is above what the company and its president hold
+    together, a debt counted ($403 here), and charges the president the price less the company's
+    cash plus the $50 fee: -$10 for the $500 2D, which it cannot record. The engine refuses that
+    purchase; the $550 6 (a charge of $40) stays on offer."""
+    record, game, purchase = found_by_the_bots("18ms-loan-charging-nothing.rln")
+    assert (game.cash("IC"), game.cash(game.president("IC"))) == (560, -157)
+    bank = {(a.fields["variant"], a.fields["price"]) for a in game.legal_actions()
+            if a.type == "buy_train" and "price_range" not in a.fields}
+    assert ("2D", 500) not in bank and ("6", 550) in bank
+    assert not game.is_legal(purchase)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(206, "18MS/11.8.3-forced-purchase")]
+    assert "would charge him -$10" in replay.flags[0].message
+
+
+def test_a_loan_takes_the_rest_of_the_companys_cash_and_ends_its_purchases() -> None:
+    """Found by the bots, refused by 18xx.games ("Blocking step Lay/Upgrade Track cannot process
+    action pass"): in 18MS GMO ($510, no train) bought the $500 2D while its president owed $55.
+    Above what both hold ($455), the purchase is a loan: GMO's last $10 goes to the bank, its
+    president is charged $40 ($500 - $510 + $50) and GMO's purchases end, so its recorded pass
+    is refused: L&N operates."""
+    record, game, passing = found_by_the_bots("18ms-loan-though-the-company-pays.rln")
+    president = game.president("GMO")
+    assert president is not None
+    assert (game.cash("GMO"), game.cash(president)) == (0, -95)
+    assert game.round.label == "OR 5.1" and game.round.current == Entity("corporation", "L&N")
+    assert not game.is_legal(passing)
+    replay = replay_record(record, keep_going=True)
+    assert [(f.index, f.rule) for f in replay.flags] == [(286, "18MS/11-operating-order")]
+
+
 def test_a_last_round_with_nothing_to_do_ends_the_game_only_after_the_next_action() -> None:
     """Found by the bots, unfinished in 18xx.games: in a two-player 18MS game no company ever
     floated, so the stock round's last pass opened OR 9 and OR 10 with nothing to do in them.

@@ -49,7 +49,8 @@ class MsState(TitleState):
 class EighteenMS(Title):
     name = "18MS"
     package = "g18ms"
-    revision = 3  # 2: the M&M's station earns no New Orleans bonus; 3: no loan for a company holding no cash
+    revision = 4  # 2: the M&M's station earns no New Orleans bonus; 3: no loan for a company holding no cash;
+    # 4: a president in debt borrows for every forced purchase above both purses (notes.md item 16)
 
     def __init__(self, variant: Variant | None = None) -> None:
         super().__init__(variant)

@@ -160,11 +160,11 @@ class MsBuyTrain(BuyTrain):
         purchase of 11.8.3-4 with a loan when the president has nothing left to sell."""
         game, corp = self.game, self.corporation
         cash = game.cash(corp)
-        if purchase.price <= cash:
+        if purchase.price <= cash and not self.borrows(purchase.price):
             return purchase
         president = self.president()
         assert president is not None
-        if game.corporation_trains(corp):
+        if purchase.price > cash and game.corporation_trains(corp):
             title = title_of(self)
             help_rule = title.trains_file["presidential_contribution"]
             permanent = title.train_type(purchase.train.card).permanent and "+" not in purchase.variant
@@ -177,16 +177,34 @@ class MsBuyTrain(BuyTrain):
         if not self.must_buy():
             raise Violation("cash", f"{corp} has ${cash}, less than ${purchase.price}")
         lacking = purchase.price - cash
-        if max(game.cash(president), 0) >= lacking:
+        if not self.borrows(purchase.price):
             return Purchase(purchase.train, purchase.variant, purchase.price, True, lacking)
         if any(True for _ in self.emergency_bundles(president)):
             raise Violation("forced-purchase", f"{game.player_name(president)} must sell shares before borrowing from the bank")
         cheapest = self.cheapest_depot_price()
-        if cheapest is not None and cheapest <= cash + max(game.cash(president), 0):
+        if cheapest is not None and cheapest <= cash + game.cash(president):
             raise Violation("forced-purchase", f"a ${cheapest} train is affordable, so no loan for a ${purchase.price} one")
         if cash == 0:  # notes.md item 15: 18xx.games cannot record this purchase
             raise Violation("forced-purchase", f"{corp} holds no cash, and 18xx.games makes no loan for a company holding none")
-        return Purchase(purchase.train, purchase.variant, purchase.price, True, lacking)
+        charge = self.loan_charge(purchase.price)
+        if charge <= 0:  # notes.md item 16: nor this one
+            raise Violation("forced-purchase", f"{game.player_name(president)} is in debt, so 18xx.games takes this purchase as a "
+                                               f"loan, which would charge him {'-' if charge else ''}${abs(charge)}; it records none")
+        return Purchase(purchase.train, purchase.variant, purchase.price, True, max(lacking, 0))
+
+    def borrows(self, price: int) -> bool:
+        """Whether a bank train at ``price`` is bought with a loan: the company must buy and the
+        price is more than the company's cash and its president's together, a president's debt
+        counted (notes.md item 16: a company whose president is in debt borrows even for a train
+        its own cash pays, as 18xx.games has it)."""
+        president = self.president()
+        return (president is not None and self.must_buy()
+                and price > self.game.cash(self.corporation) + self.game.cash(president))
+
+    def loan_charge(self, price: int) -> int:
+        """What a loan for a train at ``price`` takes from the president: what the company's cash
+        does not cover, and the fee (his own cash first, the rest as debt)."""
+        return price - self.game.cash(self.corporation) + title_of(self).game_file["loans"]["fee"]
 
     def buy(self, purchase: Purchase) -> None:
         game, corp = self.game, self.corporation
@@ -198,11 +216,12 @@ class MsBuyTrain(BuyTrain):
             game.pay(president, None, lacking + fee)  # the help goes through the bank, with the fee
             game.pay(None, corp, lacking)
             purchase = Purchase(purchase.train, purchase.variant, purchase.price, True, 0)
-        elif lacking > max(game.cash(president), 0):
-            own = max(game.cash(president), 0)
-            debt = lacking - own  # 11.8.4: a loan; the president's cash goes below zero
-            game.pay(president, corp, own)
-            game.pay(None, corp, debt)
-            game.pay(president, None, debt + title_of(self).game_file["loans"]["fee"])
-            purchase = Purchase(purchase.train, purchase.variant, purchase.price, True, 0)
+        elif self.borrows(purchase.price):
+            charge = self.loan_charge(purchase.price)  # 11.8.4: the president's cash goes below zero
+            game.pay(None, corp, max(lacking, 0))
+            super().buy(Purchase(purchase.train, purchase.variant, purchase.price, True, 0))
+            game.pay(corp, None, game.cash(corp))  # the company keeps none of its cash (item 16)
+            game.pay(president, None, charge)
+            self.passed = True
+            return
         super().buy(purchase)

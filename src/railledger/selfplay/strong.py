@@ -149,9 +149,9 @@ def _pars(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
 
 def _own_starts(game: Game, me: PlayerId, legal: Sequence[Action]) -> list[Action]:
     """Greedy's par of each company whose float the player can pay, where the player leads no
-    company: people start a company of their own and float it from their own pocket (each player
-    in both shared 18MS records' first stock round, and in 18Texas'), and so does the bot before
-    it searches. The search alone saw nothing to earn before any company runs and spread the
+    company: people start a company of their own and float it from their own pocket (every player
+    in both shared 18MS records' first stock round, three of four in the 18Texas one), and so
+    does the bot before it searches. The search alone saw nothing to earn before any company runs and spread the
     table's money over one or two companies: strong tables' 18MS games then started one company in
     the first stock round where people start three, and ended with winners worth half of theirs
     (docs/selfplay.md)."""

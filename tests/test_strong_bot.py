@@ -20,7 +20,7 @@ from railledger.selfplay.bots import bot_named
 from railledger.selfplay.building import FADING, planned_trains, prospect
 from railledger.selfplay.concrete import as_recorded
 from railledger.selfplay.evaluation import Debt, Standing, heir
-from railledger.selfplay.greedy import operating_company
+from railledger.selfplay.greedy import operating_company, par_price
 from railledger.selfplay.menu import offered
 from railledger.selfplay.play import play
 from railledger.selfplay.seats import seat_to_act, waited_seat
@@ -141,10 +141,10 @@ def test_a_player_leading_no_company_starts_one_whatever_the_evaluation() -> Non
         me = legal[0].entity.id
         leads = any(game.president(sym) == me for sym in game.corporations)
         pars = [a for a in legal if a.type == "par"]
-        floats = [a for a in pars if int(str(a.fields["share_price"]).split(",")[0]) * 6 <= game.cash(me)]
+        floats = [a for a in pars if par_price(a) * 6 <= game.cash(me)]
         chosen = StrongBot(Cash(+1)).choose(game, legal, Random(1))
         if not leads and floats:
-            assert chosen.type == "par" and int(str(chosen.fields["share_price"]).split(",")[0]) * 6 <= game.cash(me)
+            assert chosen.type == "par" and par_price(chosen) * 6 <= game.cash(me)
             asked += 1
         elif len(StrongBot().candidates(game, me, legal)) > 1:
             assert chosen.type != "par"  # searched, a par costs cash

@@ -95,7 +95,7 @@ def _pass(legal: Sequence[Action]) -> Action | None:
     return next((a for a in legal if a.type == "pass"), None)
 
 
-def _best(actions: Sequence[Action], score: Callable[[Action], Any], rng: Random) -> Action | None:
+def best_scored(actions: Sequence[Action], score: Callable[[Action], Any], rng: Random) -> Action | None:
     """The highest-scoring action, ties broken by the random source."""
     if not actions:
         return None
@@ -133,7 +133,7 @@ def buy_train(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) ->
     position = position_of(game, sym)  # read once: each candidate train is weighed on it
     base = solve(position).revenue
     gains = {id(a): _with_train(game, sym, position, a) - base for a in affordable}
-    best = _best(affordable, lambda a: (_earned(game, a, gains[id(a)]), -int(a.fields["price"])), rng)
+    best = best_scored(affordable, lambda a: (_earned(game, a, gains[id(a)]), -int(a.fields["price"])), rng)
     if best is not None and _pays(game, best, gains[id(best)]):
         return best
     if _ors_left(game) is not None:  # the game ends when it ends: no train needs buying to end it
@@ -173,11 +173,11 @@ def _with_train(game: Game, sym: str, position: Position, action: Action) -> int
 
 
 def discard(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Action | None:
-    return _best(_of(legal, "discard_train"), lambda a: -_train_value(game, str(a.fields["train"])), rng)
+    return best_scored(_of(legal, "discard_train"), lambda a: -_train_value(game, str(a.fields["train"])), rng)
 
 
 def lay_tile(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Action | None:
-    return _best(_of(legal, "lay_tile"), lambda action: lay_score(game, action), rng)
+    return best_scored(_of(legal, "lay_tile"), lambda action: lay_score(game, action), rng)
 
 
 def lay_score(game: Game, action: Action) -> float:
@@ -195,7 +195,7 @@ def place_token(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) 
     sym = operating_company(game, tokens[0])
     cheapest = min(int(a.fields.get("cost") or 0) for a in tokens)
     if game.corporation_trains(sym) or game.cash(sym) - cheapest >= (_cheapest_bank_train(game) or 0):
-        return _best([a for a in tokens if int(a.fields.get("cost") or 0) == cheapest], lambda a: 0.0, rng)
+        return best_scored([a for a in tokens if int(a.fields.get("cost") or 0) == cheapest], lambda a: 0.0, rng)
     return _pass(legal)
 
 
@@ -231,24 +231,24 @@ def stock(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> Act
     unfloated = [a for a in buys if game.president(corp(a)) == me and not game.corporations[corp(a)].floated]
     for group in (unfloated, defend, take):
         if group:
-            return _best(group, lambda a: game.share_price(corp(a)) or 0, rng)
+            return best_scored(group, lambda a: game.share_price(corp(a)) or 0, rng)
     presided = [sym for sym in game.corporations if game.president(sym) == me and not game.corporations[sym].closed]
     if pars and (len(presided) < 1 or game.cash(me) >= 10 * max(par_price(a) for a in pars)):
-        return _best(pars, lambda a: par_score(game, me, a), rng)
+        return best_scored(pars, lambda a: par_score(game, me, a), rng)
     doing_well = [a for a in buys if game.corporations[corp(a)].floated
                   and (game.share_price(corp(a)) or 0) >= (game.corporations[corp(a)].par_price or 0)
                   and game.cash(me) >= 2 * (game.share_price(corp(a)) or 0)]
     if doing_well:
-        return _best(doing_well, lambda a: game.share_price(corp(a)) or 0, rng)
+        return best_scored(doing_well, lambda a: game.share_price(corp(a)) or 0, rng)
     unfloated_others = [a for a in buys if not game.corporations[corp(a)].floated
                         and game.cash(me) >= 10 * (game.corporations[corp(a)].par_price or 0)]
     if unfloated_others and _stalled(game):
-        return _best(unfloated_others, lambda a: 100 - game.percent(IPO, corp(a)), rng)  # the nearest its float
+        return best_scored(unfloated_others, lambda a: 100 - game.percent(IPO, corp(a)), rng)  # the nearest its float
     passing = _pass(legal)
     if passing is not None or not _of(legal, "sell_shares"):
         return passing
     # must sell (over a limit): the smallest sale of a company it does not lead
-    return _best(_of(legal, "sell_shares"),
+    return best_scored(_of(legal, "sell_shares"),
                  lambda a: (game.president(corp(a)) != me, -int(a.fields.get("percent") or 0)), rng)
 
 
@@ -273,7 +273,7 @@ def auction(game: Game, me: PlayerId, legal: Sequence[Action], rng: Random) -> A
     fair = [a for a in _of(legal, "bid")
             if int(a.fields["price"]) <= 1.2 * game.companies[str(a.fields["company"])].value]
     if fair:
-        chosen = _best(fair, worth, rng)
+        chosen = best_scored(fair, worth, rng)
         return chosen if chosen is None else concrete_low(chosen)
     return _pass(legal)
 

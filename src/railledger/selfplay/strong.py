@@ -37,7 +37,8 @@ from railledger.selfplay.bots import register
 from railledger.selfplay.building import LAY_HEXES, best_for_runs
 from railledger.selfplay.concrete import as_recorded, bounds, choice_key
 from railledger.selfplay.evaluation import Evaluation, Standing
-from railledger.selfplay.greedy import GreedyBot, lay_score, operating_company, par_price, par_score, stops_first
+from railledger.selfplay.greedy import (GreedyBot, best_scored, lay_score, operating_company, par_price, par_score,
+                                       stops_first)
 from railledger.selfplay.seats import controller
 
 STOCK = frozenset({"par", "buy_shares", "sell_shares"})
@@ -65,7 +66,9 @@ class StrongBot(GreedyBot):
             return self.station(game, legal, rng)
         starts = _own_starts(game, me, legal)
         if starts:
-            return max(starts, key=lambda a: (par_score(game, me, a), rng.random()))
+            chosen = best_scored(starts, lambda a: par_score(game, me, a), rng)
+            assert chosen is not None
+            return chosen
         candidates = self.candidates(game, me, legal)
         if len(candidates) < 2:
             return super().choose(game, legal, rng)

@@ -197,9 +197,9 @@ class MsBuyTrain(BuyTrain):
         price is more than the company's cash and its president's together, a president's debt
         counted (notes.md item 16: a company whose president is in debt borrows even for a train
         its own cash pays, as 18xx.games has it)."""
-        president = self.president()
-        return (president is not None and self.must_buy()
-                and price > self.game.cash(self.corporation) + self.game.cash(president))
+        president = self.president()  # the purses first: must_buy asks for a route
+        return (president is not None and price > self.game.cash(self.corporation) + self.game.cash(president)
+                and self.must_buy())
 
     def loan_charge(self, price: int) -> int:
         """What a loan for a train at ``price`` takes from the president: what the company's cash
